@@ -1,0 +1,33 @@
+"""ASGI entry point: Daphne serves HTTP and websockets from this one application."""
+
+from __future__ import annotations
+
+import os
+
+from django.core.asgi import get_asgi_application
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "chudopoly_site.settings")
+# Django must be set up before anything imports models (the consumers do).
+django_asgi_app = get_asgi_application()
+
+from channels.auth import AuthMiddlewareStack  # noqa: E402
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from django.conf import settings  # noqa: E402
+
+from games.routing import websocket_urlpatterns  # noqa: E402
+
+application = ProtocolTypeRouter(
+    {
+        "http": django_asgi_app,
+        "websocket": AllowedHostsOriginValidator(
+            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+        ),
+    }
+)
+
+if settings.TASK_BACKEND == "inprocess":
+    # The embedded default has no worker or beat: this process runs the periodic sweeps.
+    from games.scheduler import in_process_scheduler
+
+    in_process_scheduler().start_periodic()

@@ -1,0 +1,23 @@
+"""The Celery app: broker and options come from Django settings (CELERY_* names)."""
+
+from __future__ import annotations
+
+import os
+
+from celery import Celery
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "chudopoly_site.settings")
+
+app = Celery("chudopoly_site")
+app.config_from_object("django.conf:settings", namespace="CELERY")
+app.autodiscover_tasks()
+
+
+@app.on_after_finalize.connect
+def _schedule_periodic_tasks(sender: Celery, **_: object) -> None:
+    # Beat reads the same PERIODIC_TASKS table as the in-process scheduler, so both backends
+    # run the same sweeps.
+    from django.conf import settings
+
+    for name, seconds in settings.PERIODIC_TASKS.items():
+        sender.add_periodic_task(seconds, sender.signature(name), name=name)

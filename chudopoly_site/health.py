@@ -1,0 +1,69 @@
+"""`/healthz`: checks each real part the site needs and names the one that failed."""
+
+from __future__ import annotations
+
+import uuid
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.db import connection
+from django.http import HttpRequest, JsonResponse
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET
+
+
+def _check_database() -> str:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1")
+        cursor.fetchone()
+    return "ok"
+
+
+def _check_channel_layer() -> str:
+    layer = get_channel_layer()
+    if layer is None:
+        raise RuntimeError("no channel layer configured")
+
+    async def round_trip() -> None:
+        channel = await layer.new_channel("healthz.")
+        token = uuid.uuid4().hex
+        await layer.send(channel, {"type": "healthz.ping", "token": token})
+        message = await layer.receive(channel)
+        if message.get("token") != token:
+            raise RuntimeError("channel layer returned a different message")
+
+    async_to_sync(round_trip)()
+    return "ok"
+
+
+def _check_broker() -> str:
+    if settings.TASK_BACKEND == "inprocess":
+        return "ok (in-process)"
+    from chudopoly_site.celery import app
+
+    with app.connection_for_write() as conn:
+        conn.ensure_connection(max_retries=1, timeout=2)
+    return "ok"
+
+
+CHECKS = {
+    "database": _check_database,
+    "channel_layer": _check_channel_layer,
+    "broker": _check_broker,
+}
+
+
+@never_cache
+@require_GET
+def healthz(request: HttpRequest) -> JsonResponse:
+    report: dict[str, str] = {}
+    failed: list[str] = []
+    for name, check in CHECKS.items():
+        try:
+            report[name] = check()
+        except Exception as exc:  # report every failure, whatever its type
+            report[name] = f"failed: {type(exc).__name__}: {exc}"
+            failed.append(name)
+    body = {"status": "ok" if not failed else "failed", "failed": failed, "checks": report}
+    return JsonResponse(body, status=200 if not failed else 503)

@@ -1,0 +1,15 @@
+from __future__ import annotations
+
+from django.contrib import admin
+from django.urls import include, path
+
+from chudopoly_site.health import healthz
+
+urlpatterns = [
+    path("healthz", healthz, name="healthz"),
+    path("admin/", admin.site.urls),
+    path("", include("games.urls")),
+]
+
+handler404 = "chudopoly_site.errors.page_not_found"
+handler500 = "chudopoly_site.errors.server_error"
