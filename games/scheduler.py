@@ -24,18 +24,21 @@ from django.utils import timezone
 log = logging.getLogger(__name__)
 
 
-def run_at(when: datetime, task: str, **kwargs: Any) -> None:
-    """Run the task called `task` with `kwargs` at `when` (or as soon as possible after)."""
+def run_at(when: datetime, task: str, **kwargs: Any) -> Any:
+    """Run the task called `task` with `kwargs` at `when` (or as soon as possible after).
+
+    Returns Celery's AsyncResult on the Celery backend, None in-process.
+    """
     if settings.TASK_BACKEND == "celery":
         from chudopoly_site.celery import app
 
-        app.send_task(task, kwargs=kwargs, eta=when)
-    else:
-        in_process_scheduler().submit(when, task, kwargs)
+        return app.send_task(task, kwargs=kwargs, eta=when)
+    in_process_scheduler().submit(when, task, kwargs)
+    return None
 
 
-def run_after(seconds: float, task: str, **kwargs: Any) -> None:
-    run_at(timezone.now() + timedelta(seconds=max(0.0, seconds)), task, **kwargs)
+def run_after(seconds: float, task: str, **kwargs: Any) -> Any:
+    return run_at(timezone.now() + timedelta(seconds=max(0.0, seconds)), task, **kwargs)
 
 
 @dataclass(order=True)

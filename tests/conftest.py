@@ -1,0 +1,171 @@
+"""Fixtures shared by the whole suite: the cast, a live Daphne site, a Celery worker, a browser.
+
+The live processes run against the test database that pytest-django created, so tests that use
+them must commit their data (`transactional_db`).
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+# Playwright's sync API runs an event loop on the test thread; Django would otherwise refuse
+# ORM calls made by the test itself next to it.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync",
+]
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _test_database_env() -> dict[str, str]:
+    """Environment that points a child process at the database this test session uses."""
+    from django.db import connection
+
+    settings_dict = connection.settings_dict
+    env = dict(os.environ)
+    if connection.vendor == "sqlite":
+        env.pop("DATABASE_URL", None)
+        env["SQLITE_PATH"] = str(settings_dict["NAME"])
+    else:
+        user = settings_dict.get("USER") or ""
+        password = settings_dict.get("PASSWORD") or ""
+        auth = f"{user}:{password}@" if password else (f"{user}@" if user else "")
+        env["DATABASE_URL"] = (
+            f"postgres://{auth}{settings_dict.get('HOST') or '127.0.0.1'}:"
+            f"{settings_dict.get('PORT') or 5432}/{settings_dict['NAME']}"
+        )
+    env["DEBUG"] = "1"
+    env.setdefault("BOT_PAUSE_SECONDS", "0")
+    env["PYTHONUNBUFFERED"] = "1"
+    return env
+
+
+def _wait_for_http(url: str, process: subprocess.Popen[Any], seconds: float = 30) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"server exited early with code {process.returncode}")
+        try:
+            with urllib.request.urlopen(url, timeout=2) as response:
+                if response.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.2)
+    raise RuntimeError(f"{url} did not answer within {seconds}s")
+
+
+def _stop(process: subprocess.Popen[Any]) -> None:
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
+@pytest.fixture(scope="session")
+def celery_worker_process(django_db_setup: None, django_db_blocker: Any) -> Iterator[None]:
+    """A real Celery worker (with beat) on the Redis broker, using the test database."""
+    if not os.environ.get("REDIS_URL"):
+        pytest.skip("needs REDIS_URL: the embedded default runs tasks in-process")
+    with django_db_blocker.unblock():
+        env = _test_database_env()
+    log = open(ROOT / ".celery-test.log", "w")  # noqa: SIM115 - closed below
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "chudopoly_site", "worker", "--beat",
+         "--pool", "solo", "--loglevel", "INFO", "--without-gossip", "--without-mingle",
+         "--schedule", str(ROOT / ".celerybeat-test-schedule")],
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+    )
+    try:
+        from chudopoly_site.celery import app
+
+        deadline = time.monotonic() + 30
+        while not app.control.ping(timeout=1.0):
+            if worker.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError("the Celery worker did not start; see .celery-test.log")
+        yield
+    finally:
+        _stop(worker)
+        log.close()
+
+
+@pytest.fixture(scope="session")
+def live_site(django_db_setup: None, django_db_blocker: Any,
+              request: pytest.FixtureRequest) -> Iterator[str]:
+    """Base URL of a real Daphne process serving the site on the test database."""
+    if os.environ.get("REDIS_URL"):
+        # Background work at a live site runs on a real worker when a broker exists.
+        request.getfixturevalue("celery_worker_process")
+    with django_db_blocker.unblock():
+        env = _test_database_env()
+    port = _free_port()
+    log = open(ROOT / ".daphne-test.log", "w")  # noqa: SIM115 - closed below
+    server = subprocess.Popen(
+        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+         "chudopoly_site.asgi:application"],
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        _wait_for_http(f"{url}/healthz", server)
+        yield url
+    finally:
+        _stop(server)
+        log.close()
+
+
+@pytest.fixture
+def live_server_url(live_site: str, transactional_db: None) -> str:
+    return live_site
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    # Browser tests run last: Playwright's sync API keeps an event loop on the main thread
+    # while it is open, which async_to_sync in other tests would trip over.
+    items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"browser tests need Debian's chromium at {CHROMIUM}")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    """A fresh browser page that fails the test on any console error or page error."""
+    context = browser.new_context(viewport={"width": 1440, "height": 900})
+    new_page = context.new_page()
+    errors: list[str] = []
+    new_page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    new_page.on("pageerror", lambda exc: errors.append(str(exc)))
+    new_page.console_errors = errors
+    yield new_page
+    context.close()
+    assert not errors, f"console errors in the browser: {errors}"

@@ -1,0 +1,75 @@
+"""Configuration comes from the environment and bad production values fail loudly at start-up."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+PRODUCTION = {
+    "DEBUG": "0",
+    "SECRET_KEY": "x" * 20 + "production-secret-key-that-is-long-enough-0123456789",
+    "ALLOWED_HOSTS": "chudopoly.example",
+    "DATABASE_URL": "postgres://postgres@127.0.0.1:5432/test",
+    "REDIS_URL": "redis://127.0.0.1:6379/0",
+}
+
+
+def _run_django(env_overrides: dict[str, str | None], *args: str) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if k not in PRODUCTION}
+    env.pop("DJANGO_SETTINGS_MODULE", None)
+    env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+    for key, value in env_overrides.items():
+        if value is not None:
+            env[key] = value
+    return subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_production_settings_pass_the_deploy_check_without_warnings() -> None:
+    result = _run_django(PRODUCTION, "check", "--deploy", "--fail-level", "WARNING")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "no issues" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("overrides", "variable"),
+    [
+        ({"SECRET_KEY": None}, "SECRET_KEY"),
+        ({"SECRET_KEY": "short"}, "SECRET_KEY"),
+        ({"ALLOWED_HOSTS": ""}, "ALLOWED_HOSTS"),
+        ({"DATABASE_URL": "mysql://db/x"}, "DATABASE_URL"),
+        ({"REDIS_URL": "http://127.0.0.1:6379"}, "REDIS_URL"),
+        ({"DEBUG": "maybe"}, "DEBUG"),
+        ({"CONN_MAX_AGE": "forever"}, "CONN_MAX_AGE"),
+        ({"TASK_BACKEND": "threads"}, "TASK_BACKEND"),
+    ],
+)
+def test_a_bad_or_missing_production_value_fails_at_start_up_naming_it(
+    overrides: dict[str, str | None], variable: str
+) -> None:
+    env = {**PRODUCTION, **overrides}
+    result = _run_django(env, "check")
+    assert result.returncode != 0
+    assert "ImproperlyConfigured" in result.stderr
+    assert variable in result.stderr
+
+
+def test_with_no_environment_the_site_uses_the_embedded_defaults() -> None:
+    script = (
+        "import django, json; django.setup(); from django.conf import settings as s; "
+        "print(json.dumps([s.DATABASES['default']['ENGINE'], "
+        "s.CHANNEL_LAYERS['default']['BACKEND'], s.TASK_BACKEND]))"
+    )
+    env = {k: v for k, v in os.environ.items() if k not in PRODUCTION}
+    env["DJANGO_SETTINGS_MODULE"] = "chudopoly_site.settings"
+    result = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env,
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == (
+        '["django.db.backends.sqlite3", "channels.layers.InMemoryChannelLayer", "inprocess"]'
+    )
