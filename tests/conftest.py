@@ -139,6 +139,19 @@ def live_server_url(live_site: str, transactional_db: None) -> str:
     return live_site
 
 
+def pytest_report_header(config: pytest.Config) -> list[str]:
+    # CI's log must show which real services this run used.
+    from django.conf import settings
+
+    database = settings.DATABASES["default"]
+    return [
+        f"chudopoly database: {database['ENGINE'].rsplit('.', 1)[-1]} "
+        f"({database.get('HOST') or database['NAME']})",
+        f"chudopoly channel layer: {settings.CHANNEL_LAYERS['default']['BACKEND']}",
+        f"chudopoly tasks: {settings.TASK_BACKEND} (broker {settings.CELERY_BROKER_URL})",
+    ]
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     # Browser tests run last: Playwright's sync API keeps an event loop on the main thread
     # while it is open, which async_to_sync in other tests would trip over.
