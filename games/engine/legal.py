@@ -1,0 +1,284 @@
+"""THE legal-action generator. Bots read it, views show it, and `apply` refuses anything it
+would not produce: each action type has one generator function here, and `apply` validates an
+incoming action by asking that same function (per card, per chain) for its candidates.
+
+Payments and discards are the two selections too large to list in full: the generator lists a
+bounded set of sensible selections, and any other selection is judged by the same rule
+(`payment_problem`, `discard_problem`).
+"""
+
+from __future__ import annotations
+
+from itertools import combinations, islice
+
+from .board import SET_SIZE, zone_is_set
+from .cards import Catalogue
+from .payment import covering_selections, owed_entry
+from .state import HAND_LIMIT, catalogue_for
+
+DISCARD_CAP = 36
+
+
+def to_decide(state: dict) -> list[int]:
+    """Seats owed a decision now (several at once while charges are answered)."""
+    phase = state["phase"]
+    if phase == "finished":
+        return []
+    if phase == "respond":
+        return sorted({t["responder"] for t in state["pending"]["targets"]})
+    return [state["turn"]]
+
+
+def legal_actions(state: dict, seat: int) -> list[dict]:
+    """Every action `seat` may take now (payments and discards: a bounded, sensible list)."""
+    if state["phase"] == "finished":
+        return []
+    players = state["players"]
+    if not isinstance(seat, int) or not 0 <= seat < len(players) or not players[seat]["active"]:
+        return []
+    out: list[dict] = []
+    phase = state["phase"]
+    cat = catalogue_for(state)
+    if phase == "play":
+        if state["turn"] == seat:
+            if state["plays_left"] > 0:
+                for cid in players[seat]["hand"]:
+                    out.extend(card_plays(state, cat, seat, cid))
+            left = state["rearranges_left"]
+            if left > 0:
+                out.extend(moves(state, cat, seat))
+                if left >= 2:
+                    out.extend(swaps(state, cat, seat))
+            out.append({"type": "end_turn"})
+    elif phase == "respond":
+        out.extend(responses(state, seat))
+        entry = owed_entry(state, seat)
+        if entry is not None:
+            out.extend({"type": "pay", "cards": sel}
+                       for sel in covering_selections(state, cat, seat, state["pending"]["amount"]))
+    elif phase == "discard" and state["turn"] == seat:
+        out.extend({"type": "discard", "cards": sel} for sel in discard_selections(state, seat))
+    out.append({"type": "scoop"})
+    return out
+
+
+# ---- plays from the hand --------------------------------------------------------------------
+
+def _others(state: dict, seat: int) -> list[int]:
+    players = state["players"]
+    return [t for t in state["order"] if t != seat and players[t]["active"]]
+
+
+def _loose_cards(cat: Catalogue, p: dict, pure: bool) -> list[int]:
+    """Board cards outside complete sets (what Midnight Requisition and TDY Orders may touch)."""
+    out: list[int] = []
+    for colour, zone in p["zones"].items():
+        if len(zone) < SET_SIZE[colour] or (pure and not zone_is_set(cat, zone, colour, pure)):
+            out.extend(zone)
+    return out
+
+
+def _sets(cat: Catalogue, p: dict, pure: bool) -> list[str]:
+    return [c for c, z in p["zones"].items()
+            if len(z) >= SET_SIZE[c] and (not pure or zone_is_set(cat, z, c, pure))]
+
+
+def card_plays(state: dict, cat: Catalogue, seat: int, cid: int) -> list[dict]:
+    """Every way to play card `cid` from `seat`'s hand: bank, place or action variants."""
+    kind = cat.kind[cid]
+    p = state["players"][seat]
+    zones = p["zones"]
+    if kind == "property" or kind == "wild":
+        out = []
+        for colour in cat.colours[cid]:
+            zone = zones.get(colour)
+            if zone is None or len(zone) < SET_SIZE[colour]:
+                out.append({"type": "place", "card": cid, "colour": colour})
+        return out
+    out = [{"type": "bank", "card": cid}]
+    if kind == "money":
+        return out
+    key = cat.key[cid]
+    pure = state["ruleset"]["pureSetRequired"]
+    if kind == "rent":
+        others = _others(state, seat)
+        if not others:
+            return out
+        held = [c for c in cat.colours[cid] if c in zones]
+        if key == "rent_pair":
+            out.extend({"type": "action", "card": cid, "colour": c} for c in held)
+        else:
+            out.extend({"type": "action", "card": cid, "colour": c, "target": t}
+                       for c in held for t in others)
+        return out
+    if key in ("pcs_orders", "surge_ops"):
+        out.append({"type": "action", "card": cid})
+    elif key == "roll_call":
+        if _others(state, seat):
+            out.append({"type": "action", "card": cid})
+    elif key == "finance_office":
+        out.extend({"type": "action", "card": cid, "target": t} for t in _others(state, seat))
+    elif key == "midnight_requisition":
+        players = state["players"]
+        for t in _others(state, seat):
+            out.extend({"type": "action", "card": cid, "target": t, "take": x}
+                       for x in _loose_cards(cat, players[t], pure))
+    elif key == "chud":
+        players = state["players"]
+        for t in _others(state, seat):
+            for zone in players[t]["zones"].values():
+                out.extend({"type": "action", "card": cid, "target": t, "take": x} for x in zone)
+    elif key == "tdy_orders":
+        mine = _loose_cards(cat, p, pure)
+        if mine:
+            players = state["players"]
+            for t in _others(state, seat):
+                theirs = _loose_cards(cat, players[t], pure)
+                out.extend({"type": "action", "card": cid, "target": t, "take": x, "give": y}
+                           for x in theirs for y in mine)
+    elif key == "inspector_general":
+        players = state["players"]
+        for t in _others(state, seat):
+            out.extend({"type": "action", "card": cid, "target": t, "colour": c}
+                       for c in _sets(cat, players[t], pure))
+    elif key == "upgrade":
+        ups = p["upgrades"]
+        out.extend({"type": "action", "card": cid, "colour": c}
+                   for c in _sets(cat, p, pure) if c not in ups)
+    elif key == "foc":
+        ups = p["upgrades"]
+        out.extend({"type": "action", "card": cid, "colour": c}
+                   for c in _sets(cat, p, pure) if len(ups.get(c, ())) == 1)
+    # opsec: banking only — it answers actions, it is never played as one.
+    return out
+
+
+# ---- free rearranges ------------------------------------------------------------------------
+
+def moves(state: dict, cat: Catalogue, seat: int, only: int | None = None) -> list[dict]:
+    """Single free rearranges: a wild to another legal colour with room, or an upgrade to
+    another complete set that can take it."""
+    p = state["players"][seat]
+    zones = p["zones"]
+    out = []
+    is_wild = cat.is_wild
+    for colour, zone in zones.items():
+        for x in zone:
+            if not is_wild[x] or (only is not None and x != only):
+                continue
+            for c in cat.colours[x]:
+                if c != colour:
+                    dz = zones.get(c)
+                    if dz is None or len(dz) < SET_SIZE[c]:
+                        out.append({"type": "move", "card": x, "colour": c})
+    ups = p["upgrades"]
+    if ups:
+        sets = _sets(cat, p, state["ruleset"]["pureSetRequired"])
+        for colour, here in ups.items():
+            for u in here:
+                if only is not None and u != only:
+                    continue
+                house = cat.key[u] == "upgrade"
+                for c in sets:
+                    if c == colour:
+                        continue
+                    there = ups.get(c, ())
+                    if (house and not there and len(here) == 1) or (not house and len(there) == 1):
+                        out.append({"type": "move", "card": u, "colour": c})
+    return out
+
+
+def swaps(state: dict, cat: Catalogue, seat: int) -> list[dict]:
+    """Atomic own-wild swaps: two wilds in different zones, each legal in the other's zone."""
+    p = state["players"][seat]
+    wilds = [(x, colour) for colour, zone in p["zones"].items() for x in zone if cat.is_wild[x]]
+    out = []
+    for i, (a, ca) in enumerate(wilds):
+        for b, cb in wilds[i + 1:]:
+            if ca != cb and cb in cat.colours[a] and ca in cat.colours[b]:
+                out.append({"type": "swap", "cards": [a, b] if a < b else [b, a]})
+    return out
+
+
+# ---- answering a pending action -------------------------------------------------------------
+
+def opsec_in_hand(cat: Catalogue, p: dict) -> int | None:
+    key = cat.key
+    for c in p["hand"]:
+        if key[c] == "opsec":
+            return c
+    return None
+
+
+def responses(state: dict, seat: int) -> list[dict]:
+    """accept / opsec for every chain in which `seat` is the one to answer."""
+    pending = state["pending"]
+    if pending is None:
+        return []
+    out = []
+    can_counter = None
+    for t in pending["targets"]:
+        if t["responder"] != seat or t["state"] != "respond":
+            continue
+        out.append({"type": "respond", "answer": "accept", "target": t["seat"]})
+        if can_counter is None:
+            can_counter = opsec_problem(state, seat) is None
+        if can_counter:
+            out.append({"type": "respond", "answer": "opsec", "target": t["seat"]})
+    return out
+
+
+def opsec_problem(state: dict, seat: int) -> str | None:
+    cat = catalogue_for(state)
+    if opsec_in_hand(cat, state["players"][seat]) is None:
+        return "No OPSEC card in hand"
+    if (state["ruleset"]["counterCostsPlay"] and state["turn"] == seat
+            and state["plays_left"] <= 0):
+        return "No plays left this turn to counter with OPSEC"
+    return None
+
+
+# ---- discarding down to the hand limit ------------------------------------------------------
+
+def discard_excess(state: dict) -> int:
+    return max(0, len(state["players"][state["turn"]]["hand"]) - HAND_LIMIT)
+
+
+def auto_discard(state: dict) -> list[int]:
+    """RULINGS: lowest bank value first; ties go to the card drawn most recently."""
+    cat = catalogue_for(state)
+    hand = state["players"][state["turn"]]["hand"]
+    order = sorted(range(len(hand)), key=lambda i: (cat.value[hand[i]], -i))
+    return sorted(hand[i] for i in order[: discard_excess(state)])
+
+
+def discard_selections(state: dict, seat: int) -> list[list[int]]:
+    hand = state["players"][seat]["hand"]
+    k = discard_excess(state)
+    first = auto_discard(state)
+    out = [first]
+    for combo in islice(combinations(sorted(hand), k), DISCARD_CAP):
+        sel = list(combo)
+        if sel != first:
+            out.append(sel)
+    return out
+
+
+def discard_problem(state: dict, seat: int, cards: object) -> str | None:
+    if state["phase"] == "finished":
+        return "Game is already finished"
+    if state["phase"] != "discard" or state["turn"] != seat:
+        return "No discard is due"
+    excess = discard_excess(state)
+    if not isinstance(cards, list | tuple) or not all(
+        isinstance(c, int) and not isinstance(c, bool) for c in cards
+    ):
+        return "Discard selection contains an invalid card"
+    if len(cards) != excess:
+        return f"Discard exactly {excess} cards"
+    if len(set(cards)) != len(cards):
+        return "Discarded cards must be unique"
+    hand = state["players"][seat]["hand"]
+    if any(c not in hand for c in cards):
+        return "Discard selection contains an invalid card"
+    return None

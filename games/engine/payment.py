@@ -1,0 +1,198 @@
+"""Paying a debt: the payment rule, the selections offered to a payer, the automatic payment a
+timed-out payer makes, and moving the paid cards.
+
+The payer chooses (REFERENCE §5): unique ids, payable cards only, at least the amount unless
+surrendering every payable card (rainbow wilds included). "Nothing to pay" only with no cards.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .board import complete_colours, payable_cards
+from .cards import Catalogue
+from .receipt import receive_property, settle_upgrades
+from .state import Tx, catalogue_for
+
+SELECTION_CAP = 24
+
+# Preference classes for the automatic payment (RULINGS): bank, loose properties, upgrades,
+# then cards of complete sets.
+_BANK, _LOOSE, _UPGRADE, _SET = 0, 1, 2, 3
+
+
+def owed_entry(state: dict, seat: int) -> dict | None:
+    """The pending entry in which `seat` has accepted a charge and now owes a payment."""
+    pending = state["pending"]
+    if pending is None:
+        return None
+    for t in pending["targets"]:
+        if t["seat"] == seat and t["state"] == "pay":
+            return t
+    return None
+
+
+def _is_id(v: object) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def payment_problem(state: dict, seat: int, cards: object) -> str | None:
+    """Why `cards` is not an acceptable payment by `seat` right now, or None if it is."""
+    if state["phase"] == "finished":
+        return "Game is already finished"
+    entry = owed_entry(state, seat)
+    if entry is None:
+        return "You owe no payment right now"
+    if not isinstance(cards, list | tuple) or not all(_is_id(c) for c in cards):
+        return "Payment selection contains an invalid card"
+    p = state["players"][seat]
+    payable = payable_cards(p)
+    if not cards:
+        return None if not payable else "Select cards to pay with"
+    if len(set(cards)) != len(cards):
+        return "Payment cards must be unique"
+    owned = set(payable)
+    if any(c not in owned for c in cards):
+        return "Payment selection contains an invalid card"
+    amount = state["pending"]["amount"]
+    value = catalogue_for(state).value
+    if sum(value[c] for c in cards) < amount and len(cards) < len(payable):
+        return f"You must pay at least {amount}M (or surrender every card you have)"
+    return None
+
+
+def _classified(cat: Catalogue, p: dict, pure: bool) -> list[tuple[int, int, str]]:
+    """(card, class, location) for every payable card, in a stable order."""
+    sets = set(complete_colours(cat, p, pure))
+    out = [(c, _BANK, "bank") for c in p["bank"]]
+    for colour, zone in p["zones"].items():
+        cls = _SET if colour in sets else _LOOSE
+        out.extend((c, cls, colour) for c in zone)
+    for colour, ups in p["upgrades"].items():
+        out.extend((c, _UPGRADE, "up:" + colour) for c in ups)
+    return out
+
+
+def auto_payment(state: dict, cat: Catalogue, seat: int, amount: int) -> list[int]:
+    """RULINGS: the legal selection with the smallest total covering the debt, preferring bank
+    cards, then properties outside complete sets, then upgrades, then complete-set cards; if
+    nothing covers it, everything."""
+    p = state["players"][seat]
+    items = _classified(cat, p, state["ruleset"]["pureSetRequired"])
+    value = cat.value
+    if sum(value[c] for c, _, _ in items) < amount:
+        return [c for c, _, _ in items]
+    # Knapsack over totals: best[total] = (preference cost, chosen ids). Zero-value cards can
+    # only add cost, so they never enter a covering selection.
+    weight = (1, 100, 10_000, 1_000_000)
+    best: dict[int, tuple[int, tuple[int, ...]]] = {0: (0, ())}
+    for c, cls, _ in items:
+        v = value[c]
+        if v == 0:
+            continue
+        for total, (cost, chosen) in list(best.items()):
+            if total >= amount:
+                continue
+            nt, nc = total + v, cost + weight[cls]
+            cur = best.get(nt)
+            if cur is None or nc < cur[0]:
+                best[nt] = (nc, (*chosen, c))
+    total = min(t for t in best if t >= amount)
+    return list(best[total][1])
+
+
+def covering_selections(state: dict, cat: Catalogue, seat: int, amount: int,
+                        cap: int = SELECTION_CAP) -> list[list[int]]:
+    """The bounded list of payments `legal_actions` offers: the automatic payment first, then
+    distinct minimal covering selections; when the payer cannot cover, only "everything"."""
+    p = state["players"][seat]
+    items = _classified(cat, p, state["ruleset"]["pureSetRequired"])
+    if not items:
+        return [[]]
+    value = cat.value
+    if sum(value[c] for c, _, _ in items) < amount:
+        return [[c for c, _, _ in items]]
+    out = [sorted(auto_payment(state, cat, seat, amount))]
+    seen = {_signature(out[0], items, value)}
+    # Minimal covers: add cards in descending value until the amount is reached; the last card
+    # added is the smallest, so removing any card would fall short.
+    cands = sorted((it for it in items if value[it[0]] > 0), key=lambda it: -value[it[0]])
+    n = len(cands)
+    suffix = [0] * (n + 1)
+    for i in range(n - 1, -1, -1):
+        suffix[i] = suffix[i + 1] + value[cands[i][0]]
+    chosen: list[int] = []
+
+    def walk(i: int, total: int) -> None:
+        if len(out) >= cap:
+            return
+        if total >= amount:
+            sel = sorted(chosen)
+            sig = _signature(sel, items, value)
+            if sig not in seen:
+                seen.add(sig)
+                out.append(sel)
+            return
+        if i >= n or total + suffix[i] < amount:
+            return
+        chosen.append(cands[i][0])
+        walk(i + 1, total + value[cands[i][0]])
+        chosen.pop()
+        walk(i + 1, total)
+
+    walk(0, 0)
+    return out
+
+
+def _signature(sel: Sequence[int], items: list[tuple[int, int, str]], value: list[int]
+               ) -> tuple:
+    where = {c: loc for c, _, loc in items}
+    return tuple(sorted((where[c], value[c]) for c in sel))
+
+
+def execute_payment(tx: Tx, payer: int, payee: int, cards: list[int], amount: int,
+                    kind: str) -> None:
+    """Move a validated payment. Bank cards and upgrades land in the payee's bank (upgrades lose
+    their tag); properties go through involuntary receipt into the payee's collection."""
+    from .winning import completed, sync_sets
+
+    cat = tx.cat
+    before_payee = completed(tx, payee)
+    before_payer = completed(tx, payer)
+    src = tx.p(payer)
+    dst = tx.p(payee)
+    moves = []
+    total = 0
+    bank = src["bank"]
+    props: list[tuple[int, str]] = []
+    for c in cards:
+        total += cat.value[c]
+        if c in bank:
+            bank.remove(c)
+            dst["bank"].append(c)
+            moves.append([c, "bank", "bank"])
+            continue
+        colour = next((col for col, ups in src["upgrades"].items() if c in ups), None)
+        if colour is not None:
+            ups = src["upgrades"][colour]
+            ups.remove(c)
+            if not ups:
+                del src["upgrades"][colour]
+            dst["bank"].append(c)
+            moves.append([c, "upgrade:" + colour, "bank"])
+            continue
+        colour = next(col for col, zone in src["zones"].items() if c in zone)
+        props.append((c, colour))
+    for c, colour in props:
+        zone = src["zones"][colour]
+        zone.remove(c)
+        if not zone:
+            del src["zones"][colour]
+        dest = receive_property(tx, payee, c, colour)
+        moves.append([c, colour, dest])
+    tx.emit({"type": "payment", "seat": payer, "to": payee, "amount": amount, "total": total,
+             "kind": kind, "cards": list(cards), "moves": moves})
+    settle_upgrades(tx, payer)
+    settle_upgrades(tx, payee)
+    sync_sets(tx, payee, before_payee)
+    sync_sets(tx, payer, before_payer, by=payee)

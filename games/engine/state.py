@@ -1,0 +1,172 @@
+"""The game state: its shape, fixed constants, the seeded generator and the working copy.
+
+A state is a plain JSON-able dict; cards are int ids into the ruleset's deck (cards.py):
+
+    {"version", "ruleset", "seed", "rng", "order", "players": [
+        {"hand": [id], "bank": [id], "zones": {colour: [id]}, "upgrades": {colour: [id]},
+         "active": bool, "armed_at": int | None}],
+     "deck": [id] (top = last), "discard": [id] (top = last),
+     "turn", "turn_number", "phase", "plays_left", "rearranges_left", "surge",
+     "pending", "shuffle_count", "hand_snapshot", "idle_turns", "contested_since",
+     "scooped": [seat], "result"}
+
+`phase` is "play", "respond" (a pending action awaits answers), "discard" (the turn owner
+must discard down to 7 before the turn ends) or "finished".
+
+The random generator is PCG32 whose 64-bit state lives in `state["rng"]`, so a seed plus the
+action log reproduces a game exactly and nothing depends on module-level randomness.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .cards import Catalogue, catalogue
+
+HAND_LIMIT = 7
+PLAYS_PER_TURN = 3
+REARRANGE_BUDGET = 12
+SWAP_COST = 2
+DECK_CYCLE_LIMIT = 16
+CONTEST_LAP_CAP = 2
+OPENING_HAND = 5
+TURN_DRAW = 2
+EMPTY_HAND_DRAW = 5
+PCS_DRAW = 2
+MIN_SEATS = 2
+MAX_SEATS = 5
+STATE_VERSION_KEY = "version"
+
+_MASK64 = (1 << 64) - 1
+_PCG_MULT = 6364136223846793005
+_PCG_INC = 1442695040888963407
+
+
+def seed_rng(seed: int) -> int:
+    """SplitMix64 of the seed: a well-mixed 64-bit starting state for PCG32."""
+    z = (int(seed) + 0x9E3779B97F4A7C15) & _MASK64
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+    return z ^ (z >> 31)
+
+
+def _next32(s: int) -> tuple[int, int]:
+    new = (s * _PCG_MULT + _PCG_INC) & _MASK64
+    xorshifted = (((s >> 18) ^ s) >> 27) & 0xFFFFFFFF
+    rot = s >> 59
+    return new, ((xorshifted >> rot) | (xorshifted << ((-rot) & 31))) & 0xFFFFFFFF
+
+
+def rng_below(s: int, n: int) -> tuple[int, int]:
+    """A uniform int in [0, n) (rejection sampling, no modulo bias) and the next state."""
+    threshold = (0x100000000 - n) % n
+    while True:
+        s, r = _next32(s)
+        if r >= threshold:
+            return s, r % n
+
+
+def rng_shuffle(items: list, s: int) -> int:
+    """Fisher–Yates in place; returns the next generator state."""
+    for i in range(len(items) - 1, 0, -1):
+        s, j = rng_below(s, i + 1)
+        items[i], items[j] = items[j], items[i]
+    return s
+
+
+_CATALOGUES: dict[int, tuple[dict, Catalogue]] = {}
+
+
+def catalogue_for(state: dict) -> Catalogue:
+    """The card lookups for this state's deck. Cached by the identity of the deck dict (states
+    derived by `apply` share it), falling back to the counts for states loaded from JSON."""
+    deck = state["ruleset"]["deck"]
+    hit = _CATALOGUES.get(id(deck))
+    if hit is not None and hit[0] is deck:
+        return hit[1]
+    cat = catalogue(deck)
+    if len(_CATALOGUES) > 512:
+        _CATALOGUES.clear()
+    _CATALOGUES[id(deck)] = (deck, cat)  # holding `deck` keeps its id from being reused
+    return cat
+
+
+def active_seats(state: dict) -> list[int]:
+    """Active seats in turn order."""
+    players = state["players"]
+    return [s for s in state["order"] if players[s]["active"]]
+
+
+def active_count(state: dict) -> int:
+    return sum(1 for p in state["players"] if p["active"])
+
+
+def next_active(state: dict, seat: int) -> int:
+    order = state["order"]
+    players = state["players"]
+    n = len(order)
+    i = order.index(seat)
+    for step in range(1, n + 1):
+        cand = order[(i + step) % n]
+        if players[cand]["active"]:
+            return cand
+    return seat
+
+
+def hand_total(state: dict) -> int:
+    return sum(len(p["hand"]) for p in state["players"])
+
+
+def copy_player(p: dict) -> dict:
+    q = dict(p)
+    q["hand"] = p["hand"][:]
+    q["bank"] = p["bank"][:]
+    q["zones"] = {c: z[:] for c, z in p["zones"].items()}
+    q["upgrades"] = {c: u[:] for c, u in p["upgrades"].items()}
+    return q
+
+
+def copy_pending(pending: dict | None) -> dict | None:
+    if pending is None:
+        return None
+    q = dict(pending)
+    q["targets"] = [dict(t) for t in pending["targets"]]
+    return q
+
+
+def copy_state(state: dict) -> dict:
+    """A full structural copy (cheaper than copy.deepcopy; the ruleset is shared, read-only)."""
+    s = dict(state)
+    s["players"] = [copy_player(p) for p in state["players"]]
+    s["deck"] = state["deck"][:]
+    s["discard"] = state["discard"][:]
+    s["scooped"] = state["scooped"][:]
+    s["pending"] = copy_pending(state["pending"])
+    return s
+
+
+class Tx:
+    """A working copy of a state for one `apply`. Players are copied on first write
+    (`tx.p(seat)`); readers use `tx.s["players"][seat]`, which is always current."""
+
+    __slots__ = ("_owned", "cat", "events", "s")
+
+    def __init__(self, state: dict) -> None:
+        s = dict(state)
+        s["players"] = list(state["players"])
+        s["deck"] = state["deck"][:]
+        s["discard"] = state["discard"][:]
+        s["pending"] = copy_pending(state["pending"])
+        self.s = s
+        self.cat = catalogue_for(state)
+        self.events: list[dict] = []
+        self._owned = [False] * len(s["players"])
+
+    def p(self, seat: int) -> dict:
+        if not self._owned[seat]:
+            self.s["players"][seat] = copy_player(self.s["players"][seat])
+            self._owned[seat] = True
+        return self.s["players"][seat]
+
+    def emit(self, event: dict[str, Any]) -> None:
+        self.events.append(event)
