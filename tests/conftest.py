@@ -152,6 +152,30 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
     ]
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _close_stray_connections(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Let the test database be dropped at the end.
+
+    Consumers and in-process tasks run ORM code on worker threads, whose persistent
+    PostgreSQL connections would otherwise keep the test database busy.
+    """
+    if not request.config.pluginmanager.hasplugin("django"):
+        yield
+        return
+    request.getfixturevalue("django_db_setup")
+    django_db_blocker = request.getfixturevalue("django_db_blocker")
+    yield
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return
+    with django_db_blocker.unblock(), connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     # Browser tests run last: Playwright's sync API keeps an event loop on the main thread
     # while it is open, which async_to_sync in other tests would trip over.

@@ -69,6 +69,7 @@ async def test_a_group_send_reaches_a_connected_lobby_socket() -> None:
     assert 'hx-swap-oob="true"' in frame
 
 
+@pytest.mark.django_db(transaction=True)
 async def test_a_socket_from_a_foreign_origin_is_refused() -> None:
     communicator = WebsocketCommunicator(
         application, "/ws/lobby/", headers=[(b"origin", b"http://evil.example"),
