@@ -107,7 +107,16 @@ def _check_card_play(state: dict, seat: int, action: Mapping[str, Any]) -> dict:
     if not _is_id(cid) or cid not in state["players"][seat]["hand"]:
         raise IllegalAction("That card is not in your hand")
     cat = catalogue_for(state)
-    found = _match(action, legal.card_plays(state, cat, seat, cid))
+    typ = action["type"]
+    if typ == "bank":
+        candidates = legal.bank_plays(cat, cid)
+    elif typ == "place":
+        candidates = legal.place_plays(state, cat, seat, cid)
+    else:
+        target = action.get("target")
+        candidates = legal.action_plays(state, cat, seat, cid,
+                                        target if _is_id(target) else None)
+    found = _match(action, candidates)
     if found is None:
         raise IllegalAction(_explain_play(state, cat, seat, action))
     return found

@@ -261,7 +261,8 @@ def card_dict(card: Card, colour: str | None = None) -> dict:
 class Catalogue:
     """Parallel per-id lookups for one deck, built once and shared by every state using it."""
 
-    __slots__ = ("cards", "colours", "is_wild", "key", "kind", "rainbow", "size", "value")
+    __slots__ = ("cards", "colours", "is_property", "is_wild", "key", "kind", "rainbow", "size",
+                 "value")
 
     def __init__(self, cards: tuple[Card, ...]) -> None:
         self.cards = cards
@@ -271,6 +272,7 @@ class Catalogue:
         self.value = [c.value for c in cards]
         self.colours = [c.colours for c in cards]
         self.is_wild = [c.kind == "wild" for c in cards]
+        self.is_property = [c.kind in ("property", "wild") for c in cards]
         self.rainbow = [c.key == "wild_any" for c in cards]
 
 

@@ -64,11 +64,6 @@ def legal_actions(state: dict, seat: int) -> list[dict]:
 
 # ---- plays from the hand --------------------------------------------------------------------
 
-def _others(state: dict, seat: int) -> list[int]:
-    players = state["players"]
-    return [t for t in state["order"] if t != seat and players[t]["active"]]
-
-
 def _loose_cards(cat: Catalogue, p: dict, pure: bool) -> list[int]:
     """Board cards outside complete sets (what Midnight Requisition and TDY Orders may touch)."""
     out: list[int] = []
@@ -83,74 +78,87 @@ def _sets(cat: Catalogue, p: dict, pure: bool) -> list[str]:
             if len(z) >= SET_SIZE[c] and (not pure or zone_is_set(cat, z, c, pure))]
 
 
-def card_plays(state: dict, cat: Catalogue, seat: int, cid: int) -> list[dict]:
-    """Every way to play card `cid` from `seat`'s hand: bank, place or action variants."""
+def place_plays(state: dict, cat: Catalogue, seat: int, cid: int) -> list[dict]:
+    """Placing a property or wild from the hand: each legal colour whose zone has room."""
+    if not cat.is_property[cid]:
+        return []
+    zones = state["players"][seat]["zones"]
+    out = []
+    for colour in cat.colours[cid]:
+        zone = zones.get(colour)
+        if zone is None or len(zone) < SET_SIZE[colour]:
+            out.append({"type": "place", "card": cid, "colour": colour})
+    return out
+
+
+def bank_plays(cat: Catalogue, cid: int) -> list[dict]:
+    """Banking: any money, rent or action card; never a property or wild."""
+    return [] if cat.is_property[cid] else [{"type": "bank", "card": cid}]
+
+
+def action_plays(state: dict, cat: Catalogue, seat: int, cid: int,
+                 target: int | None = None) -> list[dict]:
+    """Playing a rent or action card for its effect, every parameter choice (only those against
+    `target` when given)."""
     kind = cat.kind[cid]
-    p = state["players"][seat]
-    zones = p["zones"]
-    if kind == "property" or kind == "wild":
-        out = []
-        for colour in cat.colours[cid]:
-            zone = zones.get(colour)
-            if zone is None or len(zone) < SET_SIZE[colour]:
-                out.append({"type": "place", "card": cid, "colour": colour})
-        return out
-    out = [{"type": "bank", "card": cid}]
-    if kind == "money":
-        return out
+    if kind != "action" and kind != "rent":
+        return []
     key = cat.key[cid]
+    players = state["players"]
+    p = players[seat]
+    if target is None:
+        others = [t for t in state["order"] if t != seat and players[t]["active"]]
+    elif target != seat and 0 <= target < len(players) and players[target]["active"]:
+        others = [target]
+    else:
+        others = []
     pure = state["ruleset"]["pureSetRequired"]
     if kind == "rent":
-        others = _others(state, seat)
         if not others:
-            return out
+            return []
+        zones = p["zones"]
         held = [c for c in cat.colours[cid] if c in zones]
         if key == "rent_pair":
-            out.extend({"type": "action", "card": cid, "colour": c} for c in held)
-        else:
-            out.extend({"type": "action", "card": cid, "colour": c, "target": t}
-                       for c in held for t in others)
-        return out
-    if key in ("pcs_orders", "surge_ops"):
-        out.append({"type": "action", "card": cid})
-    elif key == "roll_call":
-        if _others(state, seat):
-            out.append({"type": "action", "card": cid})
-    elif key == "finance_office":
-        out.extend({"type": "action", "card": cid, "target": t} for t in _others(state, seat))
-    elif key == "midnight_requisition":
-        players = state["players"]
-        for t in _others(state, seat):
-            out.extend({"type": "action", "card": cid, "target": t, "take": x}
-                       for x in _loose_cards(cat, players[t], pure))
-    elif key == "chud":
-        players = state["players"]
-        for t in _others(state, seat):
-            for zone in players[t]["zones"].values():
-                out.extend({"type": "action", "card": cid, "target": t, "take": x} for x in zone)
-    elif key == "tdy_orders":
+            return [{"type": "action", "card": cid, "colour": c} for c in held]
+        return [{"type": "action", "card": cid, "colour": c, "target": t}
+                for c in held for t in others]
+    if key == "pcs_orders" or key == "surge_ops":
+        return [{"type": "action", "card": cid}]
+    if key == "roll_call":
+        return [{"type": "action", "card": cid}] if others else []
+    if key == "finance_office":
+        return [{"type": "action", "card": cid, "target": t} for t in others]
+    if key == "midnight_requisition":
+        return [{"type": "action", "card": cid, "target": t, "take": x}
+                for t in others for x in _loose_cards(cat, players[t], pure)]
+    if key == "chud":
+        return [{"type": "action", "card": cid, "target": t, "take": x}
+                for t in others for zone in players[t]["zones"].values() for x in zone]
+    if key == "tdy_orders":
         mine = _loose_cards(cat, p, pure)
-        if mine:
-            players = state["players"]
-            for t in _others(state, seat):
-                theirs = _loose_cards(cat, players[t], pure)
-                out.extend({"type": "action", "card": cid, "target": t, "take": x, "give": y}
-                           for x in theirs for y in mine)
-    elif key == "inspector_general":
-        players = state["players"]
-        for t in _others(state, seat):
-            out.extend({"type": "action", "card": cid, "target": t, "colour": c}
-                       for c in _sets(cat, players[t], pure))
-    elif key == "upgrade":
+        if not mine:
+            return []
+        return [{"type": "action", "card": cid, "target": t, "take": x, "give": y}
+                for t in others for x in _loose_cards(cat, players[t], pure) for y in mine]
+    if key == "inspector_general":
+        return [{"type": "action", "card": cid, "target": t, "colour": c}
+                for t in others for c in _sets(cat, players[t], pure)]
+    if key == "upgrade":
         ups = p["upgrades"]
-        out.extend({"type": "action", "card": cid, "colour": c}
-                   for c in _sets(cat, p, pure) if c not in ups)
-    elif key == "foc":
+        return [{"type": "action", "card": cid, "colour": c}
+                for c in _sets(cat, p, pure) if c not in ups]
+    if key == "foc":
         ups = p["upgrades"]
-        out.extend({"type": "action", "card": cid, "colour": c}
-                   for c in _sets(cat, p, pure) if len(ups.get(c, ())) == 1)
-    # opsec: banking only — it answers actions, it is never played as one.
-    return out
+        return [{"type": "action", "card": cid, "colour": c}
+                for c in _sets(cat, p, pure) if len(ups.get(c, ())) == 1]
+    return []  # opsec: banking only — it answers actions, it is never played as one
+
+
+def card_plays(state: dict, cat: Catalogue, seat: int, cid: int) -> list[dict]:
+    """Every way to play card `cid` from `seat`'s hand: bank, place or action variants."""
+    if cat.is_property[cid]:
+        return place_plays(state, cat, seat, cid)
+    return bank_plays(cat, cid) + action_plays(state, cat, seat, cid)
 
 
 # ---- free rearranges ------------------------------------------------------------------------

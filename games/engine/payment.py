@@ -7,8 +7,6 @@ surrendering every payable card (rainbow wilds included). "Nothing to pay" only 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from .board import complete_colours, payable_cards
 from .cards import Catalogue
 from .receipt import receive_property, settle_upgrades
@@ -113,41 +111,40 @@ def covering_selections(state: dict, cat: Catalogue, seat: int, amount: int,
     if sum(value[c] for c, _, _ in items) < amount:
         return [[c for c, _, _ in items]]
     out = [sorted(auto_payment(state, cat, seat, amount))]
-    seen = {_signature(out[0], items, value)}
-    # Minimal covers: add cards in descending value until the amount is reached; the last card
-    # added is the smallest, so removing any card would fall short.
-    cands = sorted((it for it in items if value[it[0]] > 0), key=lambda it: -value[it[0]])
-    n = len(cands)
+    # Cards that look alike to the payer (same place, same value) are one group, so the list
+    # holds distinct choices rather than the same choice with other ids.
+    groups: dict[tuple[str, int], list[int]] = {}
+    for c, _, loc in items:
+        if value[c] > 0:
+            groups.setdefault((loc, value[c]), []).append(c)
+    order = sorted(groups.items(), key=lambda kv: -kv[0][1])
+    n = len(order)
     suffix = [0] * (n + 1)
     for i in range(n - 1, -1, -1):
-        suffix[i] = suffix[i + 1] + value[cands[i][0]]
+        suffix[i] = suffix[i + 1] + order[i][0][1] * len(order[i][1])
+    seen = {tuple(out[0])}
     chosen: list[int] = []
 
+    # Minimal covers: take cards in descending value and stop the moment the amount is
+    # reached; the last card taken is the smallest, so dropping any card falls short.
     def walk(i: int, total: int) -> None:
-        if len(out) >= cap:
+        if len(out) >= cap or i >= n or total + suffix[i] < amount:
             return
-        if total >= amount:
-            sel = sorted(chosen)
-            sig = _signature(sel, items, value)
-            if sig not in seen:
-                seen.add(sig)
-                out.append(sel)
-            return
-        if i >= n or total + suffix[i] < amount:
-            return
-        chosen.append(cands[i][0])
-        walk(i + 1, total + value[cands[i][0]])
-        chosen.pop()
+        (_, v), ids = order[i]
+        for k in range(1, len(ids) + 1):
+            chosen.append(ids[k - 1])
+            if total + k * v >= amount:
+                sel = tuple(sorted(chosen))
+                if sel not in seen and len(out) < cap:
+                    seen.add(sel)
+                    out.append(list(sel))
+                break
+            walk(i + 1, total + k * v)
+        del chosen[len(chosen) - k:]
         walk(i + 1, total)
 
     walk(0, 0)
     return out
-
-
-def _signature(sel: Sequence[int], items: list[tuple[int, int, str]], value: list[int]
-               ) -> tuple:
-    where = {c: loc for c, _, loc in items}
-    return tuple(sorted((where[c], value[c]) for c in sel))
 
 
 def execute_payment(tx: Tx, payer: int, payee: int, cards: list[int], amount: int,

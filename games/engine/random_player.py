@@ -30,20 +30,34 @@ def choose(state: dict, seat: int, rng: random.Random, actions: list[dict] | Non
         actions = legal_actions(state, seat)
     by_type: dict[str, list[dict]] = {}
     for a in actions:
-        by_type.setdefault(a["type"], []).append(a)
-    types = [t for t in by_type if (TYPE_WEIGHTS.get(t, 1.0) if t != "scoop" else scoop_weight)]
-    if not types:
+        t = a["type"]
+        group = by_type.get(t)
+        if group is None:
+            by_type[t] = [a]
+        else:
+            group.append(a)
+    weights = [(scoop_weight if t == "scoop" else TYPE_WEIGHTS.get(t, 1.0), t) for t in by_type]
+    weights = [(w, t) for w, t in weights if w > 0]
+    if not weights:
         return None
-    weights = [TYPE_WEIGHTS.get(t, 1.0) if t != "scoop" else scoop_weight for t in types]
-    group = by_type[rng.choices(types, weights)[0]]
+    r = rng.random() * sum(w for w, _ in weights)
+    chosen = weights[-1][1]
+    for w, t in weights:
+        r -= w
+        if r < 0:
+            chosen = t
+            break
+    group = by_type[chosen]
     first = group[0]
-    if first["type"] == "respond":
+    if chosen == "respond":
         opsec = [a for a in group if a["answer"] == "opsec"]
         if opsec and rng.random() < 0.4:
-            return rng.choice(opsec)
-        return rng.choice([a for a in group if a["answer"] == "accept"])
-    if "card" in first:
+            return opsec[int(rng.random() * len(opsec))]
+        accept = [a for a in group if a["answer"] == "accept"]
+        return accept[int(rng.random() * len(accept))]
+    if len(group) > 1 and "card" in first:
         cards = list(dict.fromkeys(a["card"] for a in group))
-        card = rng.choice(cards)
-        group = [a for a in group if a["card"] == card]
-    return rng.choice(group)
+        if len(cards) > 1:
+            card = cards[int(rng.random() * len(cards))]
+            group = [a for a in group if a["card"] == card]
+    return group[int(rng.random() * len(group))]

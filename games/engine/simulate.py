@@ -1,0 +1,111 @@
+"""Random-player simulations: `python -m games.engine.simulate --games N --seats S --preset P
+--seed X` prints one JSON line of figures (speed, game length, endings, invariant violations).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from collections import Counter
+from collections.abc import Mapping
+from typing import Any
+
+from .apply import apply
+from .invariants import check_invariants
+from .legal import legal_actions, to_decide
+from .random_player import choose
+from .turns import new_game
+
+ACTION_CAP = 200_000
+
+
+def play_game(ruleset: Mapping[str, Any] | None, seats: int, seed: int, *,
+              check: bool = False) -> tuple[dict, int, int, float]:
+    """Play one random game; returns (final state, actions applied, invariant violations,
+    seconds spent checking invariants)."""
+    state = new_game(ruleset=dict(ruleset or {}), seats=seats, seed=seed)
+    rng = random.Random(seed)
+    actions = violations = 0
+    checking = 0.0
+    while state["phase"] != "finished":
+        if actions >= ACTION_CAP:
+            violations += 1
+            break
+        deciders = to_decide(state)
+        seat = deciders[0] if len(deciders) == 1 else rng.choice(deciders)
+        action = choose(state, seat, rng, legal_actions(state, seat))
+        if action is None:
+            violations += 1
+            break
+        state = apply(state, seat, action).state
+        actions += 1
+        if check:
+            t0 = time.perf_counter()
+            if check_invariants(state):
+                violations += 1
+            checking += time.perf_counter() - t0
+    return state, actions, violations, checking
+
+
+def run(*, games: int, seats: int, preset: str, seed: int, check_every: int = 1) -> dict:
+    ruleset = {"preset": preset}
+    started = time.perf_counter()
+    turns: list[int] = []
+    endings: Counter[str] = Counter()
+    first_wins = total_actions = violations = 0
+    checking = 0.0
+    for g in range(games):
+        state, n, bad, spent = play_game(ruleset, seats, seed * 1_000_003 + g,
+                                         check=check_every > 0 and g % check_every == 0)
+        checking += spent
+        total_actions += n
+        violations += bad + len(check_invariants(state))
+        result = state["result"] or {}
+        kind = result.get("stalemate_reason") or result.get("end_reason") or "unfinished"
+        endings[kind] += 1
+        turns.append(state["turn_number"])
+        if result.get("winner") is not None and result["winner"] == state["order"][0]:
+            first_wins += 1
+    # Speed is the engine's (and the random player's): invariant checking is timed apart.
+    elapsed = time.perf_counter() - started - checking
+    turns.sort()
+    return {
+        "games": games,
+        "seats": seats,
+        "preset": preset,
+        "seed": seed,
+        "seconds": round(elapsed, 3),
+        "check_seconds": round(checking, 3),
+        "games_per_s": round(games / elapsed, 1),
+        "actions_per_s": round(total_actions / elapsed),
+        "avg_actions": round(total_actions / max(1, games), 1),
+        "avg_turns": round(sum(turns) / max(1, games), 1),
+        "p90_turns": turns[min(len(turns) - 1, int(0.9 * len(turns)))] if turns else 0,
+        "max_turns": turns[-1] if turns else 0,
+        "endings": dict(sorted(endings.items())),
+        "first_seat_win_rate": round(first_wins / max(1, games), 3),
+        "invariant_violations": violations,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--seats", type=int, default=4)
+    parser.add_argument("--preset", default="chudopoly")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--check-every", type=int, default=1,
+                        help="check invariants after every action of every Nth game "
+                             "(0: final states only)")
+    args = parser.parse_args(argv)
+    out = run(games=args.games, seats=args.seats, preset=args.preset, seed=args.seed,
+              check_every=args.check_every)
+    sys.stdout.write(json.dumps(out) + "\n")
+    return 1 if out["invariant_violations"] else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
