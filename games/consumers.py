@@ -2,13 +2,27 @@
 
 from __future__ import annotations
 
+import contextlib
+import time
+from collections import deque
 from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.generic.websocket import WebsocketConsumer
+from django.conf import settings
 from django.template.loader import render_to_string
 
+from games import presenters
+from games.frames import FrameError, parse_frame
+from games.identity import viewer_from_scope
 from games.lobby import LOBBY_GROUP, public_tables
+from games.models import ChatMessage, Table
+from games.services import TableError, chat_post, normalize_code, seat_return, table_apply_action
+
+# REFERENCE §7: the server's frame rate limit is 40 messages per 5 seconds.
+RATE_LIMIT_FRAMES = 40
+RATE_LIMIT_SECONDS = 5.0
+CLOSE_NO_TABLE = 4404
 
 
 class LobbyConsumer(WebsocketConsumer):
@@ -29,3 +43,110 @@ class LobbyConsumer(WebsocketConsumer):
         html = render_to_string("games/_public_tables.html",
                                 {"tables": public_tables(), "oob": True})
         self.send(text_data=html)
+
+
+class TableConsumer(WebsocketConsumer):
+    """One browser tab at one table. It acts for the seat its session owns (or watches).
+
+    Frames in: see games/frames.py. Frames out: HTML fragments with hx-swap-oob, rendered from
+    this seat's view only. After a move the service broadcasts {"version": n} to the group and
+    every consumer (this one included) re-renders its own seat's partials.
+    """
+
+    table: Table
+    code: str
+
+    def connect(self) -> None:
+        self.code = normalize_code(self.scope["url_route"]["kwargs"]["code"])
+        table = Table.objects.filter(code=self.code).first()
+        if table is None:
+            self.close(code=CLOSE_NO_TABLE)
+            return
+        self.table = table
+        self.viewer = viewer_from_scope(self.scope)
+        self.sent: dict[str, str] = {}
+        self.frames: deque[float] = deque()
+        self.group = table.group_name
+        async_to_sync(self.channel_layer.group_add)(self.group, self.channel_name)
+        self.accept()
+        # Coming back to a running game takes the seat back from the bot that held it.
+        if self.viewer.known:
+            with contextlib.suppress(TableError):
+                seat_return(table_id=table.pk, viewer=self.viewer)
+        self.push(full=True)
+
+    def disconnect(self, code: int) -> None:
+        if hasattr(self, "group"):
+            async_to_sync(self.channel_layer.group_discard)(self.group, self.channel_name)
+
+    # --- incoming -------------------------------------------------------------------------
+    def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        now = time.monotonic()
+        while self.frames and now - self.frames[0] > RATE_LIMIT_SECONDS:
+            self.frames.popleft()
+        self.frames.append(now)
+        if len(self.frames) > RATE_LIMIT_FRAMES:
+            self.send_error("Too many messages; wait a few seconds.", "rate_limited")
+            return
+        try:
+            frame = parse_frame(text_data, bytes_data)
+        except FrameError as exc:
+            self.send_error(exc.message, exc.code)
+            return
+        if frame.kind == "chat":
+            try:
+                chat_post(table_id=self.table.pk, viewer=self.viewer, text=frame.text)
+            except TableError as exc:
+                self.send_error(exc.message, exc.code)
+                return
+            self.send(text_data=render_to_string("games/_chat_form.html", {"oob": True}))
+            return
+        screen = presenters.load_screen(self._table(), self.viewer)
+        if screen.game is None:
+            self.send_error("The game has not started yet.", "not_started")
+            return
+        if screen.seat is None:
+            self.send_error("You are watching this table; take a seat to play.", "spectator")
+            return
+        if frame.seat is not None and frame.seat != screen.seat:
+            self.send_error("That is not your seat.", "forged")
+            return
+        try:
+            table_apply_action(game_id=screen.game.pk, seat=screen.seat, action=frame.action,
+                               expected_version=frame.expected_version)
+        except TableError as exc:
+            self.send_error(exc.message, exc.code)
+            # The sender may be looking at an old board: bring it up to date.
+            self.push()
+            return
+        self.send(text_data=presenters.render_error("", "ok"))
+
+    # --- group messages -------------------------------------------------------------------
+    def table_update(self, event: dict[str, Any]) -> None:
+        self.push()
+
+    def table_chat(self, event: dict[str, Any]) -> None:
+        message = ChatMessage.objects.filter(pk=event.get("id"), table=self.table).first()
+        if message is not None:
+            self.send(text_data=presenters.render_chat_line(message))
+
+    # --- outgoing -------------------------------------------------------------------------
+    def _table(self) -> Table:
+        self.table = Table.objects.get(pk=self.table.pk)
+        return self.table
+
+    def push(self, *, full: bool = False) -> None:
+        """Render this seat's partials and send those that changed since the last push."""
+        screen = presenters.load_screen(self._table(), self.viewer)
+        csrf = (self.scope.get("cookies") or {}).get(settings.CSRF_COOKIE_NAME, "")
+        parts = presenters.render_all(screen, oob=True, extra={"csrf_value": csrf})
+        if full:
+            self.sent = {}
+            parts["chat-log"] = presenters.render_chat(self.table, oob=True)
+        changed = [html for key, html in parts.items() if self.sent.get(key) != html]
+        self.sent.update(parts)
+        if changed:
+            self.send(text_data="\n".join(changed))
+
+    def send_error(self, message: str, code: str) -> None:
+        self.send(text_data=presenters.render_error(message, code))

@@ -7,13 +7,32 @@ from typing import Any
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
+from django.db.models import Count
 
 LOBBY_GROUP = "lobby"
+PUBLIC_TABLES_SHOWN = 50
 
 
 def public_tables() -> list[dict[str, Any]]:
-    """Public tables for the home page; filled in by the tables app as it grows."""
-    return []
+    """Public tables still open or playing, newest first, for the home page."""
+    from games.models import Table
+
+    rows = (Table.objects.filter(is_public=True,
+                                 status__in=[Table.Status.OPEN, Table.Status.PLAYING])
+            .annotate(taken=Count("seats")).select_related("host")
+            .order_by("-created_at")[:PUBLIC_TABLES_SHOWN])
+    return [
+        {
+            "code": t.code,
+            "url": t.get_absolute_url(),
+            "name": f"{t.host.name}’s table" if t.host else f"Table {t.code}",
+            "preset": t.ruleset_label or "Custom",
+            "seats_taken": t.taken,
+            "seats": t.max_seats,
+            "running": t.status == Table.Status.PLAYING,
+        }
+        for t in rows
+    ]
 
 
 def lobby_changed_on_commit() -> None:

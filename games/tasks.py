@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from celery import shared_task
 
 
@@ -9,3 +11,24 @@ from celery import shared_task
 def ping(token: str) -> str:
     """Round trip for health checks and for the tests that prove a real worker runs tasks."""
     return f"pong:{token}"
+
+
+@shared_task(name="chudopoly.bot_move")
+def bot_move(game_id: int, seat: int, version: int) -> bool:
+    """One bot decision; a late or duplicate delivery finds the version moved on and stops."""
+    from games.services import game_bot_move
+
+    return game_bot_move(game_id=game_id, seat=seat, version=version) is not None
+
+
+@shared_task(name="chudopoly.bots_watchdog")
+def bots_watchdog(idle_seconds: float = 5.0) -> int:
+    """Re-arm bot moves of running games that have sat still (a lost task, a restart)."""
+    from django.utils import timezone
+
+    from games.models import Game
+    from games.services import schedule_bot_moves
+
+    stale = Game.objects.filter(status=Game.Status.RUNNING,
+                                updated_at__lt=timezone.now() - timedelta(seconds=idle_seconds))
+    return sum(schedule_bot_moves(game_id=pk) for pk in stale.values_list("pk", flat=True)[:200])

@@ -1,0 +1,90 @@
+"""The basic bot: a legal-move player with a few sensible preferences so games finish.
+
+It builds before it attacks, never scoops, pays with the cheapest legal selection and answers
+charges by accepting (it spends OPSEC only on set-stealing cards). Choices inside a preference
+band are random but seeded by the view's version and seat, so a replay of a bot game from its
+log does not depend on the bot at all, and a rerun of the same position picks the same move.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+# Higher is preferred. Moves and swaps are left out: they cost nothing and could loop.
+_PLAY_ORDER = {
+    "place": 60,
+    "action": 50,
+    "bank": 20,
+    "end_turn": 0,
+}
+_BIG_ACTIONS = {"pcs_orders": 70, "inspector_general": 65, "chud": 64,
+                "midnight_requisition": 55, "rent_pair": 52, "rent_any": 52,
+                "finance_office": 54, "roll_call": 53, "upgrade": 58, "foc": 58,
+                "tdy_orders": 30, "surge_ops": 10}
+
+
+def _rng(view: dict[str, Any]) -> random.Random:
+    return random.Random(f"{view.get('version')}:{view.get('viewer')}:{view.get('turn_number')}")
+
+
+def _cards_by_id(view: dict[str, Any]) -> dict[int, dict[str, Any]]:
+    cards: dict[int, dict[str, Any]] = {c["id"]: c for c in view.get("hand", [])}
+    for player in view.get("players", []):
+        for c in player.get("bank", []):
+            cards[c["id"]] = c
+        for zone in player.get("zones", []):
+            for c in zone.get("cards", []) + zone.get("upgrades", []):
+                cards[c["id"]] = c
+    return cards
+
+
+def choose_any(view: dict[str, Any]) -> dict[str, Any]:
+    legal = [a for a in view["legal"] if a.get("type") != "scoop"] or view["legal"]
+    return _rng(view).choice(legal)
+
+
+def _score(action: dict[str, Any], cards: dict[int, dict[str, Any]]) -> int:
+    kind = action.get("type")
+    if kind == "action":
+        card = cards.get(action.get("card"), {})
+        return _BIG_ACTIONS.get(card.get("key"), 40)
+    if kind == "bank":
+        card = cards.get(action.get("card"), {})
+        # Bank money before action cards.
+        return 25 if card.get("kind") == "money" else 15
+    return _PLAY_ORDER.get(kind, -100)
+
+
+def choose_action(view: dict[str, Any]) -> dict[str, Any]:
+    legal = [a for a in view["legal"] if a.get("type") != "scoop"]
+    if not legal:
+        return view["legal"][0]
+    rng = _rng(view)
+    cards = _cards_by_id(view)
+    types = {a.get("type") for a in legal}
+
+    if "respond" in types:
+        pending = view.get("pending") or {}
+        kind = pending.get("kind") or ""
+        wants_block = kind in ("inspector_general", "chud")
+        answers = {a.get("answer"): a for a in legal if a.get("type") == "respond"}
+        if wants_block and "opsec" in answers:
+            return answers["opsec"]
+        if "accept" in answers:
+            return answers["accept"]
+
+    if "pay" in types:
+        pays = [a for a in legal if a.get("type") == "pay"]
+        return min(pays, key=lambda a: (sum(cards.get(c, {}).get("value", 0)
+                                            for c in a.get("cards", [])), len(a["cards"])))
+
+    if "discard" in types:
+        discards = [a for a in legal if a.get("type") == "discard"]
+        return min(discards, key=lambda a: sum(cards.get(c, {}).get("value", 0)
+                                               for c in a.get("cards", [])))
+
+    scored = [(_score(a, cards), a) for a in legal]
+    best = max(s for s, _ in scored)
+    band = [a for s, a in scored if s == best]
+    return rng.choice(band)

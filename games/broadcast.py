@@ -1,0 +1,39 @@
+"""Group messages to the sockets of one table, always sent after the commit.
+
+Nobody may see a state that was rolled back (zulip's send_event_on_commit), so every send goes
+through `transaction.on_commit`. The messages carry ids and version numbers only: each consumer
+reads the game itself and renders its own seat's view.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import transaction
+
+
+def group_name(code: str) -> str:
+    return f"table.{code}"
+
+
+def _send(code: str, message: dict[str, Any]) -> None:
+    layer = get_channel_layer()
+    if layer is not None:
+        async_to_sync(layer.group_send)(group_name(code), message)
+
+
+def table_changed_on_commit(code: str, *, version: int | None = None) -> None:
+    """Every socket at the table re-renders what changed (seats, host, board)."""
+    transaction.on_commit(lambda: _send(code, {"type": "table.update", "version": version}))
+
+
+def chat_posted_on_commit(code: str, message_id: int) -> None:
+    transaction.on_commit(lambda: _send(code, {"type": "table.chat", "id": message_id}))
+
+
+def seat_moved_on_commit(code: str, seat_id: int) -> None:
+    """The old device of a moved seat drops to spectator (its identity no longer matches)."""
+    transaction.on_commit(lambda: _send(code, {"type": "table.update", "version": None,
+                                               "moved_seat": seat_id}))

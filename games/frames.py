@@ -1,0 +1,142 @@
+"""The table websocket's frame format, validated strictly before anything else happens.
+
+Browsers send JSON text frames. htmx's `ws-send` posts a form's fields as a JSON object (plus
+a `HEADERS` object, which we ignore), so the format is built from form fields:
+
+    {"kind": "act",  "action": <object or JSON text>, "expected_version": <int>,
+     ...optional fields that fill in the action: "cards" (ids), "colour", "target",
+        "take", "give", "answer"}
+    {"kind": "chat", "text": "..."}
+
+`action` is usually one of the legal actions the page rendered (a JSON string in a hidden input
+or a <select> option); the optional fields let a form compose a payment or a discard from
+checkboxes. A frame may also carry `seat`; it must then be the connection's own seat (a forged
+seat is refused). Anything else — too big, not JSON, unknown keys, wrong types — is refused
+with a reason and changes nothing.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+MAX_FRAME_BYTES = 8 * 1024
+MAX_CARDS = 64
+TOP_LEVEL_KEYS = frozenset({"kind", "action", "expected_version", "seat", "cards", "colour",
+                            "target", "take", "give", "answer", "text", "HEADERS"})
+ACTION_KEYS = frozenset({"type", "card", "colour", "target", "take", "give", "answer", "cards"})
+INT_KEYS = ("card", "target", "take", "give")
+STR_KEYS = ("colour", "answer", "type")
+FILL_KEYS = ("cards", "colour", "target", "take", "give", "answer")
+
+
+class FrameError(Exception):
+    def __init__(self, message: str, code: str = "malformed") -> None:
+        super().__init__(message)
+        self.message = message
+        self.code = code
+
+
+@dataclass
+class Frame:
+    kind: str
+    action: dict[str, Any] = field(default_factory=dict)
+    expected_version: int = -1
+    seat: int | None = None
+    text: str = ""
+
+
+def _as_int(value: Any, name: str) -> int:
+    if isinstance(value, bool):
+        raise FrameError(f"{name} must be a whole number")
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and value.strip().lstrip("-").isdigit() and len(value) < 12:
+        return int(value.strip())
+    raise FrameError(f"{name} must be a whole number")
+
+
+def _as_str(value: Any, name: str, limit: int = 40) -> str:
+    if not isinstance(value, str) or not value or len(value) > limit:
+        raise FrameError(f"{name} must be a short text")
+    return value
+
+
+def _int_list(value: Any, name: str) -> list[int]:
+    if value is None or value == "":
+        return []
+    if not isinstance(value, list):
+        value = [value]  # one checked box arrives as a bare value
+    if len(value) > MAX_CARDS:
+        raise FrameError(f"Too many {name}")
+    return [_as_int(v, name) for v in value]
+
+
+def _clean_action(raw: Any) -> dict[str, Any]:
+    if isinstance(raw, str):
+        if len(raw) > MAX_FRAME_BYTES:
+            raise FrameError("The action is too large")
+        try:
+            raw = json.loads(raw)
+        except ValueError:
+            raise FrameError("The action is not valid JSON") from None
+    if not isinstance(raw, dict):
+        raise FrameError("The action must be an object")
+    unknown = set(raw) - ACTION_KEYS
+    if unknown:
+        raise FrameError(f"Unknown action field: {sorted(unknown)[0]}")
+    if "type" not in raw:
+        raise FrameError("The action needs a type")
+    action: dict[str, Any] = {}
+    for key, value in raw.items():
+        if key in INT_KEYS:
+            action[key] = _as_int(value, key)
+        elif key in STR_KEYS:
+            action[key] = _as_str(value, key)
+        elif key == "cards":
+            action[key] = _int_list(value, "cards")
+    return action
+
+
+def parse_frame(text: str | None, bytes_data: bytes | None = None) -> Frame:
+    """Parse and validate one frame, or raise FrameError with a reason for the sender."""
+    if bytes_data is not None or text is None:
+        raise FrameError("Send text frames only")
+    if len(text.encode("utf-8", "surrogatepass")) > MAX_FRAME_BYTES:
+        raise FrameError("That message is too large", code="oversized")
+    try:
+        data = json.loads(text)
+    except ValueError:
+        raise FrameError("That message is not valid JSON") from None
+    if not isinstance(data, dict):
+        raise FrameError("A message must be a JSON object")
+    unknown = set(data) - TOP_LEVEL_KEYS
+    if unknown:
+        raise FrameError(f"Unknown field: {sorted(unknown)[0]}")
+    kind = data.get("kind", "act")
+    seat = _as_int(data["seat"], "seat") if data.get("seat") not in (None, "") else None
+    if kind == "chat":
+        text_value = data.get("text")
+        if not isinstance(text_value, str):
+            raise FrameError("Chat text is missing")
+        return Frame(kind="chat", text=text_value, seat=seat)
+    if kind != "act":
+        raise FrameError("Unknown kind of message")
+    if "action" not in data:
+        raise FrameError("The move is missing")
+    if "expected_version" not in data:
+        raise FrameError("expected_version is missing")
+    action = _clean_action(data["action"])
+    for key in FILL_KEYS:
+        if key in data and data[key] not in (None, ""):
+            if key == "cards":
+                action["cards"] = _int_list(data[key], "cards")
+            elif key in INT_KEYS:
+                action[key] = _as_int(data[key], key)
+            else:
+                action[key] = _as_str(data[key], key)
+    if action["type"] in ("pay", "discard") and "cards" not in action:
+        action["cards"] = []  # a form with nothing ticked sends no "cards" field at all
+    version = _as_int(data["expected_version"], "expected_version")
+    return Frame(kind="act", action=action, expected_version=version, seat=seat)

@@ -1,0 +1,592 @@
+"""Every write to tables, seats and games. Views, consumers and tasks all call these.
+
+Services take keyword-only arguments, run under `transaction.atomic`, lock the row they change
+(`select_for_update`) and announce changes only after the commit (games/broadcast.py). They know
+nothing about HTTP or websockets; they raise `TableError` with a sentence a player can read.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import secrets
+from collections.abc import Mapping
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from games import broadcast, scheduler
+from games.identity import Viewer, call_sign_problem
+from games.interface import GameEngine, IllegalAction, RulesetInvalid, get_game
+from games.lobby import lobby_changed_on_commit
+from games.models import ChatMessage, Game, GameAction, Seat, Table
+
+CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # REFERENCE §7: no I, O, 0 or 1
+CODE_LENGTH = 4
+
+# RULINGS "Clocks": defaults, maximums, and the minimums once two or more humans sit down.
+TURN_SECONDS_DEFAULT, TURN_SECONDS_MAX, TURN_SECONDS_MIN_HUMANS = 60, 300, 30
+RESPONSE_SECONDS_DEFAULT, RESPONSE_SECONDS_MAX, RESPONSE_SECONDS_MIN_HUMANS = 45, 120, 15
+
+MOVE_LINK_MINUTES = 10
+CHAT_MAX_CHARS = 500
+CHAT_BURST = 5  # messages ...
+CHAT_BURST_SECONDS = 10  # ... per this many seconds, per author and table
+CHAT_MIN_GAP_SECONDS = 1.0
+
+BOT_NAMES = ("Alpha", "Bravo", "Charlie", "Delta", "Echo", "Foxtrot", "Golf", "Hotel")
+
+
+class TableError(Exception):
+    """A refused request. `code` is stable for programs; `message` is for people."""
+
+    def __init__(self, message: str, *, code: str = "refused", field: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.code = code
+        self.field = field
+
+
+class ActionRefused(TableError):
+    pass
+
+
+# --- helpers -----------------------------------------------------------------------------------
+
+
+def _new_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def normalize_code(code: str) -> str:
+    return (code or "").strip().upper()
+
+
+def _locked_table(table_id: int) -> Table:
+    try:
+        return Table.objects.select_for_update().get(pk=table_id)
+    except Table.DoesNotExist:
+        raise TableError("That table does not exist.", code="not_found") from None
+
+
+def _viewer_seat(table: Table, viewer: Viewer) -> Seat | None:
+    if not viewer.known:
+        return None
+    return table.seats.filter(viewer.seat_filter()).first()
+
+
+def _require_host(table: Table, viewer: Viewer) -> Seat:
+    seat = _viewer_seat(table, viewer)
+    if seat is None or table.host_id != seat.pk:
+        raise TableError("Only the host can do that.", code="not_host")
+    return seat
+
+
+def _free_position(table: Table) -> int:
+    taken = set(table.seats.values_list("position", flat=True))
+    for position in range(table.max_seats):
+        if position not in taken:
+            return position
+    raise TableError(f"The table is full (max {table.max_seats}).", code="full")
+
+
+def _check_name_free(table: Table, name: str, *, exclude_seat: int | None = None) -> None:
+    clash = table.seats.filter(name__iexact=name)
+    if exclude_seat is not None:
+        clash = clash.exclude(pk=exclude_seat)
+    if clash.exists():
+        raise TableError("That name is already taken at this table.", code="name_taken",
+                         field="name")
+
+
+def _player_name(viewer: Viewer, name: str | None) -> str:
+    if viewer.user_id:
+        # Signed-in users play as themselves.
+        return (viewer.username or "Player")[:16]
+    name = (name or "").strip()
+    problem = call_sign_problem(name)
+    if problem:
+        raise TableError(problem, code="bad_name", field="name")
+    return name
+
+
+def _pass_host(table: Table, leaving: Seat) -> None:
+    """Hosting passes to the longest-seated human still here; bots never host."""
+    if table.host_id != leaving.pk:
+        return
+    heir = (table.seats.filter(is_bot=False, away=False).exclude(pk=leaving.pk)
+            .order_by("joined_at", "pk").first())
+    table.host = heir
+    table.save(update_fields=["host", "updated_at"])
+
+
+def _humans(table: Table) -> int:
+    return table.seats.filter(is_bot=False).count()
+
+
+def validate_clocks(turn_seconds: int, response_seconds: int) -> None:
+    if not 0 <= turn_seconds <= TURN_SECONDS_MAX:
+        raise TableError(f"The turn clock is 0 (off) to {TURN_SECONDS_MAX} seconds.",
+                         code="bad_clock", field="turn_seconds")
+    if not 0 <= response_seconds <= RESPONSE_SECONDS_MAX:
+        raise TableError(f"The response clock is 0 (off) to {RESPONSE_SECONDS_MAX} seconds.",
+                         code="bad_clock", field="response_seconds")
+
+
+def _announce(table: Table, *, version: int | None = None, lobby: bool = True) -> None:
+    broadcast.table_changed_on_commit(table.code, version=version)
+    if lobby and table.is_public:
+        lobby_changed_on_commit()
+
+
+# --- tables and seats --------------------------------------------------------------------------
+
+
+def table_create(*, viewer: Viewer, name: str | None, ruleset_spec: Mapping[str, Any] | None,
+                 max_seats: int = 4, turn_seconds: int = TURN_SECONDS_DEFAULT,
+                 response_seconds: int = RESPONSE_SECONDS_DEFAULT, is_public: bool = False,
+                 game_kind: str = "chudopoly") -> Table:
+    """Open a table with the creator seated as host."""
+    if not viewer.known:
+        raise TableError("Your browser has no session; enable cookies to play.", code="no_session")
+    engine = get_game(game_kind)
+    if not engine.min_seats <= max_seats <= engine.max_seats:
+        raise TableError(f"A table seats {engine.min_seats}–{engine.max_seats} players.",
+                         code="bad_seats", field="max_seats")
+    validate_clocks(turn_seconds, response_seconds)
+    try:
+        ruleset = engine.resolve_ruleset(dict(ruleset_spec or {}))
+    except RulesetInvalid as exc:
+        raise TableError(exc.message, code="bad_ruleset", field=exc.field) from None
+    player_name = _player_name(viewer, name)
+
+    for _attempt in range(20):
+        try:
+            with transaction.atomic():
+                table = Table.objects.create(
+                    code=_new_code(), game_kind=game_kind, ruleset_spec=dict(ruleset_spec or {}),
+                    ruleset=ruleset, ruleset_label=engine.ruleset_label(ruleset),
+                    max_seats=max_seats, turn_seconds=turn_seconds,
+                    response_seconds=response_seconds, is_public=is_public,
+                )
+                seat = Seat.objects.create(table=table, position=0, name=player_name,
+                                           user_id=viewer.user_id, guest_key=viewer.guest_key)
+                table.host = seat
+                table.save(update_fields=["host"])
+                if is_public:
+                    lobby_changed_on_commit()
+                return table
+        except IntegrityError:
+            continue  # the random code was taken; draw another
+    raise TableError("Could not find a free table code; try again.", code="busy")
+
+
+def seat_join(*, table_id: int, viewer: Viewer, name: str | None) -> Seat:
+    """Take a free seat (before the start, or between games)."""
+    if not viewer.known:
+        raise TableError("Your browser has no session; enable cookies to play.", code="no_session")
+    with transaction.atomic():
+        table = _locked_table(table_id)
+        if table.status == Table.Status.PLAYING:
+            raise TableError("The game is in progress; you can watch until it ends.",
+                             code="in_progress")
+        if table.status == Table.Status.CLOSED:
+            raise TableError("That table is closed.", code="closed")
+        existing = _viewer_seat(table, viewer)
+        if existing is not None:
+            return existing
+        player_name = _player_name(viewer, name)
+        _check_name_free(table, player_name)
+        seat = Seat.objects.create(table=table, position=_free_position(table), name=player_name,
+                                   user_id=viewer.user_id, guest_key=viewer.guest_key)
+        if table.host_id is None:
+            table.host = seat
+            table.save(update_fields=["host", "updated_at"])
+        _announce(table)
+        return seat
+
+
+def seat_leave(*, table_id: int, viewer: Viewer) -> None:
+    """Leave the table. Before the start (or between games) the seat is freed; during a game a
+    bot plays it until its owner comes back (RULINGS "Leaving and timing out")."""
+    with transaction.atomic():
+        table = _locked_table(table_id)
+        seat = _viewer_seat(table, viewer)
+        if seat is None:
+            return
+        if table.status == Table.Status.PLAYING:
+            seat.away = True
+            seat.save(update_fields=["away"])
+            _pass_host(table, seat)
+            game = _current_game(table)
+            if game is not None:
+                transaction.on_commit(lambda: schedule_bot_moves(game_id=game.pk))
+            _announce(table)
+            return
+        _pass_host(table, seat)
+        seat.delete()
+        if not table.seats.filter(is_bot=False).exists():
+            table.status = Table.Status.CLOSED
+            table.host = None
+            table.save(update_fields=["status", "host", "updated_at"])
+        _announce(table)
+
+
+def seat_return(*, table_id: int, viewer: Viewer) -> Seat | None:
+    """A human who left a running game takes their seat back from the bot."""
+    with transaction.atomic():
+        table = _locked_table(table_id)
+        seat = _viewer_seat(table, viewer)
+        if seat is None or not seat.away:
+            return seat
+        seat.away = False
+        seat.save(update_fields=["away"])
+        if table.host_id is None:
+            table.host = seat
+            table.save(update_fields=["host", "updated_at"])
+        _announce(table, lobby=False)
+        return seat
+
+
+def seat_add_bot(*, table_id: int, viewer: Viewer, level: str = "basic") -> Seat:
+    from games.bots import LEVELS
+
+    with transaction.atomic():
+        table = _locked_table(table_id)
+        _require_host(table, viewer)
+        if table.status not in (Table.Status.OPEN, Table.Status.FINISHED):
+            raise TableError("Bots can only be added before the game starts.", code="in_progress")
+        if level not in LEVELS:
+            level = "basic"
+        taken = {n.lower() for n in table.seats.values_list("name", flat=True)}
+        name = next((f"Bot {n}" for n in BOT_NAMES if f"bot {n.lower()}" not in taken), None)
+        if name is None:
+            name = f"Bot {secrets.token_hex(2)}"
+        seat = Seat.objects.create(table=table, position=_free_position(table), name=name,
+                                   is_bot=True, bot_level=level)
+        _announce(table)
+        return seat
+
+
+def seat_remove_bot(*, table_id: int, viewer: Viewer, seat_id: int) -> None:
+    with transaction.atomic():
+        table = _locked_table(table_id)
+        _require_host(table, viewer)
+        if table.status not in (Table.Status.OPEN, Table.Status.FINISHED):
+            raise TableError("Bots can only be removed before the game starts.",
+                             code="in_progress")
+        deleted, _ = table.seats.filter(pk=seat_id, is_bot=True).delete()
+        if not deleted:
+            raise TableError("That seat is not a bot.", code="not_bot")
+        _announce(table)
+
+
+# --- games -------------------------------------------------------------------------------------
+
+
+def _current_game(table: Table) -> Game | None:
+    return table.games.order_by("-number").first()
+
+
+def current_game(table: Table) -> Game | None:
+    return _current_game(table)
+
+
+def _deal(table: Table, engine: GameEngine, *, number: int) -> Game:
+    seats = list(table.seats.order_by("position"))
+    if len(seats) < engine.min_seats:
+        raise TableError(f"Need at least {engine.min_seats} players.", code="too_few")
+    seed = secrets.randbits(62)
+    # RULINGS: seat order is shuffled at the start with the game's seeded generator.
+    order = list(seats)
+    random.Random(seed).shuffle(order)
+    state = engine.create(ruleset=table.ruleset, seats=len(order), seed=seed)
+    players = []
+    for game_seat, seat in enumerate(order):
+        seat.game_seat = game_seat
+        seat.away = False
+        seat.save(update_fields=["game_seat", "away"])
+        players.append({"seat_id": seat.pk, "name": seat.name, "bot": seat.is_bot,
+                        "user_id": seat.user_id})
+    humans = sum(1 for s in seats if not s.is_bot)
+    if humans >= 2:
+        # RULINGS: with two or more humans the clocks may not be off or shorter than the minimum.
+        table.turn_seconds = max(table.turn_seconds, TURN_SECONDS_MIN_HUMANS)
+        table.response_seconds = max(table.response_seconds, RESPONSE_SECONDS_MIN_HUMANS)
+    game = Game.objects.create(table=table, number=number, game_kind=table.game_kind,
+                               ruleset=table.ruleset, seed=seed, seat_count=len(order),
+                               players=players, state=state, version=0)
+    game.deadlines = _next_deadlines(engine, game, table, {})
+    game.save(update_fields=["deadlines"])
+    table.status = Table.Status.PLAYING
+    table.save(update_fields=["status", "turn_seconds", "response_seconds", "updated_at"])
+    _announce(table, version=0)
+    transaction.on_commit(lambda: schedule_bot_moves(game_id=game.pk))
+    return game
+
+
+def game_start(*, table_id: int, viewer: Viewer) -> Game:
+    with transaction.atomic():
+        table = _locked_table(table_id)
+        _require_host(table, viewer)
+        if table.status != Table.Status.OPEN:
+            raise TableError("This table has already started.", code="started")
+        return _deal(table, get_game(table.game_kind), number=1)
+
+
+def game_rematch(*, table_id: int, viewer: Viewer) -> Game:
+    """Same rules and clocks, a new seed, the seats reshuffled (RULINGS)."""
+    with transaction.atomic():
+        table = _locked_table(table_id)
+        _require_host(table, viewer)
+        if table.status != Table.Status.FINISHED:
+            raise TableError("A rematch can start only after the game has ended.",
+                             code="not_finished")
+        last = table.games.aggregate(n=Max("number"))["n"] or 0
+        return _deal(table, get_game(table.game_kind), number=last + 1)
+
+
+def _clock_seconds(table: Table, kind: str) -> int:
+    return table.turn_seconds if kind == "turn" else table.response_seconds
+
+
+def _next_deadlines(engine: GameEngine, game: Game, table: Table,
+                    old: Mapping[str, Any]) -> dict[str, Any]:
+    """Per-seat deadlines for the decisions owed now (enforcement is a later issue).
+
+    A seat keeps its deadline while it owes the same decision; the turn clock pauses while a
+    response is owed and resumes with what was left; each responder has their own deadline.
+    """
+    now = timezone.now()
+    view = engine.view(game.state, None)
+    clock = engine.clock_context(view)
+    turn_seat, turn_number = clock["turn_seat"], clock["turn_number"]
+    owed = engine.to_decide(game.state)
+    out: dict[str, Any] = {}
+    paused = old.get("paused")
+    for seat in owed:
+        kind = "turn" if seat == turn_seat and not clock["pending"] else "response"
+        key = f"turn:{turn_number}" if kind == "turn" else "response"
+        prev = old.get(str(seat))
+        if prev and prev.get("key") == key:
+            # Still owing the same decision (a response chain, or the same turn): keep it.
+            out[str(seat)] = prev
+            continue
+        seconds = _clock_seconds(table, kind)
+        if kind == "turn" and paused and paused.get("key") == key:
+            remaining = float(paused["remaining"])
+        else:
+            remaining = float(seconds)
+        if seconds:
+            out[str(seat)] = {"kind": kind, "key": key,
+                              "deadline": (now + timedelta(seconds=remaining)).isoformat()}
+    if turn_seat is not None and turn_seat not in owed:
+        prev = old.get(str(turn_seat))
+        key = f"turn:{turn_number}"
+        if prev and prev.get("key") == key:
+            left = (timezone.datetime.fromisoformat(prev["deadline"]) - now).total_seconds()
+            out["paused"] = {"key": key, "remaining": max(0.0, left)}
+        elif paused and paused.get("key") == key:
+            out["paused"] = paused
+    return out
+
+
+def table_apply_action(*, game_id: int, seat: int, action: Mapping[str, Any],
+                       expected_version: int, source: str = "player") -> Game:
+    """Apply one engine action for one engine seat, or refuse and change nothing.
+
+    Locks the game row, checks version and seat, applies through the engine, appends to the
+    log, and after the commit tells the table's sockets the new version and wakes the bots.
+    """
+    with transaction.atomic():
+        try:
+            game = Game.objects.select_for_update().get(pk=game_id)
+        except Game.DoesNotExist:
+            raise ActionRefused("That game does not exist.", code="not_found") from None
+        if game.status != Game.Status.RUNNING:
+            raise ActionRefused("The game is already finished.", code="finished")
+        if expected_version != game.version:
+            last = game.actions.order_by("-version").first()
+            if (last is not None and expected_version == game.version - 1
+                    and last.seat == seat and last.action == dict(action)):
+                raise ActionRefused("That move was already made.", code="duplicate")
+            raise ActionRefused("The table moved on before your move arrived; look again.",
+                                code="stale")
+        engine = get_game(game.game_kind)
+        if seat not in engine.to_decide(game.state):
+            raise ActionRefused("It is not your decision right now.", code="not_your_turn")
+        try:
+            applied = engine.apply(game.state, seat, dict(action))
+        except IllegalAction as exc:
+            raise ActionRefused(exc.reason, code="illegal") from None
+        GameAction.objects.create(game=game, version=game.version, seat=seat,
+                                  action=dict(action), events=applied.events, source=source)
+        table = Table.objects.select_for_update().get(pk=game.table_id)
+        old_deadlines = game.deadlines or {}
+        game.state = applied.state
+        game.version += 1
+        result = engine.result(game.state)
+        if result is not None:
+            game.status = Game.Status.FINISHED
+            game.result = result
+            game.finished_at = timezone.now()
+            game.deadlines = {}
+            table.status = Table.Status.FINISHED
+            table.save(update_fields=["status", "updated_at"])
+            for s in table.seats.filter(away=True):
+                s.away = False
+                s.save(update_fields=["away"])
+        else:
+            game.deadlines = _next_deadlines(engine, game, table, old_deadlines)
+        game.save()
+        _announce(table, version=game.version, lobby=result is not None)
+        if result is None:
+            game_id_, version = game.pk, game.version
+            transaction.on_commit(lambda: schedule_bot_moves(game_id=game_id_, version=version))
+        return game
+
+
+# --- bots --------------------------------------------------------------------------------------
+
+
+def _bot_seats(game: Game) -> dict[int, Seat]:
+    return {s.game_seat: s for s in Seat.objects.filter(table_id=game.table_id,
+                                                        game_seat__isnull=False)
+            if s.bot_controlled and s.game_seat is not None}
+
+
+def bot_pause_seconds() -> float:
+    """How long a bot waits before it acts (BOT_PAUSE_SECONDS; 0 in tests)."""
+    raw = getattr(settings, "BOT_PAUSE_SECONDS", None)
+    if raw is None:
+        raw = os.environ.get("BOT_PAUSE_SECONDS", "0.9")
+    try:
+        return max(0.0, float(raw))
+    except ValueError:
+        return 0.9
+
+
+def schedule_bot_moves(*, game_id: int, version: int | None = None) -> int:
+    """Ask the scheduler for one move per bot-controlled seat owed a decision at `version`.
+
+    Tasks carry the version, so a late or duplicate task finds the table moved on and does
+    nothing. Returns how many were scheduled.
+    """
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None or game.status != Game.Status.RUNNING:
+        return 0
+    if version is not None and version != game.version:
+        return 0
+    engine = get_game(game.game_kind)
+    bots = _bot_seats(game)
+    delay = bot_pause_seconds()
+    count = 0
+    for seat in engine.to_decide(game.state):
+        if seat in bots:
+            scheduler.run_after(delay, "chudopoly.bot_move", game_id=game.pk, seat=seat,
+                                version=game.version)
+            count += 1
+    return count
+
+
+def game_bot_move(*, game_id: int, seat: int, version: int) -> Game | None:
+    """One bot decision, if the game is still where the task expected it."""
+    from games.bots import choose_action
+
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None or game.status != Game.Status.RUNNING or game.version != version:
+        return None
+    bots = _bot_seats(game)
+    if seat not in bots:
+        return None
+    engine = get_game(game.game_kind)
+    if seat not in engine.to_decide(game.state):
+        return None
+    view = engine.view(game.state, seat)
+    action = choose_action(view, level=bots[seat].bot_level, game_kind=game.game_kind)
+    try:
+        return table_apply_action(game_id=game.pk, seat=seat, action=action,
+                                  expected_version=version, source="bot")
+    except ActionRefused as exc:
+        if exc.code in ("stale", "finished", "not_your_turn", "duplicate"):
+            return None
+        raise
+
+
+# --- move a seat to another device --------------------------------------------------------------
+
+
+def seat_move_link_create(*, table_id: int, viewer: Viewer) -> str:
+    """A single-use token, valid for 10 minutes, that hands this seat to whoever opens it."""
+    with transaction.atomic():
+        table = _locked_table(table_id)
+        seat = _viewer_seat(table, viewer)
+        if seat is None:
+            raise TableError("You have no seat at this table.", code="no_seat")
+        seat.move_token = secrets.token_urlsafe(32)
+        seat.move_token_expires = timezone.now() + timedelta(minutes=MOVE_LINK_MINUTES)
+        seat.save(update_fields=["move_token", "move_token_expires"])
+        return seat.move_token
+
+
+def seat_move_claim(*, code: str, token: str, viewer: Viewer) -> Seat:
+    if not viewer.known:
+        raise TableError("Your browser has no session; enable cookies to play.", code="no_session")
+    with transaction.atomic():
+        seat = (Seat.objects.select_for_update().select_related("table")
+                .filter(table__code=normalize_code(code), move_token=token).first())
+        if seat is None or seat.move_token_expires is None:
+            raise TableError("That link was already used or never existed.", code="bad_token")
+        if seat.move_token_expires < timezone.now():
+            raise TableError("That link has expired; make a new one on the other device.",
+                             code="expired")
+        if seat.table.seats.filter(viewer.seat_filter()).exclude(pk=seat.pk).exists():
+            raise TableError("This browser already has a seat at that table.", code="has_seat")
+        seat.user_id = viewer.user_id
+        seat.guest_key = viewer.guest_key
+        seat.away = False
+        seat.move_token = None
+        seat.move_token_expires = None
+        seat.save(update_fields=["user", "guest_key", "away", "move_token",
+                                 "move_token_expires"])
+        broadcast.seat_moved_on_commit(seat.table.code, seat.pk)
+        return seat
+
+
+# --- chat --------------------------------------------------------------------------------------
+
+
+def chat_post(*, table_id: int, viewer: Viewer, text: str) -> ChatMessage:
+    """Post a line of table chat (plain text, rendered escaped), rate-limited per author."""
+    text = " ".join((text or "").split())
+    if not text:
+        raise TableError("Write something first.", code="empty", field="text")
+    if len(text) > CHAT_MAX_CHARS:
+        raise TableError(f"Messages are at most {CHAT_MAX_CHARS} characters.", code="too_long",
+                         field="text")
+    if not viewer.known:
+        raise TableError("Your browser has no session; enable cookies to chat.",
+                         code="no_session")
+    with transaction.atomic():
+        table = _locked_table(table_id)
+        seat = _viewer_seat(table, viewer)
+        name = seat.name if seat is not None else None
+        if name is None:
+            raise TableError("Take a seat to chat at this table.", code="no_seat")
+        now = timezone.now()
+        recent = list(ChatMessage.objects.filter(
+            table=table, author_key=viewer.author_key,
+            created_at__gte=now - timedelta(seconds=CHAT_BURST_SECONDS),
+        ).order_by("-created_at").values_list("created_at", flat=True))
+        if recent and (now - recent[0]).total_seconds() < CHAT_MIN_GAP_SECONDS:
+            raise TableError("Slow down a little.", code="rate_limited", field="text")
+        if len(recent) >= CHAT_BURST:
+            raise TableError("Slow down a little.", code="rate_limited", field="text")
+        message = ChatMessage.objects.create(table=table, name=name, text=text,
+                                             author_key=viewer.author_key)
+        broadcast.chat_posted_on_commit(table.code, message.pk)
+        return message

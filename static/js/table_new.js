@@ -1,0 +1,25 @@
+// Start-a-table form: choosing a preset fills the Custom fields with that preset's values,
+// so "Custom" starts from whatever the player last looked at. Works without it, too.
+(function () {
+  "use strict";
+  var form = document.getElementById("table-form");
+  var data = document.getElementById("preset-values");
+  if (!form || !data) { return; }
+  var presets = JSON.parse(data.textContent);
+  var select = form.querySelector("[name=preset]");
+  var custom = document.getElementById("custom-rules");
+  function sync() {
+    var values = presets[select.value];
+    custom.classList.toggle("inactive", select.value !== "custom");
+    if (!values) { return; }
+    Object.keys(values).forEach(function (name) {
+      var input = form.querySelector("[name='" + name + "']");
+      if (!input) { return; }
+      if (input.type === "checkbox") { input.checked = !!values[name]; }
+      else { input.value = String(values[name]); }
+    });
+  }
+  select.addEventListener("change", sync);
+  custom.addEventListener("change", function () { select.value = "custom"; sync(); });
+  if (select.value !== "custom") { sync(); }
+})();
