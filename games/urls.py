@@ -2,12 +2,13 @@ from __future__ import annotations
 
 from django.urls import path
 
-from games import views
+from games import rules_page, views
 
 app_name = "games"
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("rules", rules_page.rules, name="rules"),
     path("tables/new/", views.table_new, name="table_new"),
     path("t/<str:code>/", views.table_detail, name="table"),
     path("t/<str:code>/join/", views.table_join, name="table_join"),
