@@ -7,6 +7,7 @@ switches the channel layer to channels-redis and background work to Celery on th
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import dj_database_url
@@ -90,8 +91,9 @@ else:
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": env_str("SQLITE_PATH", str(BASE_DIR / "db.sqlite3")),
-            # A file, not memory, so a live Daphne started by the tests shares the test data.
-            "TEST": {"NAME": str(BASE_DIR / ".test-db.sqlite3")},
+            # A file, not memory, so a live Daphne started by the tests shares the test data;
+            # one per test process, so two test runs on one machine never share it.
+            "TEST": {"NAME": str(BASE_DIR / f".test-db-{os.getpid()}.sqlite3")},
             "OPTIONS": {"timeout": 20, "transaction_mode": "IMMEDIATE"},
         }
     }
