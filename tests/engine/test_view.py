@@ -32,8 +32,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def test_view_has_every_contract_key() -> None:
     v = view(new_game(ruleset=None, seats=3, seed=1), 0)
-    assert CONTRACT_KEYS <= set(v)
-    assert all(PLAYER_KEYS <= set(p) for p in v["players"])
+    assert set(v) >= CONTRACT_KEYS
+    assert all(set(p) >= PLAYER_KEYS for p in v["players"])
     assert set(v["hand"][0]) == {"id", "kind", "key", "name", "value", "colours", "colour"}
 
 
@@ -69,11 +69,11 @@ def test_draw_and_deal_events_carry_card_ids_only_for_the_drawer() -> None:
     mine = events_for(events, 0)
     theirs = events_for(events, 1)
     spectator = events_for(events, None)
-    draw0 = [e for e in mine if e["type"] == "draw"][0]
+    draw0 = next(e for e in mine if e["type"] == "draw")
     assert len(draw0["cards"]) == 2
-    assert "cards" not in [e for e in theirs if e["type"] == "draw"][0]
+    assert "cards" not in next(e for e in theirs if e["type"] == "draw")
     assert all("cards" not in e for e in spectator if e["type"] in ("draw", "deal"))
-    deal1 = [e for e in theirs if e["type"] == "deal" and e["seat"] == 1][0]
+    deal1 = next(e for e in theirs if e["type"] == "deal" and e["seat"] == 1)
     assert len(deal1["cards"]) == 5 and deal1["count"] == 5
     assert "cards" in events[-1]  # the raw events are untouched
 
