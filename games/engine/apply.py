@@ -44,7 +44,7 @@ class IllegalAction(ValueError):
 
 
 def _is_id(v: Any) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
+    return type(v) is int
 
 
 def apply(state: dict, seat: int, action: Mapping[str, Any]) -> Applied:
@@ -55,7 +55,7 @@ def apply(state: dict, seat: int, action: Mapping[str, Any]) -> Applied:
         raise IllegalAction("No such seat")
     if not state["players"][seat]["active"]:
         raise IllegalAction("You have scooped and are out of this game")
-    if not isinstance(action, Mapping):
+    if type(action) is not dict and not isinstance(action, Mapping):
         raise IllegalAction("An action must be an object with a type")
     spec = _TYPES.get(action.get("type"))  # type: ignore[arg-type]
     if spec is None:
@@ -64,7 +64,7 @@ def apply(state: dict, seat: int, action: Mapping[str, Any]) -> Applied:
         raise IllegalAction("Unknown action type")
     check, do = spec
     canonical = check(state, seat, action)
-    tx = Tx(state)
+    tx = Tx(state, catalogue_for(state))
     do(tx, seat, canonical)
     tx.s["version"] = state["version"] + 1
     return Applied(tx.s, tx.events)
@@ -93,8 +93,13 @@ def _require_turn(state: dict, seat: int, phase_error: str = "Cannot play now") 
 
 
 def _match(action: Mapping[str, Any], candidates: list[dict]) -> dict | None:
+    """The generated candidate equal to `action`, values of the same JSON type (1.0 == 1 and
+    True == 1 in Python, but they are not the same action)."""
     for cand in candidates:
-        if cand == action and all(type(action[k]) is type(v) for k, v in cand.items()):
+        if cand == action:
+            for k, v in cand.items():
+                if type(action[k]) is not type(v):
+                    return None
             return cand
     return None
 

@@ -42,8 +42,9 @@ def legal_actions(state: dict, seat: int) -> list[dict]:
     if phase == "play":
         if state["turn"] == seat:
             if state["plays_left"] > 0:
+                others = opponents(state, seat)
                 for cid in players[seat]["hand"]:
-                    out.extend(card_plays(state, cat, seat, cid))
+                    out.extend(card_plays(state, cat, seat, cid, others))
             left = state["rearranges_left"]
             if left > 0:
                 out.extend(moves(state, cat, seat))
@@ -96,8 +97,14 @@ def bank_plays(cat: Catalogue, cid: int) -> list[dict]:
     return [] if cat.is_property[cid] else [{"type": "bank", "card": cid}]
 
 
+def opponents(state: dict, seat: int) -> list[int]:
+    """The other active seats, in turn order: who an action may target."""
+    players = state["players"]
+    return [t for t in state["order"] if t != seat and players[t]["active"]]
+
+
 def action_plays(state: dict, cat: Catalogue, seat: int, cid: int,
-                 target: int | None = None) -> list[dict]:
+                 target: int | None = None, others: list[int] | None = None) -> list[dict]:
     """Playing a rent or action card for its effect, every parameter choice (only those against
     `target` when given)."""
     kind = cat.kind[cid]
@@ -106,12 +113,10 @@ def action_plays(state: dict, cat: Catalogue, seat: int, cid: int,
     key = cat.key[cid]
     players = state["players"]
     p = players[seat]
-    if target is None:
-        others = [t for t in state["order"] if t != seat and players[t]["active"]]
-    elif target != seat and 0 <= target < len(players) and players[target]["active"]:
-        others = [target]
-    else:
-        others = []
+    if target is not None:
+        others = [target] if target in opponents(state, seat) else []
+    elif others is None:
+        others = opponents(state, seat)
     pure = state["ruleset"]["pureSetRequired"]
     if kind == "rent":
         if not others:
@@ -154,11 +159,12 @@ def action_plays(state: dict, cat: Catalogue, seat: int, cid: int,
     return []  # opsec: banking only — it answers actions, it is never played as one
 
 
-def card_plays(state: dict, cat: Catalogue, seat: int, cid: int) -> list[dict]:
+def card_plays(state: dict, cat: Catalogue, seat: int, cid: int,
+               others: list[int] | None = None) -> list[dict]:
     """Every way to play card `cid` from `seat`'s hand: bank, place or action variants."""
     if cat.is_property[cid]:
         return place_plays(state, cat, seat, cid)
-    return bank_plays(cat, cid) + action_plays(state, cat, seat, cid)
+    return [{"type": "bank", "card": cid}, *action_plays(state, cat, seat, cid, None, others)]
 
 
 # ---- free rearranges ------------------------------------------------------------------------

@@ -71,32 +71,41 @@ def _classified(cat: Catalogue, p: dict, pure: bool) -> list[tuple[int, int, str
     return out
 
 
+_WEIGHT = (1, 100, 10_000, 1_000_000)  # per card of each class; lower is preferred
+
+
 def auto_payment(state: dict, cat: Catalogue, seat: int, amount: int) -> list[int]:
     """RULINGS: the legal selection with the smallest total covering the debt, preferring bank
     cards, then properties outside complete sets, then upgrades, then complete-set cards; if
     nothing covers it, everything."""
-    p = state["players"][seat]
-    items = _classified(cat, p, state["ruleset"]["pureSetRequired"])
-    value = cat.value
+    items = _classified(cat, state["players"][seat], state["ruleset"]["pureSetRequired"])
+    return _cheapest_cover(items, cat.value, amount)
+
+
+def _cheapest_cover(items: list[tuple[int, int, str]], value: list[int], amount: int
+                    ) -> list[int]:
     if sum(value[c] for c, _, _ in items) < amount:
         return [c for c, _, _ in items]
-    # Knapsack over totals: best[total] = (preference cost, chosen ids). Zero-value cards can
-    # only add cost, so they never enter a covering selection.
-    weight = (1, 100, 10_000, 1_000_000)
-    best: dict[int, tuple[int, tuple[int, ...]]] = {0: (0, ())}
-    for c, cls, _ in items:
+    # 0/1 knapsack over totals below the debt: cost[t] is the preference cost of the best
+    # selection totalling t, mask[t] its items. Zero-value cards only add cost: never chosen.
+    limit = amount + max(value[c] for c, _, _ in items)
+    inf = 1 << 62
+    cost = [inf] * (limit + 1)
+    mask = [0] * (limit + 1)
+    cost[0] = 0
+    for i, (c, cls, _) in enumerate(items):
         v = value[c]
         if v == 0:
             continue
-        for total, (cost, chosen) in list(best.items()):
-            if total >= amount:
-                continue
-            nt, nc = total + v, cost + weight[cls]
-            cur = best.get(nt)
-            if cur is None or nc < cur[0]:
-                best[nt] = (nc, (*chosen, c))
-    total = min(t for t in best if t >= amount)
-    return list(best[total][1])
+        w, bit = _WEIGHT[cls], 1 << i
+        for t in range(amount - 1, -1, -1):
+            ct = cost[t]
+            if ct != inf and ct + w < cost[t + v]:
+                cost[t + v] = ct + w
+                mask[t + v] = mask[t] | bit
+    total = next(t for t in range(amount, limit + 1) if cost[t] != inf)
+    chosen = mask[total]
+    return [c for i, (c, _, _) in enumerate(items) if chosen >> i & 1]
 
 
 def covering_selections(state: dict, cat: Catalogue, seat: int, amount: int,
@@ -110,7 +119,7 @@ def covering_selections(state: dict, cat: Catalogue, seat: int, amount: int,
     value = cat.value
     if sum(value[c] for c, _, _ in items) < amount:
         return [[c for c, _, _ in items]]
-    out = [sorted(auto_payment(state, cat, seat, amount))]
+    out = [sorted(_cheapest_cover(items, value, amount))]
     # Cards that look alike to the payer (same place, same value) are one group, so the list
     # holds distinct choices rather than the same choice with other ids.
     groups: dict[tuple[str, int], list[int]] = {}

@@ -28,15 +28,8 @@ def choose(state: dict, seat: int, rng: random.Random, actions: list[dict] | Non
     """One legal action for `seat`, or None if it has none (besides scooping)."""
     if actions is None:
         actions = legal_actions(state, seat)
-    by_type: dict[str, list[dict]] = {}
-    for a in actions:
-        t = a["type"]
-        group = by_type.get(t)
-        if group is None:
-            by_type[t] = [a]
-        else:
-            group.append(a)
-    weights = [(scoop_weight if t == "scoop" else TYPE_WEIGHTS.get(t, 1.0), t) for t in by_type]
+    present = sorted({a["type"] for a in actions})
+    weights = [(scoop_weight if t == "scoop" else TYPE_WEIGHTS.get(t, 1.0), t) for t in present]
     weights = [(w, t) for w, t in weights if w > 0]
     if not weights:
         return None
@@ -47,7 +40,7 @@ def choose(state: dict, seat: int, rng: random.Random, actions: list[dict] | Non
         if r < 0:
             chosen = t
             break
-    group = by_type[chosen]
+    group = [a for a in actions if a["type"] == chosen]
     first = group[0]
     if chosen == "respond":
         opsec = [a for a in group if a["answer"] == "opsec"]
@@ -56,7 +49,7 @@ def choose(state: dict, seat: int, rng: random.Random, actions: list[dict] | Non
         accept = [a for a in group if a["answer"] == "accept"]
         return accept[int(rng.random() * len(accept))]
     if len(group) > 1 and "card" in first:
-        cards = list(dict.fromkeys(a["card"] for a in group))
+        cards = sorted({a["card"] for a in group})
         if len(cards) > 1:
             card = cards[int(rng.random() * len(cards))]
             group = [a for a in group if a["card"] == card]

@@ -118,12 +118,15 @@ def hand_total(state: dict) -> int:
 
 
 def copy_player(p: dict) -> dict:
-    q = dict(p)
-    q["hand"] = p["hand"][:]
-    q["bank"] = p["bank"][:]
-    q["zones"] = {c: z[:] for c, z in p["zones"].items()}
-    q["upgrades"] = {c: u[:] for c, u in p["upgrades"].items()}
-    return q
+    ups = p["upgrades"]
+    return {
+        "hand": p["hand"][:],
+        "bank": p["bank"][:],
+        "zones": {c: z[:] for c, z in p["zones"].items()},
+        "upgrades": {c: u[:] for c, u in ups.items()} if ups else {},
+        "active": p["active"],
+        "armed_at": p["armed_at"],
+    }
 
 
 def copy_pending(pending: dict | None) -> dict | None:
@@ -151,14 +154,15 @@ class Tx:
 
     __slots__ = ("_owned", "cat", "events", "s")
 
-    def __init__(self, state: dict) -> None:
+    def __init__(self, state: dict, cat: Catalogue | None = None) -> None:
         s = dict(state)
-        s["players"] = list(state["players"])
+        s["players"] = state["players"][:]
         s["deck"] = state["deck"][:]
         s["discard"] = state["discard"][:]
-        s["pending"] = copy_pending(state["pending"])
+        if state["pending"] is not None:
+            s["pending"] = copy_pending(state["pending"])
         self.s = s
-        self.cat = catalogue_for(state)
+        self.cat = cat or catalogue_for(state)
         self.events: list[dict] = []
         self._owned = [False] * len(s["players"])
 
