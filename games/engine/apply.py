@@ -386,7 +386,7 @@ def _do_bank(tx: Tx, seat: int, a: dict) -> None:
     p["hand"].remove(cid)
     p["bank"].append(cid)
     tx.s["plays_left"] -= 1
-    tx.emit({"type": "bank", "seat": seat, "card": cid, "value": tx.cat.value[cid],
+    tx.emit({"type": "bank", "seat": seat, "card": tx.cat.card(cid), "value": tx.cat.value[cid],
              "from": "hand", "to": "bank"})
 
 
@@ -397,8 +397,8 @@ def _do_place(tx: Tx, seat: int, a: dict) -> None:
     p["hand"].remove(cid)
     p["zones"].setdefault(colour, []).append(cid)
     tx.s["plays_left"] -= 1
-    tx.emit({"type": "place", "seat": seat, "card": cid, "colour": colour, "from": "hand",
-             "to": colour})
+    tx.emit({"type": "place", "seat": seat, "card": tx.cat.card(cid, colour), "colour": colour,
+             "from": "hand", "to": colour})
     sync_sets(tx, seat, before)
 
 
@@ -423,8 +423,8 @@ def _do_action(tx: Tx, seat: int, a: dict) -> None:
     s["plays_left"] -= 1
     if key not in ("upgrade", "foc"):
         s["discard"].append(cid)
-    event = {"type": "play_action", "seat": seat, "card": cid, "key": key, "from": "hand",
-             "to": "discard"}
+    event = {"type": "play_action", "seat": seat, "card": cat.card(cid), "key": key,
+             "from": "hand", "to": "discard" if key not in ("upgrade", "foc") else a["colour"]}
     event.update((k, v) for k, v in a.items() if k not in ("type", "card"))
     tx.emit(event)
     target = a.get("target")
@@ -466,7 +466,8 @@ def _do_action(tx: Tx, seat: int, a: dict) -> None:
         _start_pending(tx, seat, cid, key, [target], take=a["take"], give=a["give"])
     elif key in ("upgrade", "foc"):
         p["upgrades"].setdefault(a["colour"], []).append(cid)
-        tx.emit({"type": "upgrade", "seat": seat, "card": cid, "colour": a["colour"],
+        tx.emit({"type": "upgrade", "seat": seat, "card": cat.card(cid, a["colour"]),
+                 "colour": a["colour"],
                  "upgrade": "house" if key == "upgrade" else "foc", "from": "hand",
                  "to": a["colour"]})
 
@@ -499,7 +500,8 @@ def _do_respond(tx: Tx, seat: int, a: dict) -> None:
             s["plays_left"] -= 1
         entry["depth"] += 1
         entry["responder"] = entry["seat"] if seat == pending["source"] else pending["source"]
-        tx.emit({"type": "opsec", "seat": seat, "card": card, "against": entry["responder"],
+        tx.emit({"type": "opsec", "seat": seat, "card": tx.cat.card(card),
+                 "against": entry["responder"],
                  "target": entry["seat"], "depth": entry["depth"], "kind": kind,
                  "from": "hand", "to": "discard"})
         return
@@ -537,7 +539,8 @@ def _resolve_steal(tx: Tx, pending: dict, target: int) -> None:
         moves = [[c, colour, receive_property(tx, source, c, colour)] for c in cards]
         merge_upgrades(tx, source, colour, ups)
         tx.emit({"type": "set_stolen", "seat": source, "from": target, "colour": colour,
-                 "cards": cards, "upgrades": ups, "moves": moves})
+                 "cards": [tx.cat.card(c, to) for c, _, to in moves],
+                 "upgrades": [tx.cat.card(u) for u in ups], "moves": moves})
     elif kind in ("midnight_requisition", "chud"):
         cid = pending["take"]
         colour = find_property(s["players"][target], cid)
@@ -547,8 +550,8 @@ def _resolve_steal(tx: Tx, pending: dict, target: int) -> None:
         victim = tx.p(target)
         _remove_from_zone(victim, colour, cid)
         dest = receive_property(tx, source, cid, colour)
-        tx.emit({"type": "steal", "seat": source, "from": target, "card": cid, "kind": kind,
-                 "from_colour": colour, "to": dest})
+        tx.emit({"type": "steal", "seat": source, "from": target, "card": tx.cat.card(cid, dest),
+                 "kind": kind, "from_colour": colour, "to": dest})
     else:  # tdy_orders
         take, give = pending["take"], pending["give"]
         theirs = find_property(s["players"][target], take)
@@ -560,8 +563,9 @@ def _resolve_steal(tx: Tx, pending: dict, target: int) -> None:
         _remove_from_zone(tx.p(source), mine, give)
         got = receive_property(tx, source, take, theirs)
         gave = receive_property(tx, target, give, mine)
-        tx.emit({"type": "tdy_swap", "seat": source, "target": target, "took": take,
-                 "gave": give, "took_to": got, "gave_to": gave,
+        tx.emit({"type": "tdy_swap", "seat": source, "target": target,
+                 "took": tx.cat.card(take, got), "gave": tx.cat.card(give, gave),
+                 "took_to": got, "gave_to": gave,
                  "moves": [[take, theirs, got], [give, mine, gave]]})
     settle_upgrades(tx, target)
     settle_upgrades(tx, source)
@@ -602,15 +606,15 @@ def _do_move(tx: Tx, seat: int, a: dict) -> None:
         if not ups:
             del p["upgrades"][up_from]
         p["upgrades"].setdefault(colour, []).append(cid)
-        tx.emit({"type": "move_upgrade", "seat": seat, "card": cid, "from": up_from,
-                 "to": colour})
+        tx.emit({"type": "move_upgrade", "seat": seat, "card": tx.cat.card(cid, colour),
+                 "from": up_from, "to": colour})
         return
     before = completed(tx, seat)
     here = find_property(p, cid)
     _remove_from_zone(p, here, cid)
     p["zones"].setdefault(colour, []).append(cid)
-    tx.emit({"type": "move", "seat": seat, "card": cid, "from": here, "to": colour,
-             "forced": False})
+    tx.emit({"type": "move", "seat": seat, "card": tx.cat.card(cid, colour), "from": here,
+             "to": colour, "forced": False})
     settle_upgrades(tx, seat)
     sync_sets(tx, seat, before)
 
@@ -624,7 +628,8 @@ def _do_swap(tx: Tx, seat: int, a: dict) -> None:
     zx[zx.index(x)] = y
     zy[zy.index(y)] = x
     tx.s["rearranges_left"] -= SWAP_COST
-    tx.emit({"type": "swap", "seat": seat, "cards": [x, y], "moves": [[x, cx, cy], [y, cy, cx]]})
+    tx.emit({"type": "swap", "seat": seat, "cards": [tx.cat.card(x, cy), tx.cat.card(y, cx)],
+             "moves": [[x, cx, cy], [y, cy, cx]]})
     settle_upgrades(tx, seat)
     sync_sets(tx, seat, before)
 
@@ -643,8 +648,8 @@ def _do_discard(tx: Tx, seat: int, a: dict) -> None:
     for c in a["cards"]:
         p["hand"].remove(c)
         tx.s["discard"].append(c)
-    tx.emit({"type": "discard", "seat": seat, "cards": a["cards"], "from": "hand",
-             "to": "discard"})
+    tx.emit({"type": "discard", "seat": seat, "cards": [tx.cat.card(c) for c in a["cards"]],
+             "from": "hand", "to": "discard"})
     tx.s["phase"] = "play"
     finish_turn(tx)
 
@@ -661,7 +666,8 @@ def _do_scoop(tx: Tx, seat: int, a: dict) -> None:
     p["active"] = False
     p["armed_at"] = None
     s["scooped"] = [*s["scooped"], seat]
-    tx.emit({"type": "scoop", "seat": seat, "cards": gone, "to": "discard"})
+    tx.emit({"type": "scoop", "seat": seat, "cards": [tx.cat.card(c) for c in gone],
+             "to": "discard"})
     s["hand_snapshot"] = hand_total(s)
     pending = s["pending"]
     if pending is not None:

@@ -261,8 +261,8 @@ def card_dict(card: Card, colour: str | None = None) -> dict:
 class Catalogue:
     """Parallel per-id lookups for one deck, built once and shared by every state using it."""
 
-    __slots__ = ("cards", "colours", "is_property", "is_wild", "key", "kind", "rainbow", "size",
-                 "value")
+    __slots__ = ("_dicts", "cards", "colours", "is_property", "is_wild", "key", "kind", "rainbow",
+                 "size", "value")
 
     def __init__(self, cards: tuple[Card, ...]) -> None:
         self.cards = cards
@@ -274,6 +274,12 @@ class Catalogue:
         self.is_wild = [c.kind == "wild" for c in cards]
         self.is_property = [c.kind in ("property", "wild") for c in cards]
         self.rainbow = [c.key == "wild_any" for c in cards]
+        self._dicts = [card_dict(c) for c in cards]
+
+    def card(self, cid: int, colour: str | None = None) -> dict:
+        """A fresh `card_dict` for id `cid` (events and views)."""
+        base = self._dicts[cid]
+        return {**base, "colours": base["colours"][:], "colour": colour}
 
 
 @lru_cache(maxsize=64)

@@ -197,7 +197,8 @@ def execute_payment(tx: Tx, payer: int, payee: int, cards: list[int], amount: in
         dest = receive_property(tx, payee, c, colour)
         moves.append([c, colour, dest])
     tx.emit({"type": "payment", "seat": payer, "to": payee, "amount": amount, "total": total,
-             "kind": kind, "cards": list(cards), "moves": moves})
+             "kind": kind, "moves": moves,
+             "cards": [cat.card(c, None if to == "bank" else to) for c, _, to in moves]})
     settle_upgrades(tx, payer)
     settle_upgrades(tx, payee)
     sync_sets(tx, payee, before_payee)

@@ -34,7 +34,7 @@ def receive_property(tx: Tx, seat: int, cid: int, preferred: str | None) -> str:
         dest = _shift_wild_to_make_room(tx, seat, ordered)
     if dest is None:
         p["bank"].append(cid)
-        tx.emit({"type": "banked_property", "seat": seat, "card": cid,
+        tx.emit({"type": "banked_property", "seat": seat, "card": cat.card(cid),
                  "value": cat.value[cid], "to": "bank"})
         return "bank"
     zones.setdefault(dest, []).append(cid)
@@ -58,15 +58,15 @@ def _shift_wild_to_make_room(tx: Tx, seat: int, ordered: list[str]) -> str | Non
                 continue
             del zone[i]
             zones.setdefault(alt, []).append(occupant)
-            tx.emit({"type": "move", "seat": seat, "card": occupant, "from": colour, "to": alt,
-                     "forced": True})
+            tx.emit({"type": "move", "seat": seat, "card": cat.card(occupant, alt),
+                     "from": colour, "to": alt, "forced": True})
             return colour
     return None
 
 
 def bank_upgrade(tx: Tx, seat: int, cid: int, colour: str) -> None:
     tx.p(seat)["bank"].append(cid)
-    tx.emit({"type": "upgrade_banked", "seat": seat, "card": cid, "colour": colour,
+    tx.emit({"type": "upgrade_banked", "seat": seat, "card": tx.cat.card(cid), "colour": colour,
              "to": "bank"})
 
 

@@ -54,7 +54,8 @@ def draw(tx: Tx, seat: int, count: int, reason: str) -> list[int]:
     drawn = deck[len(deck) - n:][::-1]
     del deck[len(deck) - n:]
     tx.p(seat)["hand"].extend(drawn)
-    tx.emit({"type": "draw", "seat": seat, "count": n, "cards": drawn, "reason": reason,
+    tx.emit({"type": "draw", "seat": seat, "count": n, "cards": [tx.cat.card(c) for c in drawn],
+             "reason": reason,
              "from": "deck", "to": "hand"})
     return drawn
 
@@ -156,7 +157,8 @@ def start_game(*, ruleset: dict | None, seats: int, seed: int,
         dealt = deck[len(deck) - OPENING_HAND:][::-1]
         del deck[len(deck) - OPENING_HAND:]
         tx.p(seat)["hand"].extend(dealt)
-        tx.emit({"type": "deal", "seat": seat, "count": len(dealt), "cards": dealt,
+        tx.emit({"type": "deal", "seat": seat, "count": len(dealt),
+                 "cards": [tx.cat.card(c) for c in dealt],
                  "from": "deck", "to": "hand"})
     begin_turn(tx)
     return Applied(s, tx.events)

@@ -152,7 +152,7 @@ def test_a_fixed_property_with_nowhere_to_go_is_banked_as_money(play) -> None:
     gps = card(state, "GPS Constellation")
     state = play(state, 1, {"type": "pay", "cards": [gps]})
     assert state["players"][0]["bank"] == [gps]
-    assert play.find("banked_property")["card"] == gps
+    assert play.find("banked_property")["card"]["id"] == gps
 
 
 def test_payment_options_start_with_the_automatic_choice_and_are_all_legal(play) -> None:
