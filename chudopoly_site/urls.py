@@ -8,6 +8,8 @@ from chudopoly_site.health import healthz
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),
+    path("accounts/", include("accounts.urls")),
+    path("ladder/", include("ladder.urls")),
     path("", include("games.urls")),
 ]
 

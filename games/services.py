@@ -435,6 +435,10 @@ def table_apply_action(*, game_id: int, seat: int, action: Mapping[str, Any],
             game.result = result
             game.finished_at = timezone.now()
             game.deadlines = {}
+            from ladder.services import (
+                ladder_game_finished,  # results and ratings, same transaction
+            )
+            ladder_game_finished(game=game)
             table.status = Table.Status.FINISHED
             table.save(update_fields=["status", "updated_at"])
             for s in table.seats.filter(away=True):

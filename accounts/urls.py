@@ -1,0 +1,31 @@
+from __future__ import annotations
+
+from django.contrib.auth import views as auth_views
+from django.urls import path, reverse_lazy
+
+from accounts import views
+
+app_name = "accounts"
+
+urlpatterns = [
+    path("signup/", views.signup, name="signup"),
+    path("login/", views.login_view, name="login"),
+    path("logout/", views.logout_view, name="logout"),
+    path("profile/", views.profile, name="profile"),
+    path("profile/edit/", views.profile_edit, name="profile_edit"),
+    path("u/<str:username>/", views.profile_detail, name="profile_detail"),
+    # Password change and reset: Django's own views, our templates (templates/registration/).
+    path("password/change/", auth_views.PasswordChangeView.as_view(
+        success_url=reverse_lazy("accounts:password_change_done")), name="password_change"),
+    path("password/change/done/", auth_views.PasswordChangeDoneView.as_view(),
+         name="password_change_done"),
+    path("password/reset/", auth_views.PasswordResetView.as_view(
+        success_url=reverse_lazy("accounts:password_reset_done")), name="password_reset"),
+    path("password/reset/sent/", auth_views.PasswordResetDoneView.as_view(),
+         name="password_reset_done"),
+    path("password/reset/<uidb64>/<token>/", auth_views.PasswordResetConfirmView.as_view(
+        success_url=reverse_lazy("accounts:password_reset_complete")),
+        name="password_reset_confirm"),
+    path("password/reset/done/", auth_views.PasswordResetCompleteView.as_view(),
+         name="password_reset_complete"),
+]

@@ -1,0 +1,127 @@
+"""Account pages: function-based and thin. Passwords are Django's (change and reset views)."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth import authenticate, get_user_model, login, logout
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from accounts import services
+from accounts.forms import LoginForm, ProfileForm, SignUpForm
+from games.identity import GUEST_SESSION_KEY
+from ladder import queries
+
+RECENT_GAMES = 10
+
+
+def _client_ip(request: HttpRequest) -> str | None:
+    return request.META.get("REMOTE_ADDR") or None
+
+
+def _next_url(request: HttpRequest, default: str) -> str:
+    target = request.POST.get("next") or request.GET.get("next") or ""
+    if url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()},
+                                       require_https=request.is_secure()):
+        return target
+    return default
+
+
+def _sign_in(request: HttpRequest, user) -> None:
+    """Log in, keeping this browser's guest games (the guest key survives the login)."""
+    guest_key = request.session.get(GUEST_SESSION_KEY)
+    login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+    services.account_adopt_guest(user_id=user.pk, guest_key=guest_key)
+
+
+@require_http_methods(["GET", "POST"])
+def signup(request: HttpRequest) -> HttpResponse:
+    if request.user.is_authenticated:
+        return redirect("accounts:profile")
+    form = SignUpForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        user = services.account_create(username=data["username"], email=data["email"],
+                                       password=data["password1"])
+        _sign_in(request, user)
+        messages.success(request, f"Welcome, {user.get_username()}! Your account is ready.")
+        return redirect(_next_url(request, reverse("accounts:profile")))
+    return render(request, "accounts/signup.html", {"form": form,
+                                                    "next": request.GET.get("next", "")})
+
+
+@require_http_methods(["GET", "POST"])
+def login_view(request: HttpRequest) -> HttpResponse:
+    form = LoginForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        typed = form.cleaned_data["username"].strip()
+        ip = _client_ip(request)
+        minutes = services.login_blocked_for(username=typed, ip=ip)
+        if minutes is not None:
+            form.add_error(None, f"Too many failed log-ins for this name from your network. "
+                                 f"Try again in {minutes} minute{'s' if minutes != 1 else ''}, "
+                                 "or reset your password.")
+        else:
+            # Names are unique ignoring case, so "alice" finds "Alice".
+            match = get_user_model().objects.filter(username__iexact=typed).first()
+            user = authenticate(request, username=match.get_username() if match else typed,
+                                password=form.cleaned_data["password"])
+            if user is None:
+                services.login_failure_record(username=typed, ip=ip)
+                form.add_error(None, "That name and password do not match an account.")
+            else:
+                services.login_failures_clear(username=typed, ip=ip)
+                _sign_in(request, user)
+                return redirect(_next_url(request, reverse("accounts:profile")))
+    return render(request, "registration/login.html", {"form": form,
+                                                       "next": request.GET.get("next", "")})
+
+
+@require_POST
+def logout_view(request: HttpRequest) -> HttpResponse:
+    logout(request)
+    messages.success(request, "You are logged out.")
+    return redirect("/")
+
+
+@require_GET
+@login_required
+def profile(request: HttpRequest) -> HttpResponse:
+    return redirect("accounts:profile_detail", username=request.user.get_username())
+
+
+@require_GET
+def profile_detail(request: HttpRequest, username: str) -> HttpResponse:
+    user = get_user_model().objects.filter(username=username).select_related("profile").first()
+    if user is None:
+        raise Http404("No such player")
+    own = request.user.is_authenticated and request.user.pk == user.pk
+    display_name = getattr(getattr(user, "profile", None), "display_name", "") or username
+    custom_games, custom_wins = queries.custom_counts(user.pk)
+    recent = queries.history_page(user_id=user.pk, guest_key=None, per_page=RECENT_GAMES)
+    form = ProfileForm(initial={"display_name": display_name if display_name != username
+                                else ""}) if own else None
+    return render(request, "accounts/profile.html", {
+        "player": user, "display_name": display_name, "own": own, "form": form,
+        "standings": queries.standings(user.pk), "custom_games": custom_games,
+        "custom_wins": custom_wins, "recent": recent.object_list,
+        "more_games": recent.paginator.count > RECENT_GAMES,
+        "min_games": queries.LEADERBOARD_MIN_GAMES,
+    })
+
+
+@require_POST
+@login_required
+def profile_edit(request: HttpRequest) -> HttpResponse:
+    form = ProfileForm(request.POST)
+    if form.is_valid():
+        services.profile_update(user_id=request.user.pk,
+                                display_name=form.cleaned_data["display_name"])
+        messages.success(request, "Profile saved.")
+    else:
+        messages.error(request, " ".join(e for errs in form.errors.values() for e in errs))
+    return redirect("accounts:profile")

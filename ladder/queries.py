@@ -1,0 +1,194 @@
+"""Read side of the ladder: leaderboards, ranks, history, per-preset stats, rating charts."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.core.paginator import Page, Paginator
+from django.db.models import Count, Q, QuerySet
+from django.urls import reverse
+from django.utils import timezone
+
+from games.identity import Viewer
+from ladder import services
+from ladder.elo import PROVISIONAL_GAMES
+from ladder.models import PlayerResult, QueueTicket, Rating
+from ladder.services import ladders
+
+LEADERBOARD_MIN_GAMES = 5
+LEADERBOARD_PAGE = 25
+HISTORY_PAGE = 20
+
+
+def leaderboard_queryset(ladder: str) -> QuerySet[Rating]:
+    return (Rating.objects.filter(ladder=ladder, games__gte=LEADERBOARD_MIN_GAMES)
+            .select_related("user", "user__profile").order_by("-rating", "user_id"))
+
+
+def rank_of(rating: Rating | None) -> int | None:
+    """1-based leaderboard rank, or None while the player has too few games to be listed."""
+    if rating is None or rating.games < LEADERBOARD_MIN_GAMES:
+        return None
+    ahead = (Rating.objects.filter(ladder=rating.ladder, games__gte=LEADERBOARD_MIN_GAMES)
+             .filter(Q(rating__gt=rating.rating)
+                     | Q(rating=rating.rating, user_id__lt=rating.user_id)).count())
+    return ahead + 1
+
+
+def leaderboard_page(ladder: str, page_number: Any) -> tuple[Page, int]:
+    """A page of the leaderboard and the rank of its first row."""
+    paginator = Paginator(leaderboard_queryset(ladder), LEADERBOARD_PAGE)
+    page = paginator.get_page(page_number)
+    return page, page.start_index()
+
+
+def page_of_rank(rank: int) -> int:
+    return (rank - 1) // LEADERBOARD_PAGE + 1
+
+
+@dataclass
+class LadderStanding:
+    ladder: str
+    name: str
+    rating: Rating | None
+    rank: int | None
+    games: int
+    wins: int
+    chart: dict[str, Any] | None
+
+
+def standings(user_id: int) -> list[LadderStanding]:
+    """Every ladder for one player: rating, rank, games and wins (all games on that preset,
+    rated or not), and the rating chart."""
+    ratings = {r.ladder: r for r in Rating.objects.filter(user_id=user_id)}
+    counts = {row["ladder"]: row for row in (
+        PlayerResult.objects.filter(user_id=user_id).values("ladder")
+        .annotate(games=Count("pk"), wins=Count("pk", filter=Q(placement=1))))}
+    out = []
+    for key, name in ladders().items():
+        rating = ratings.get(key)
+        row = counts.get(key, {})
+        out.append(LadderStanding(
+            ladder=key, name=name, rating=rating, rank=rank_of(rating),
+            games=row.get("games", 0), wins=row.get("wins", 0),
+            chart=rating_chart(rating_series(user_id, key)) if rating else None))
+    return out
+
+
+def custom_counts(user_id: int) -> tuple[int, int]:
+    row = PlayerResult.objects.filter(user_id=user_id, ladder="custom").aggregate(
+        games=Count("pk"), wins=Count("pk", filter=Q(placement=1)))
+    return row["games"], row["wins"]
+
+
+def rating_series(user_id: int, ladder: str) -> list[tuple[datetime, float]]:
+    """(when, rating) from the start rating through every rated game, oldest first."""
+    rows = list(PlayerResult.objects.filter(user_id=user_id, ladder=ladder, rated=True)
+                .order_by("finished_at", "pk")
+                .values_list("finished_at", "rating_before", "rating_after"))
+    if not rows:
+        return []
+    series = [(rows[0][0], rows[0][1])]
+    series += [(when, after) for when, _, after in rows]
+    return series
+
+
+def rating_chart(series: Sequence[tuple[datetime, float]], *, width: int = 320,
+                 height: int = 120, pad: int = 24) -> dict[str, Any] | None:
+    """Geometry for a server-rendered SVG line chart: one point per game, evenly spaced."""
+    if len(series) < 2:
+        return None
+    values = [v for _, v in series]
+    lo, hi = min(values), max(values)
+    if hi - lo < 20:
+        mid = (hi + lo) / 2
+        lo, hi = mid - 10, mid + 10
+    span_x = width - 2 * pad
+    span_y = height - 2 * pad
+    points = []
+    for i, v in enumerate(values):
+        x = pad + span_x * i / (len(values) - 1)
+        y = pad + span_y * (hi - v) / (hi - lo)
+        points.append((round(x, 1), round(y, 1)))
+    return {
+        "width": width, "height": height, "pad": pad,
+        "points": " ".join(f"{x},{y}" for x, y in points),
+        "last": points[-1], "first": points[0],
+        "hi": round(hi), "lo": round(lo), "games": len(values) - 1,
+        "current": round(values[-1]), "start": round(values[0]),
+        "right": width - pad, "bottom": height - pad,
+    }
+
+
+# --- match history ----------------------------------------------------------------------------
+
+
+def _owner_q(user_id: int | None, guest_key: str | None) -> Q:
+    if user_id:
+        return Q(user_id=user_id)
+    if guest_key:
+        return Q(guest_key=guest_key, user__isnull=True)
+    return Q(pk__in=[])
+
+
+def viewer_results(viewer: Viewer) -> QuerySet[PlayerResult]:
+    return PlayerResult.objects.filter(_owner_q(viewer.user_id, viewer.guest_key))
+
+
+def history_page(*, user_id: int | None, guest_key: str | None, preset: str = "",
+                 kind: str = "", page_number: Any = 1, per_page: int = HISTORY_PAGE) -> Page:
+    """A page of one player's finished games, newest first, with opponents attached as
+    `row.opponents` (list of PlayerResult)."""
+    qs = (PlayerResult.objects.filter(_owner_q(user_id, guest_key))
+          .select_related("record").order_by("-finished_at", "-pk"))
+    if preset:
+        qs = qs.filter(ladder=preset)
+    if kind == "ranked":
+        qs = qs.filter(ranked=True)
+    elif kind == "casual":
+        qs = qs.filter(ranked=False)
+    page = Paginator(qs, per_page).get_page(page_number)
+    rows = list(page.object_list)
+    others: dict[int, list[PlayerResult]] = {}
+    for other in (PlayerResult.objects.filter(record_id__in=[r.record_id for r in rows])
+                  .select_related("user").order_by("placement", "seat")):
+        others.setdefault(other.record_id, []).append(other)
+    names = ladders()
+    for row in rows:
+        row.opponents = [o for o in others.get(row.record_id, []) if o.seat != row.seat]
+        row.ladder_name = names.get(row.ladder, "Custom")
+    page.object_list = rows
+    return page
+
+
+def provisional_games() -> int:
+    return PROVISIONAL_GAMES
+
+
+# --- the queue page ---------------------------------------------------------------------------
+
+
+def queue_status_context(ticket: QueueTicket) -> dict[str, Any]:
+    """What the queue page shows for a ticket (the page and the socket render the same)."""
+    now = timezone.now()
+    if ticket.status == QueueTicket.Status.MATCHED:
+        return {"ticket": ticket, "matched": True,
+                "go_url": reverse("ladder:match_go", args=[ticket.pk])}
+    waited = max(0, int((now - ticket.joined_at).total_seconds()))
+    half = services.rating_window(waited_seconds=waited)
+    queue = ticket.queue
+    waiting = QueueTicket.objects.filter(queue=queue, status=QueueTicket.Status.WAITING).count()
+    bots_in = max(0, services.BOTS_AFTER_SECONDS - waited)
+    return {
+        "ticket": ticket, "matched": False, "waiting": ticket.status == "waiting",
+        "queue_label": services.queue_label(queue), "queue": queue,
+        "waited": waited, "waited_text": f"{waited // 60}:{waited % 60:02d}",
+        "queued": waiting, "window": half, "rating": round(ticket.rating),
+        "window_lo": round(ticket.rating - half), "window_hi": round(ticket.rating + half),
+        "window_max": half >= services.WINDOW_MAX,
+        "can_fill_bots": not queue.ranked and bots_in == 0, "bots_in": bots_in,
+        "offers_bots": not queue.ranked,
+    }

@@ -1,0 +1,129 @@
+"""Replays and exports of finished games: the engine rebuilt from seed + action log.
+
+Only `engine.view(state, seat)` output reaches the templates, as at the live table. A finished
+game hides nothing any more, so the viewer may also open every hand ("open hands").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from games.chudopoly import COLOURS, colour_name
+from games.interface import get_game
+from games.models import Game, GameAction
+
+EXPORT_FORMAT = "chudopoly-game"
+EXPORT_VERSION = 1
+
+
+def game_actions(game: Game) -> list[GameAction]:
+    return list(GameAction.objects.filter(game=game).order_by("version"))
+
+
+def state_at(game: Game, actions: Sequence[GameAction], step: int) -> dict[str, Any]:
+    """The engine state after the first `step` actions."""
+    engine = get_game(game.game_kind)
+    return engine.replay(ruleset=game.ruleset, seats=game.seat_count, seed=game.seed,
+                         actions=[(a.seat, a.action) for a in actions[:step]])
+
+
+@dataclass
+class ReplayFrame:
+    step: int
+    total: int
+    seat: int | None  # whose perspective (None: a spectator's)
+    open_hands: bool
+    names: list[str]
+    players: list[dict[str, Any]]
+    status: dict[str, Any]
+    lines: list[str] = field(default_factory=list)  # what the last action did
+    result: dict[str, Any] | None = None
+    placements: list[str] = field(default_factory=list)
+
+    @property
+    def first(self) -> bool:
+        return self.step == 0
+
+    @property
+    def last(self) -> bool:
+        return self.step >= self.total
+
+
+def _zones(player: Mapping[str, Any]) -> list[dict[str, Any]]:
+    out = []
+    for zone in player.get("zones") or []:
+        colour = COLOURS.get(zone.get("colour"))
+        out.append({**zone, "name": colour_name(zone.get("colour")),
+                    "bg": colour.bg if colour else "#888",
+                    "set_size": colour.set_size if colour else None})
+    return out
+
+
+def replay_frame(game: Game, *, step: int, seat: int | None, open_hands: bool,
+                 actions: Sequence[GameAction] | None = None) -> ReplayFrame:
+    engine = get_game(game.game_kind)
+    actions = game_actions(game) if actions is None else actions
+    total = len(actions)
+    step = max(0, min(step, total))
+    state = state_at(game, actions, step)
+    names = [str(p.get("name", f"Seat {i + 1}")) for i, p in enumerate(game.players)]
+    view = engine.view(state, seat)
+    hands: dict[int, list[dict[str, Any]]] = {}
+    if open_hands:
+        for s in range(game.seat_count):
+            hands[s] = list(engine.view(state, s).get("hand") or [])
+    elif seat is not None:
+        hands[seat] = list(view.get("hand") or [])
+    turn = view.get("turn")
+    players = []
+    for p in view.get("players") or []:
+        s = p.get("seat")
+        players.append({
+            **p, "name": names[s] if isinstance(s, int) and s < len(names) else "?",
+            "is_me": s == seat, "is_turn": s == turn, "zones": _zones(p),
+            "is_bot": bool(game.players[s].get("bot")) if isinstance(s, int) else False,
+            "hand": hands.get(s), "hand_open": s in hands,
+        })
+    lines: list[str] = []
+    if step > 0:
+        done = actions[step - 1]
+        for event in engine.events_for(done.events or [], seat):
+            line = engine.describe_event(event, viewer=seat, names=names, ruleset=game.ruleset)
+            if line:
+                lines.append(line)
+    result = view.get("result")
+    placements = [names[s] for s in (result or {}).get("placements") or []
+                  if isinstance(s, int) and s < len(names)]
+    status = {
+        "turn_name": names[turn] if isinstance(turn, int) and turn < len(names) else None,
+        "turn_number": view.get("turn_number"), "plays_left": view.get("plays_left"),
+        "deck_count": view.get("deck_count"), "discard_count": view.get("discard_count"),
+        "discard_top": view.get("discard_top"), "sets_to_win": (view.get("ruleset") or {})
+        .get("setsToWin"), "pending": view.get("pending") is not None,
+        "waiting_on": [names[s] for s in view.get("to_decide") or [] if s < len(names)],
+    }
+    return ReplayFrame(step=step, total=total, seat=seat, open_hands=open_hands, names=names,
+                       players=players, status=status, lines=lines, result=result,
+                       placements=placements)
+
+
+def export_game(game: Game) -> dict[str, Any]:
+    """A finished game as plain JSON: enough to replay it exactly (docs/export.md)."""
+    actions = game_actions(game)
+    return {
+        "format": EXPORT_FORMAT,
+        "format_version": EXPORT_VERSION,
+        "game_kind": game.game_kind,
+        "game_id": game.pk,
+        "ruleset": game.ruleset,
+        "seats": game.seat_count,
+        "seed": game.seed,
+        "players": [{"seat": i, "name": p.get("name"), "bot": bool(p.get("bot"))}
+                    for i, p in enumerate(game.players)],
+        "actions": [[a.seat, a.action] for a in actions],
+        "result": game.result,
+        "started_at": game.started_at.isoformat() if game.started_at else None,
+        "finished_at": game.finished_at.isoformat() if game.finished_at else None,
+    }

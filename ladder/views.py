@@ -1,0 +1,254 @@
+"""Ladder pages: leaderboards, quick match, match history, replays and exports.
+
+Function-based and thin: load with a permission check, validate a form, call one service,
+redirect or render. The queue page's live status comes over the queue socket (consumers.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRedirect
+
+from games.identity import GUEST_NAME_SESSION_KEY, Viewer, viewer_from_request
+from games.models import Game
+from ladder import elo, queries, replay, services
+from ladder.forms import HistoryFilterForm, QueueForm
+from ladder.models import GameRecord, QueueTicket, Rating
+from ladder.services import LadderError
+
+READY_TABLE_MINUTES = 10  # how long the queue page keeps pointing at a matched table
+
+
+def _ladder_name(preset: str) -> str:
+    name = services.ladders().get(preset)
+    if name is None:
+        raise Http404("No such ladder")
+    return name
+
+
+# --- leaderboards -----------------------------------------------------------------------------
+
+
+def _method_context() -> dict[str, Any]:
+    return {"start_rating": round(elo.START_RATING), "k_provisional": round(elo.K_PROVISIONAL),
+            "k_established": round(elo.K_ESTABLISHED),
+            "provisional_games": elo.PROVISIONAL_GAMES,
+            "min_games": queries.LEADERBOARD_MIN_GAMES}
+
+
+@require_GET
+def ladder_index(request: HttpRequest) -> HttpResponse:
+    boards = []
+    for key, name in services.ladders().items():
+        top = list(queries.leaderboard_queryset(key)[:5])
+        boards.append({"key": key, "name": name, "top": top})
+    return render(request, "ladder/index.html", {"boards": boards, **_method_context()})
+
+
+@require_GET
+def leaderboard(request: HttpRequest, preset: str) -> HttpResponse:
+    name = _ladder_name(preset)
+    mine = None
+    my_rank = None
+    if request.user.is_authenticated:
+        mine = Rating.objects.filter(user=request.user, ladder=preset).first()
+        my_rank = queries.rank_of(mine)
+    page_number = request.GET.get("page")
+    if page_number is None and my_rank is not None and request.GET.get("me"):
+        page_number = queries.page_of_rank(my_rank)
+    page, first_rank = queries.leaderboard_page(preset, page_number)
+    rows = [{"rank": first_rank + i, "rating": r,
+             "name": (getattr(getattr(r.user, "profile", None), "display_name", "")
+                      or r.user.get_username()),
+             "is_me": mine is not None and r.pk == mine.pk}
+            for i, r in enumerate(page.object_list)]
+    on_page = any(row["is_me"] for row in rows)
+    return render(request, "ladder/leaderboard.html", {
+        "preset": preset, "ladder_name": name, "page": page, "rows": rows, "mine": mine,
+        "my_rank": my_rank, "my_page": queries.page_of_rank(my_rank) if my_rank else None,
+        "mine_on_page": on_page, "ladders": services.ladders(), **_method_context(),
+    })
+
+
+# --- quick match ------------------------------------------------------------------------------
+
+
+def _ready_ticket(viewer: Viewer) -> QueueTicket | None:
+    """A recent match of this browser that it has not reached yet."""
+    ticket = services.latest_ticket(viewer)
+    if (ticket is None or ticket.status != QueueTicket.Status.MATCHED or ticket.match is None
+            or ticket.arrived_at is not None):
+        return None
+    age = (timezone.now() - ticket.match.created_at).total_seconds()
+    return ticket if age < READY_TABLE_MINUTES * 60 else None
+
+
+@require_http_methods(["GET", "POST"])
+def queue_page(request: HttpRequest) -> HttpResponse:
+    viewer = viewer_from_request(request, create=True)
+    needs_name = viewer.user_id is None
+    form = QueueForm(request.POST or None, needs_name=needs_name,
+                     initial={"name": request.session.get(GUEST_NAME_SESSION_KEY, "")})
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            services.queue_join(viewer=viewer, preset=data["preset"], seats=data["seats"],
+                                ranked=data["mode"] == "ranked", name=data.get("name"))
+        except LadderError as exc:
+            form.add_error(None, exc.message)
+        else:
+            if data.get("name"):
+                request.session[GUEST_NAME_SESSION_KEY] = data["name"]
+            return redirect("ladder:queue")
+    ticket = services.waiting_ticket(viewer)
+    if ticket is not None:
+        services.queue_seen(ticket_id=ticket.pk)
+    ready = _ready_ticket(viewer) if ticket is None else None
+    return render(request, "ladder/queue.html", {
+        "form": form, "ticket": ticket, "ready": ready,
+        "status": queries.queue_status_context(ticket) if ticket else None,
+        "signed_in": viewer.user_id is not None,
+        "bots_after": services.BOTS_AFTER_SECONDS, "arrival_seconds": services.ARRIVAL_SECONDS,
+    })
+
+
+@require_GET
+def queue_status(request: HttpRequest) -> HttpResponse:
+    """The status partial on its own (no-JavaScript refresh and tests)."""
+    viewer = viewer_from_request(request)
+    ticket = services.waiting_ticket(viewer) or _ready_ticket(viewer)
+    if ticket is None:
+        if request.htmx:
+            return HttpResponseClientRedirect(reverse("ladder:queue"))
+        return redirect("ladder:queue")
+    services.queue_seen(ticket_id=ticket.pk)
+    return render(request, "ladder/_queue_status.html", {"s": queries.queue_status_context(ticket)})
+
+
+@require_POST
+def queue_leave(request: HttpRequest) -> HttpResponse:
+    viewer = viewer_from_request(request)
+    if services.queue_leave(viewer=viewer):
+        messages.success(request, "You left the queue.")
+    return redirect("ladder:queue")
+
+
+@require_POST
+def queue_bots(request: HttpRequest) -> HttpResponse:
+    viewer = viewer_from_request(request)
+    try:
+        match = services.queue_fill_with_bots(viewer=viewer)
+    except LadderError as exc:
+        messages.error(request, exc.message)
+        return redirect("ladder:queue")
+    return redirect(match.table)
+
+
+@require_GET
+def match_go(request: HttpRequest, ticket_id: int) -> HttpResponse:
+    """Where a matched page navigates: note the arrival, then go to the table."""
+    viewer = viewer_from_request(request)
+    try:
+        table = services.match_arrive(ticket_id=ticket_id, viewer=viewer)
+    except LadderError as exc:
+        messages.error(request, exc.message)
+        return redirect("ladder:queue")
+    if request.htmx:
+        return HttpResponseClientRedirect(table.get_absolute_url())
+    return redirect(table)
+
+
+# --- match history ----------------------------------------------------------------------------
+
+
+@require_GET
+def history(request: HttpRequest) -> HttpResponse:
+    viewer = viewer_from_request(request)
+    username = request.GET.get("player", "")
+    if username:
+        player = get_object_or_404(get_user_model(), username=username)
+        user_id, guest_key = player.pk, None
+    else:
+        player = request.user if request.user.is_authenticated else None
+        user_id, guest_key = viewer.user_id, viewer.guest_key
+    form = HistoryFilterForm(request.GET or None)
+    preset = kind = ""
+    if form.is_valid():
+        preset, kind = form.cleaned_data["preset"], form.cleaned_data["kind"]
+    page = queries.history_page(user_id=user_id, guest_key=guest_key, preset=preset, kind=kind,
+                                page_number=request.GET.get("page"))
+    query = request.GET.copy()
+    query.pop("page", None)
+    return render(request, "ladder/history.html", {
+        "player": player, "own": player is None or (request.user.is_authenticated
+                                                    and player.pk == request.user.pk),
+        "form": form, "page": page, "rows": page.object_list, "query": query.urlencode(),
+    })
+
+
+# --- replays and exports ----------------------------------------------------------------------
+
+
+def _finished_game(game_id: int) -> Game:
+    game = Game.objects.filter(pk=game_id).select_related("table").first()
+    if game is None or game.status != Game.Status.FINISHED:
+        # A running game has secrets (hands, the deck): nothing here until it ends.
+        raise Http404("No finished game with that number")
+    return game
+
+
+def _my_seat(game: Game, viewer: Viewer) -> int | None:
+    from games.models import Seat
+
+    seat_ids = {p.get("seat_id"): i for i, p in enumerate(game.players)}
+    for seat in Seat.objects.filter(pk__in=[k for k in seat_ids if k]):
+        if viewer.owns(seat):
+            return seat_ids[seat.pk]
+    if viewer.user_id:
+        for i, p in enumerate(game.players):
+            if p.get("user_id") == viewer.user_id and not p.get("bot"):
+                return i
+    return None
+
+
+def _int(value: Any, default: int) -> int:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return default
+
+
+@require_GET
+def replay_view(request: HttpRequest, game_id: int) -> HttpResponse:
+    game = _finished_game(game_id)
+    viewer = viewer_from_request(request)
+    seat = _my_seat(game, viewer)
+    actions = replay.game_actions(game)
+    step = _int(request.GET.get("step"), len(actions))
+    open_hands = request.GET.get("open") == "1"
+    frame = replay.replay_frame(game, step=step, seat=seat, open_hands=open_hands,
+                                actions=actions)
+    record = GameRecord.objects.filter(game=game).first()
+    context = {"game": game, "frame": frame, "record": record,
+               "ladder_name": services.ladders().get(services.stock_preset(game) or "",
+                                                     "Custom rules"),
+               "open_q": "&open=1" if open_hands else ""}
+    if request.htmx and request.htmx.target == "replay-frame":
+        return render(request, "ladder/_replay_frame.html", context)
+    return render(request, "ladder/replay.html", context)
+
+
+@require_GET
+def export_view(request: HttpRequest, game_id: int) -> HttpResponse:
+    game = _finished_game(game_id)
+    response = JsonResponse(replay.export_game(game), json_dumps_params={"indent": 1})
+    response["Content-Disposition"] = f'attachment; filename="chudopoly-game-{game.pk}.json"'
+    return response
