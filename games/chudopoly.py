@@ -158,6 +158,8 @@ def describe_event(event: Mapping[str, Any], *, viewer: int | None, names: Seque
         return "your" if seat is not None and seat == me else f"{who(key, False)}’s"
 
     def card(cid: Any) -> str:
+        if isinstance(cid, Mapping):  # events carry card dicts
+            return str(cid.get("name", "a card"))
         if isinstance(cid, int) and 0 <= cid < len(deck):
             return deck[cid].name
         return "a card"

@@ -1,0 +1,267 @@
+"""The table websocket end to end: Channels consumer, group broadcast, per-seat partials."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.contrib.sessions.backends.db import SessionStore
+from tables_helpers import ENGINE, card_ids_in, play_one, started_game
+
+from games import services
+from games.identity import GUEST_SESSION_KEY, Viewer
+from games.models import ChatMessage, Game
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+
+def _application() -> Any:
+    # Imported late: the ASGI module arms the in-process scheduler when it loads.
+    from chudopoly_site.asgi import application
+
+    return application
+
+
+def _session_cookie(viewer: Viewer | None) -> bytes:
+    session = SessionStore()
+    if viewer is not None:
+        session[GUEST_SESSION_KEY] = viewer.guest_key
+    session.create()
+    return f"sessionid={session.session_key}".encode()
+
+
+async def connect(code: str, viewer: Viewer | None) -> WebsocketCommunicator:
+    cookie = await database_sync_to_async(_session_cookie)(viewer)
+    comm = WebsocketCommunicator(_application(), f"/ws/table/{code}/", headers=[
+        (b"origin", b"http://localhost"), (b"host", b"localhost"), (b"cookie", cookie)])
+    connected, _ = await comm.connect()
+    assert connected
+    return comm
+
+
+async def frames(comm: WebsocketCommunicator, timeout: float = 0.4) -> list[str]:
+    """Everything the server sends until it goes quiet."""
+    out = []
+    # receive_nothing does not cancel the application on a timeout (receive_from would).
+    while not await comm.receive_nothing(timeout=timeout):
+        out.append(await comm.receive_from())
+    return out
+
+
+def error_code(html: str) -> str | None:
+    match = re.search(r'id="frame-error"[^>]*data-code="([a-z_]+)"', html)
+    return match.group(1) if match else None
+
+
+def version_in(html: str) -> int | None:
+    match = re.search(r'id="table-version" name="expected_version" value="(\d+)"', html)
+    return int(match.group(1)) if match else None
+
+
+@database_sync_to_async
+def start(host: Viewer, *others: tuple[Viewer, str], bots: int = 0) -> Game:
+    return started_game(host, *others, bots=bots, turn_seconds=0)
+
+
+@database_sync_to_async
+def reload(game: Game) -> Game:
+    game.refresh_from_db()
+    return game
+
+
+def owner(game: Game, engine_seat: int) -> str:
+    return game.players[engine_seat]["name"]
+
+
+async def test_a_seated_player_gets_the_whole_board_with_their_hand_on_connect(
+        alice: Viewer) -> None:
+    game = await start(alice, bots=1)
+    comm = await connect(game.table.code, alice)
+    (first,) = await frames(comm)
+    for element in ('id="status"', 'id="players"', 'id="hand"', 'id="decision"', 'id="log"',
+                    'id="lobby"', 'id="chat-log"', 'id="table-version"'):
+        assert element in first
+    seat = next(i for i, p in enumerate(game.players) if p["name"] == "Alice")
+    hand = game.state["players"][seat]["hand"]
+    assert {f'data-card-id="{c}"' in first for c in hand} == {True}
+    assert version_in(first) == 0
+    await comm.disconnect()
+
+
+async def test_a_move_over_the_socket_reaches_every_seat_and_spectator(
+        alice: Viewer, bob: Viewer, carol: Viewer) -> None:
+    game = await start(alice, (bob, "Bob"))
+    turn = game.state["turn"]
+    mover, other = (alice, bob) if owner(game, turn) == "Alice" else (bob, alice)
+    a = await connect(game.table.code, mover)
+    b = await connect(game.table.code, other)
+    spectator = await connect(game.table.code, carol)
+    for comm in (a, b, spectator):
+        await frames(comm)
+    action = next(x for x in ENGINE.legal_actions(game.state, turn) if x["type"] == "bank"
+                  or x["type"] == "place")
+    await a.send_to(text_data=json.dumps({"kind": "act", "action": json.dumps(action),
+                                          "expected_version": "0",
+                                          "HEADERS": {"HX-Request": "true"}}))
+    for comm in (a, b, spectator):
+        got = "\n".join(await frames(comm))
+        assert version_in(got) == 1, got[:300]
+    game = await reload(game)
+    assert game.version == 1
+    for comm in (a, b, spectator):
+        await comm.disconnect()
+
+
+@pytest.mark.parametrize(("payload", "code"), [
+    ("{not json", "malformed"),
+    (json.dumps({"kind": "act", "action": "{\"type\":\"end_turn\"}"}), "malformed"),
+    (json.dumps({"kind": "chat", "text": "x" * 9000}), "oversized"),
+    (json.dumps({"kind": "act", "action": {"type": "end_turn"}, "expected_version": 99}),
+     "stale"),
+    (json.dumps({"kind": "act", "action": {"type": "end_turn"}, "expected_version": 0,
+                 "seat": 4}), "forged"),
+    (json.dumps({"kind": "act", "action": {"type": "bank", "card": 9999},
+                 "expected_version": 0}), "illegal"),
+])
+async def test_a_bad_frame_gets_a_clear_error_and_changes_nothing(
+        alice: Viewer, payload: str, code: str) -> None:
+    game = await start(alice, bots=1)
+    seat = next(i for i, p in enumerate(game.players) if p["name"] == "Alice")
+    while seat not in ENGINE.to_decide(game.state):
+        game = await database_sync_to_async(play_one)(game)
+    payload = payload.replace('"expected_version": 0', f'"expected_version": {game.version}')
+    before = (game.version, game.state)
+    comm = await connect(game.table.code, alice)
+    await frames(comm)
+    if code == "forged":
+        payload = payload.replace('"seat": 4', f'"seat": {1 - seat}')
+    await comm.send_to(text_data=payload)
+    got = await frames(comm)
+    assert got and error_code(got[0]) == code
+    assert re.search(r'id="frame-error"[^>]*>[^<]+<', got[0])  # a sentence, not empty
+    game = await reload(game)
+    assert (game.version, game.state) == before
+    await comm.disconnect()
+
+
+async def test_a_spectator_cannot_move(alice: Viewer, carol: Viewer) -> None:
+    game = await start(alice, bots=1)
+    comm = await connect(game.table.code, carol)
+    await frames(comm)
+    await comm.send_to(text_data=json.dumps({"kind": "act", "action": {"type": "scoop"},
+                                             "expected_version": 0}))
+    (got, *_) = await frames(comm)
+    assert error_code(got) == "spectator"
+    assert (await reload(game)).version == 0
+    await comm.disconnect()
+
+
+async def test_a_seat_waiting_on_someone_else_is_told_so(alice: Viewer, bob: Viewer) -> None:
+    game = await start(alice, (bob, "Bob"))
+    idle = bob if owner(game, game.state["turn"]) == "Alice" else alice
+    comm = await connect(game.table.code, idle)
+    await frames(comm)
+    await comm.send_to(text_data=json.dumps({"kind": "act", "action": {"type": "end_turn"},
+                                             "expected_version": 0}))
+    (got, *_) = await frames(comm)
+    assert error_code(got) == "not_your_turn"
+    await comm.disconnect()
+
+
+async def test_frames_to_a_seat_never_show_another_seats_hand(alice: Viewer, bob: Viewer,
+                                                             carol: Viewer) -> None:
+    game = await start(alice, (bob, "Bob"), bots=1)
+    seats = {p["name"]: i for i, p in enumerate(game.players)}
+    alice_socket = await connect(game.table.code, alice)
+    watcher = await connect(game.table.code, carol)
+    seen_by_alice = await frames(alice_socket)
+    seen_by_watcher = await frames(watcher)
+
+    def others_hands(g: Game, me: int | None) -> set[int]:
+        return {c for s, p in enumerate(g.state["players"]) if s != me for c in p["hand"]}
+
+    for _ in range(40):
+        game = await reload(game)
+        hidden_from_alice = others_hands(game, seats["Alice"])
+        hidden_from_watcher = others_hands(game, None)
+        for html in seen_by_alice:
+            assert not card_ids_in(html) & hidden_from_alice
+        for html in seen_by_watcher:
+            assert not card_ids_in(html) & hidden_from_watcher
+        if game.status == Game.Status.FINISHED:
+            break
+        await database_sync_to_async(play_one)(game)
+        # Every version change sends each socket exactly one frame.
+        seen_by_alice = [await alice_socket.receive_from(timeout=5)]
+        seen_by_watcher = [await watcher.receive_from(timeout=5)]
+        assert seen_by_alice and seen_by_watcher
+    await alice_socket.disconnect()
+    await watcher.disconnect()
+
+
+async def test_chat_is_sent_to_the_table_as_text_never_html(alice: Viewer, bob: Viewer) -> None:
+    game = await start(alice, (bob, "Bob"))
+    a = await connect(game.table.code, alice)
+    b = await connect(game.table.code, bob)
+    await frames(a)
+    await frames(b)
+    await a.send_to(text_data=json.dumps({"kind": "chat", "text": "<script>x()</script> gg"}))
+    got = "\n".join(await frames(b))
+    assert "&lt;script&gt;x()&lt;/script&gt; gg" in got and "<script>" not in got
+    assert await database_sync_to_async(ChatMessage.objects.count)() == 1
+    await frames(a)
+    await a.send_to(text_data=json.dumps({"kind": "chat", "text": "again"}))
+    assert error_code((await frames(a))[0]) == "rate_limited"
+    await a.disconnect()
+    await b.disconnect()
+
+
+async def test_coming_back_in_the_same_browser_finds_the_seat_and_the_current_board(
+        alice: Viewer) -> None:
+    game = await start(alice, bots=1)
+    comm = await connect(game.table.code, alice)
+    await frames(comm)
+    await comm.disconnect()
+    for _ in range(5):
+        game = await database_sync_to_async(play_one)(game)
+    again = await connect(game.table.code, alice)
+    (board,) = await frames(again)
+    assert version_in(board) == game.version
+    seat = next(i for i, p in enumerate(game.players) if p["name"] == "Alice")
+    for card in game.state["players"][seat]["hand"]:
+        assert f'data-card-id="{card}"' in board
+    await again.disconnect()
+
+
+async def test_a_player_who_left_takes_the_seat_back_by_reconnecting(alice: Viewer,
+                                                                     bob: Viewer) -> None:
+    game = await start(alice, (bob, "Bob"))
+    await database_sync_to_async(services.seat_leave)(table_id=game.table_id, viewer=alice)
+    comm = await connect(game.table.code, alice)
+    (board,) = await frames(comm)
+    assert "away" not in re.search(r'id="lobby".*?</ul>', board, re.S).group(0).split(
+        "Alice")[1].split("</li>")[0]
+    await comm.disconnect()
+
+
+async def test_an_unknown_table_code_is_closed(alice: Viewer) -> None:
+    cookie = await database_sync_to_async(_session_cookie)(alice)
+    comm = WebsocketCommunicator(_application(), "/ws/table/ZZZZ/", headers=[
+        (b"origin", b"http://localhost"), (b"host", b"localhost"), (b"cookie", cookie)])
+    connected, code = await comm.connect()
+    assert not connected and code == 4404
+
+
+async def test_the_lobby_updates_when_a_player_sits_down(alice: Viewer, bob: Viewer) -> None:
+    table = await database_sync_to_async(services.table_create)(
+        viewer=alice, name="Alice", ruleset_spec={})
+    comm = await connect(table.code, alice)
+    await frames(comm)
+    await database_sync_to_async(services.seat_join)(table_id=table.pk, viewer=bob, name="Bob")
+    got: list[Any] = await frames(comm)
+    assert any('id="lobby"' in html and "Bob" in html for html in got)
+    await comm.disconnect()
