@@ -19,7 +19,7 @@ from .rulesets import (
 from .scenario import card, scenario
 from .timeouts import timeout_actions
 from .turns import Applied, new_game, start_game
-from .view import events_for, view
+from .view import copy_result, events_for, view
 
 __all__ = [
     "ACTIONS",
@@ -56,4 +56,4 @@ __all__ = [
 
 def result(state: dict) -> dict | None:
     """{"winner", "placements", "end_reason", "stalemate_reason", "basis", ...} once finished."""
-    return state["result"]
+    return copy_result(state["result"])

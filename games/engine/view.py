@@ -77,9 +77,15 @@ def view(state: dict, seat: int | None) -> dict:
         "contest_laps": contest_laps(state),
         "contest_lap_cap": CONTEST_LAP_CAP,
         "contest_bar": contest_bar(state),
-        "ruleset": state["ruleset"],
-        "result": state["result"],
+        "ruleset": {**state["ruleset"], "deck": dict(state["ruleset"]["deck"])},
+        "result": copy_result(state["result"]),
     }
+
+
+def copy_result(result: dict | None) -> dict | None:
+    if result is None:
+        return None
+    return {**result, "placements": result["placements"][:], "sets": dict(result["sets"])}
 
 
 def _pending_view(state: dict, cat) -> dict | None:

@@ -102,7 +102,10 @@ def test_random_playouts_keep_every_invariant_and_replay_exactly(spec, seats, se
             other = rng.choice(legal)  # every listed action is accepted
             apply(state, seat, other)
         action = choose(state, seat, rng, legal, scoop_weight=0.003)
-        state = apply(state, seat, action).state
+        before = _dump(state) if len(log) % 7 == 0 else None
+        previous, state = state, apply(state, seat, action).state
+        if before is not None:
+            assert _dump(previous) == before, "apply modified its input"
         log.append([seat, action])
         assert not check_invariants(state), check_invariants(state)
         assert len(log) + 0 == state["version"]
