@@ -1,7 +1,12 @@
-"""Bots: input is a seat's view (never the raw state), output is one legal action.
+"""Bots: input is a seat's view (never the raw state), output is one action for that seat.
 
-`choose_action(view, level=...)` is the one entry point the site calls. Levels live in their own
-modules so a later issue can add stronger ones without touching the tables or the scheduler.
+`choose_action(view, level=...)` is the one entry point the site calls. Levels (docs/bots.md):
+
+- "easy" (alias "basic", the first bot, so existing tables keep working): legal, naive.
+- "medium": a heuristic player (medium.py).
+- "hard": determinized Monte Carlo search with medium playouts (hard.py), about 1 s a decision.
+
+Every level is deterministic given the view: its random choices are seeded from the view.
 """
 
 from __future__ import annotations
@@ -9,22 +14,31 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from games.bots import basic
+from games.bots import easy, hard, medium
 
 Chooser = Callable[[dict[str, Any]], dict[str, Any]]
 
 LEVELS: dict[str, Chooser] = {
-    "basic": basic.choose_action,
+    "easy": easy.choose_action,
+    "medium": medium.choose_action,
+    "hard": hard.choose_action,
+    "basic": easy.choose_action,
 }
-LEVEL_NAMES: dict[str, str] = {"basic": "Basic"}
+LEVEL_NAMES: dict[str, str] = {
+    "easy": "Easy",
+    "medium": "Medium",
+    "hard": "Hard",
+    "basic": "Easy",
+}
 
 
 def choose_action(view: dict[str, Any], *, level: str = "basic",
                   game_kind: str = "chudopoly") -> dict[str, Any]:
-    """One action from `view["legal"]` for the seat the view belongs to."""
+    """One action for the seat the view belongs to (legal: drawn from `view["legal"]`, or a
+    payment/discard selection the engine's rule accepts)."""
     if not view.get("legal"):
         raise ValueError("The bot has no legal action to choose from")
-    chooser = LEVELS.get(level, basic.choose_action)
     if game_kind != "chudopoly":
-        return basic.choose_any(view)
+        return easy.choose_any(view)
+    chooser = LEVELS.get(level, easy.choose_action)
     return chooser(view)

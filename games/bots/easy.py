@@ -1,15 +1,17 @@
-"""The basic bot: a legal-move player with a few sensible preferences so games finish.
+"""The easy bot (level "easy", alias "basic"): legal and sensible, but naive.
 
-It builds before it attacks, never scoops, pays with the cheapest legal selection and answers
-charges by accepting (it spends OPSEC only on set-stealing cards). Choices inside a preference
-band are random but seeded by the view's version and seat, so a replay of a bot game from its
-log does not depend on the bot at all, and a rerun of the same position picks the same move.
+It builds before it attacks, never scoops, never rearranges, pays with the cheapest listed
+selection and answers charges by accepting (it spends OPSEC only on set-stealing cards). It
+does not look at who is winning: targets, colours and cards inside a preference band are picked
+at random, seeded from the view, so a rerun of the same position picks the same move.
 """
 
 from __future__ import annotations
 
 import random
 from typing import Any
+
+from .observe import rng_for
 
 # Higher is preferred. Moves and swaps are left out: they cost nothing and could loop.
 _PLAY_ORDER = {
@@ -25,7 +27,7 @@ _BIG_ACTIONS = {"pcs_orders": 70, "inspector_general": 65, "chud": 64,
 
 
 def _rng(view: dict[str, Any]) -> random.Random:
-    return random.Random(f"{view.get('version')}:{view.get('viewer')}:{view.get('turn_number')}")
+    return rng_for(view, "easy")
 
 
 def _cards_by_id(view: dict[str, Any]) -> dict[int, dict[str, Any]]:
