@@ -4,7 +4,7 @@ events. Nothing here reveals another player's hand or the order of the deck."""
 from __future__ import annotations
 
 from .board import complete_colours, net_worth, rent_for
-from .cards import COLOUR_KEYS, card_dict
+from .cards import COLOUR_KEYS
 from .legal import legal_actions, to_decide
 from .state import CONTEST_LAP_CAP, DECK_CYCLE_LIMIT, HAND_LIMIT, catalogue_for
 from .winning import checkpoint_forecast, contest_bar, contest_laps
@@ -16,7 +16,7 @@ _PRIVATE_EVENTS = frozenset(("draw", "deal"))
 def view(state: dict, seat: int | None) -> dict:
     """What `seat` may see (None: a spectator). The only thing a browser is ever sent."""
     cat = catalogue_for(state)
-    cards = cat.cards
+    card = cat.card
     pure = state["ruleset"]["pureSetRequired"]
     players = []
     for s, p in enumerate(state["players"]):
@@ -28,8 +28,8 @@ def view(state: dict, seat: int | None) -> dict:
                 continue
             zones.append({
                 "colour": colour,
-                "cards": [card_dict(cards[c], colour) for c in zone],
-                "upgrades": [card_dict(cards[u], colour) for u in p["upgrades"].get(colour, ())],
+                "cards": [card(c, colour) for c in zone],
+                "upgrades": [card(u, colour) for u in p["upgrades"].get(colour, ())],
                 "complete": colour in sets,
                 "rent": rent_for(cat, p, colour),
             })
@@ -38,7 +38,7 @@ def view(state: dict, seat: int | None) -> dict:
             "seat": s,
             "active": p["active"],
             "hand_count": len(p["hand"]),
-            "bank": [card_dict(cards[c]) for c in p["bank"]],
+            "bank": [card(c) for c in p["bank"]],
             "bank_total": sum(cat.value[c] for c in p["bank"]),
             "zones": zones,
             "sets": len(sets),
@@ -64,12 +64,12 @@ def view(state: dict, seat: int | None) -> dict:
         "hand_limit": HAND_LIMIT,
         "deck_count": len(state["deck"]),
         "discard_count": len(discard),
-        "discard_top": card_dict(cards[discard[-1]]) if discard else None,
-        "discard": [card_dict(cards[c]) for c in reversed(discard)],
+        "discard_top": card(discard[-1]) if discard else None,
+        "discard": [card(c) for c in reversed(discard)],
         "shuffle_count": state["shuffle_count"],
         "deck_cycle_limit": DECK_CYCLE_LIMIT,
         "players": players,
-        "hand": [card_dict(cards[c]) for c in state["players"][seat]["hand"]] if own else [],
+        "hand": [card(c) for c in state["players"][seat]["hand"]] if own else [],
         "pending": _pending_view(state, cat),
         "to_decide": to_decide(state),
         "legal": legal_actions(state, seat) if own else [],
@@ -92,12 +92,11 @@ def _pending_view(state: dict, cat) -> dict | None:
     pending = state["pending"]
     if pending is None:
         return None
-    cards = cat.cards
     out = {k: v for k, v in pending.items() if k not in ("targets", "card", "take", "give")}
-    out["card"] = card_dict(cards[pending["card"]])
+    out["card"] = cat.card(pending["card"])
     for k in ("take", "give"):
         if pending.get(k) is not None:
-            out[k] = card_dict(cards[pending[k]])
+            out[k] = cat.card(pending[k])
     out["targets"] = [dict(t) for t in pending["targets"]]
     return out
 
