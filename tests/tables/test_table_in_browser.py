@@ -1,0 +1,74 @@
+"""A real Chromium plays at a table served by a real Daphne: create, add a bot, start, click."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+
+def _my_move(page: Any) -> bool:
+    """Make one move if the page offers one; True if a move was sent."""
+    if page.locator(".respond-form button").count():
+        page.locator(".respond-form button").first.click()
+        return True
+    if page.locator(".pay-form").count():
+        boxes = page.locator(".pay-form input[name=cards]")
+        for i in range(boxes.count()):  # tick cards until the Pay button enables
+            boxes.nth(i).check()
+            if page.locator(".pay-confirm").is_enabled():
+                break
+        page.locator(".pay-confirm").click()
+        return True
+    if page.locator(".discard-form").count():
+        need = int(page.locator(".discard-form").get_attribute("data-need"))
+        boxes = page.locator(".discard-form input[name=cards]")
+        for i in range(need):
+            boxes.nth(i).check()
+        page.locator(".discard-confirm").click()
+        return True
+    if "Your turn" in (page.locator("#turn-name").text_content() or ""):
+        plays = page.locator("#hand .play-form button")
+        if plays.count() and " 0 plays left" not in page.locator(".turn-line").text_content():
+            plays.first.click()
+            return True
+        if page.locator(".end-turn-form button").count():
+            page.locator(".end-turn-form button").click()
+            return True
+    return False
+
+
+def test_a_guest_starts_a_table_adds_a_bot_and_plays_by_clicking(live_server_url: str,
+                                                                 page: Any) -> None:
+    page.goto(live_server_url + "/tables/new/")
+    page.fill("input[name=name]", "Alice")
+    page.select_option("select[name=preset]", "blitz")
+    page.click("text=Open the table")
+    page.wait_for_url("**/t/*/")
+    page.wait_for_selector("#connection[data-state=open]")
+    page.click("text=Add a bot")
+    page.wait_for_selector(".seat-list >> text=Bot Alpha")
+    page.click("text=Start the game")
+    page.wait_for_selector("#hand .hand-card")
+    page.wait_for_selector("#connection[data-state=open]")
+
+    moves = 0
+    for _ in range(300):
+        if page.locator("#result").count() or moves >= 6:
+            break
+        before = page.locator("#table-version").get_attribute("value")
+        if _my_move(page):
+            moves += 1
+            # The server answers every move with a new version pushed over the socket.
+            page.wait_for_function(
+                "v => document.getElementById('table-version').value !== v", arg=before,
+                timeout=10_000)
+        else:
+            page.wait_for_timeout(100)
+    assert moves >= 3 or page.locator("#result").count()
+    log = page.locator("#log").text_content()
+    assert "You " in log and "Bot Alpha" in log
+    assert not (page.locator("#frame-error").text_content() or "").strip()
+    assert page.console_errors == []
