@@ -12,7 +12,8 @@ from .cards import Catalogue
 from .receipt import receive_property, settle_upgrades
 from .state import Tx, catalogue_for
 
-SELECTION_CAP = 24
+SELECTION_CAP = 12
+WALK_BUDGET = 300  # search nodes per listing; the list is a sample, never the whole space
 
 # Preference classes for the automatic payment (RULINGS): bank, loose properties, upgrades,
 # then cards of complete sets.
@@ -79,7 +80,25 @@ def auto_payment(state: dict, cat: Catalogue, seat: int, amount: int) -> list[in
     cards, then properties outside complete sets, then upgrades, then complete-set cards; if
     nothing covers it, everything."""
     items = _classified(cat, state["players"][seat], state["ruleset"]["pureSetRequired"])
-    return _cheapest_cover(items, cat.value, amount)
+    if sum(cat.value[c] for c, _, _ in items) < amount:
+        return [c for c, _, _ in items]
+    return _alike_first(_groups(items, cat.value), set(_cheapest_cover(items, cat.value, amount)))
+
+
+def _groups(items: list[tuple[int, int, str]], value: list[int]
+            ) -> list[tuple[tuple[str, int], list[int]]]:
+    """Payable cards with value, grouped by (place, value) — cards that look alike to the
+    payer — biggest value first."""
+    groups: dict[tuple[str, int], list[int]] = {}
+    for c, _, loc in items:
+        if value[c] > 0:
+            groups.setdefault((loc, value[c]), []).append(c)
+    return sorted(groups.items(), key=lambda kv: -kv[0][1])
+
+
+def _alike_first(order: list[tuple[tuple[str, int], list[int]]], chosen: set[int]) -> list[int]:
+    """The same choice, spelled with each group's first ids (so equal choices compare equal)."""
+    return sorted(c for _, ids in order for c in ids[:sum(1 for x in ids if x in chosen)])
 
 
 def _cheapest_cover(items: list[tuple[int, int, str]], value: list[int], amount: int
@@ -119,25 +138,24 @@ def covering_selections(state: dict, cat: Catalogue, seat: int, amount: int,
     value = cat.value
     if sum(value[c] for c, _, _ in items) < amount:
         return [[c for c, _, _ in items]]
-    out = [sorted(_cheapest_cover(items, value, amount))]
-    # Cards that look alike to the payer (same place, same value) are one group, so the list
-    # holds distinct choices rather than the same choice with other ids.
-    groups: dict[tuple[str, int], list[int]] = {}
-    for c, _, loc in items:
-        if value[c] > 0:
-            groups.setdefault((loc, value[c]), []).append(c)
-    order = sorted(groups.items(), key=lambda kv: -kv[0][1])
+    # Alike cards form one group, so the list holds distinct choices rather than the same
+    # choice with other ids. The automatic payment comes first.
+    order = _groups(items, value)
+    first = _alike_first(order, set(_cheapest_cover(items, value, amount)))
+    out = [first]
+    seen = {tuple(first)}
     n = len(order)
     suffix = [0] * (n + 1)
     for i in range(n - 1, -1, -1):
         suffix[i] = suffix[i + 1] + order[i][0][1] * len(order[i][1])
-    seen = {tuple(out[0])}
     chosen: list[int] = []
+    budget = [WALK_BUDGET]
 
     # Minimal covers: take cards in descending value and stop the moment the amount is
     # reached; the last card taken is the smallest, so dropping any card falls short.
     def walk(i: int, total: int) -> None:
-        if len(out) >= cap or i >= n or total + suffix[i] < amount:
+        budget[0] -= 1
+        if budget[0] < 0 or len(out) >= cap or i >= n or total + suffix[i] < amount:
             return
         (_, v), ids = order[i]
         for k in range(1, len(ids) + 1):

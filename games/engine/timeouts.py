@@ -13,7 +13,9 @@ def timeout_actions(state: dict, seat: int) -> list[dict]:
 
     Each action is legal when its turn comes: apply them one by one (an accept of a charge is
     followed by that charge's payment)."""
-    if state["phase"] == "finished" or not state["players"][seat]["active"]:
+    players = state["players"]
+    if state["phase"] == "finished" or type(seat) is not int or not 0 <= seat < len(players) \
+            or not players[seat]["active"]:
         return []
     cat = catalogue_for(state)
     pending = state["pending"]
