@@ -336,3 +336,19 @@ def test_actions_need_another_active_player_as_target() -> None:
     state = scenario(seats=3, hands={0: ["finance_office"]}, scooped=[2])
     refused(state, 0, {"type": "action", "card": card(state, "finance_office"), "target": 2},
             "Invalid target")
+
+
+def test_under_pure_sets_an_all_rainbow_zone_is_not_a_set(play) -> None:
+    state = scenario(ruleset={"preset": "mdFaithful"}, hands={0: ["wild_any"], 1: []},
+                     boards={0: {"brown": ["wild_any"]}})
+    state = play(state, 0, {"type": "place", "card": card(state, "wild_any", 0),
+                            "colour": "brown"})
+    assert "set_completed" not in play.types()
+    assert len(state["players"][0]["zones"]["brown"]) == 2  # full: the zone cap still holds
+
+
+def test_inspector_general_cannot_target_an_all_rainbow_zone_under_pure_sets() -> None:
+    state = scenario(ruleset={"pureSetRequired": True}, hands={0: ["inspector_general"]},
+                     boards={1: {"brown": ["wild_any", "wild_any"]}})
+    refused(state, 0, {"type": "action", "card": card(state, "inspector_general"), "target": 1,
+                       "colour": "brown"}, "That set is not complete")

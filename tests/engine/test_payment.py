@@ -165,3 +165,26 @@ def test_payment_options_start_with_the_automatic_choice_and_are_all_legal(play)
     assert all(payment_problem(state, 1, sel) is None for sel in options)
     assert options[0] == sorted(timeout_actions(state, 1)[0]["cards"])
     assert len({tuple(o) for o in options}) == len(options)
+
+
+def test_received_cards_go_to_the_fullest_legal_zone_with_room(play) -> None:
+    state = scenario(hands={0: ["finance_office"]},
+                     boards={0: {"red": ["F-22 Raptor", "F-35 Lightning II", "F-15 Eagle"],
+                                 "yellow": ["KC-135 Stratotanker"],
+                                 "green": ["Red Flag", "Thunderbirds"]},
+                             1: {"red": ["wild_any"]}},
+                     banks={1: ["money:5"]})
+    state = owe(play, state)
+    rainbow = card(state, "wild_any")
+    state = play(state, 1, {"type": "pay", "cards": [card(state, "money:5", 1), rainbow]})
+    # its own colour (red) is full, so the fullest other zone with room takes it
+    assert rainbow in state["players"][0]["zones"]["green"]
+    assert [e["colour"] for e in play.events if e["type"] == "set_completed"] == ["green"]
+
+
+def test_a_payer_holding_only_a_rainbow_wild_must_hand_it_over(play) -> None:
+    state = scenario(hands={0: ["finance_office"]}, boards={1: {"pink": ["wild_any"]}})
+    state = owe(play, state)
+    refused(state, 1, {"type": "pay", "cards": []}, "Select cards to pay with")
+    assert [a for a in legal_actions(state, 1) if a["type"] == "pay"] == [
+        {"type": "pay", "cards": [card(state, "wild_any")]}]
