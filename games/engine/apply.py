@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from . import legal
-from .board import SET_SIZE, find_property, find_upgrade, payable_cards, rent_for
+from .board import SET_SIZE, find_property, find_upgrade, rent_for
 from .cards import COLOURS, Catalogue
 from .payment import execute_payment, owed_entry, payment_problem
 from .receipt import merge_upgrades, receive_property, settle_upgrades
@@ -192,7 +192,7 @@ def _check_respond(state: dict, seat: int, action: Mapping[str, Any]) -> dict:
             raise IllegalAction("Say which player's charge you are answering")
         target = chains[0]
     canonical = {"type": "respond", "answer": answer, "target": target}
-    found = _match(canonical, legal.responses(state, seat))
+    found = _match(canonical, legal.responses(state, seat, answer))
     if found is None:
         if not _is_id(target) or target not in chains:
             raise IllegalAction("Not your turn to respond")
@@ -512,7 +512,8 @@ def _do_respond(tx: Tx, seat: int, a: dict) -> None:
         return
     tx.emit({"type": "accept", "seat": seat, "source": pending["source"], "kind": kind})
     if kind in PAYMENT_KINDS:
-        if payable_cards(s["players"][seat]):
+        payer = s["players"][seat]
+        if payer["bank"] or payer["zones"] or payer["upgrades"]:
             entry["state"] = "pay"
             return
         tx.emit({"type": "insolvent", "seat": seat, "to": pending["source"],

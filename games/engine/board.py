@@ -28,11 +28,10 @@ def zone_is_set(cat: Catalogue, zone: list[int] | None, colour: str, pure: bool)
 
 
 def complete_colours(cat: Catalogue, p: dict, pure: bool) -> list[str]:
-    out = []
-    for colour, zone in p["zones"].items():
-        if len(zone) >= SET_SIZE[colour] and (not pure or zone_is_set(cat, zone, colour, pure)):
-            out.append(colour)
-    return out
+    size = SET_SIZE
+    if not pure:
+        return [c for c, z in p["zones"].items() if len(z) >= size[c]]
+    return [c for c, z in p["zones"].items() if len(z) >= size[c] and zone_is_set(cat, z, c, pure)]
 
 
 def set_count(cat: Catalogue, p: dict, pure: bool) -> int:

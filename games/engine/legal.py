@@ -224,17 +224,19 @@ def opsec_in_hand(cat: Catalogue, p: dict) -> int | None:
     return None
 
 
-def responses(state: dict, seat: int) -> list[dict]:
-    """accept / opsec for every chain in which `seat` is the one to answer."""
+def responses(state: dict, seat: int, answer: str | None = None) -> list[dict]:
+    """accept / opsec for every chain in which `seat` is the one to answer (only `answer`
+    when given)."""
     pending = state["pending"]
     if pending is None:
         return []
     out = []
-    can_counter = None
+    can_counter = False if answer == "accept" else None
     for t in pending["targets"]:
         if t["responder"] != seat or t["state"] != "respond":
             continue
-        out.append({"type": "respond", "answer": "accept", "target": t["seat"]})
+        if answer != "opsec":
+            out.append({"type": "respond", "answer": "accept", "target": t["seat"]})
         if can_counter is None:
             can_counter = opsec_problem(state, seat) is None
         if can_counter:

@@ -185,35 +185,35 @@ def execute_payment(tx: Tx, payer: int, payee: int, cards: list[int], amount: in
     before_payer = completed(tx, payer)
     src = tx.p(payer)
     dst = tx.p(payee)
+    where: dict[int, str] = dict.fromkeys(src["bank"], "bank")
+    for colour, ups in src["upgrades"].items():
+        where.update(dict.fromkeys(ups, "upgrade:" + colour))
+    for colour, zone in src["zones"].items():
+        where.update(dict.fromkeys(zone, colour))
     moves = []
-    total = 0
-    bank = src["bank"]
     props: list[tuple[int, str]] = []
     for c in cards:
-        total += cat.value[c]
-        if c in bank:
-            bank.remove(c)
-            dst["bank"].append(c)
-            moves.append([c, "bank", "bank"])
-            continue
-        colour = next((col for col, ups in src["upgrades"].items() if c in ups), None)
-        if colour is not None:
+        loc = where[c]
+        if loc == "bank":
+            src["bank"].remove(c)
+        elif loc.startswith("upgrade:"):
+            colour = loc[8:]
             ups = src["upgrades"][colour]
             ups.remove(c)
             if not ups:
                 del src["upgrades"][colour]
-            dst["bank"].append(c)
-            moves.append([c, "upgrade:" + colour, "bank"])
+        else:
+            props.append((c, loc))
             continue
-        colour = next(col for col, zone in src["zones"].items() if c in zone)
-        props.append((c, colour))
+        dst["bank"].append(c)
+        moves.append([c, loc, "bank"])
     for c, colour in props:
         zone = src["zones"][colour]
         zone.remove(c)
         if not zone:
             del src["zones"][colour]
-        dest = receive_property(tx, payee, c, colour)
-        moves.append([c, colour, dest])
+        moves.append([c, colour, receive_property(tx, payee, c, colour)])
+    total = sum(cat.value[c] for c in cards)
     tx.emit({"type": "payment", "seat": payer, "to": payee, "amount": amount, "total": total,
              "kind": kind, "moves": moves,
              "cards": [cat.card(c, None if to == "bank" else to) for c, _, to in moves]})
