@@ -57,13 +57,20 @@ def apply(state: dict, seat: int, action: Mapping[str, Any]) -> Applied:
         raise IllegalAction("You have scooped and are out of this game")
     if type(action) is not dict and not isinstance(action, Mapping):
         raise IllegalAction("An action must be an object with a type")
-    spec = _TYPES.get(action.get("type"))  # type: ignore[arg-type]
+    typ = action.get("type")
+    spec = _TYPES.get(typ) if type(typ) is str else None
     if spec is None:
-        if action.get("type") == "draw":
+        if typ == "draw":
             raise IllegalAction("Cards are drawn automatically at the start of your turn")
         raise IllegalAction("Unknown action type")
     check, do = spec
-    canonical = check(state, seat, action)
+    try:
+        canonical = check(state, seat, action)
+    except (TypeError, KeyError, ValueError, IndexError) as exc:
+        if isinstance(exc, IllegalAction):
+            raise
+        # Untrusted input of an unexpected shape (a list where an id belongs, ...).
+        raise IllegalAction("That action is malformed") from None
     tx = Tx(state, catalogue_for(state))
     do(tx, seat, canonical)
     tx.s["version"] = state["version"] + 1
@@ -187,7 +194,7 @@ def _check_respond(state: dict, seat: int, action: Mapping[str, Any]) -> dict:
     if set(action) - {"type", "answer", "target"}:
         raise IllegalAction("Unexpected field in response")
     target = action.get("target")
-    if target is None:
+    if "target" not in action:
         if len(chains) > 1:
             raise IllegalAction("Say which player's charge you are answering")
         target = chains[0]

@@ -55,13 +55,18 @@ def rulesets(draw):
 def random_action(rng: random.Random, state: dict) -> dict:
     size = len(state["deck"]) + len(state["discard"]) + sum(
         len(p["hand"]) + len(p["bank"]) for p in state["players"]) + 60
-    ident = lambda: rng.randint(-1, size)  # noqa: E731
-    action: dict = {"type": rng.choice(TYPES)}
+    junk = [None, "x", 1.0, True, [], {}, [1, 2], -5]
+
+    def ident():
+        return rng.randint(-1, size) if rng.random() < 0.9 else rng.choice(junk)
+
+    action: dict = {"type": rng.choice(TYPES) if rng.random() < 0.95 else rng.choice(junk)}
     for key, make in (("card", ident), ("target", lambda: rng.randint(-1, 5)),
-                      ("colour", lambda: rng.choice([*COLOUR_KEYS, "purple"])),
+                      ("colour", lambda: rng.choice([*COLOUR_KEYS, "purple", None, [], 3])),
                       ("take", ident), ("give", ident),
-                      ("answer", lambda: rng.choice(["accept", "opsec", "no"])),
-                      ("cards", lambda: [ident() for _ in range(rng.randint(0, 3))])):
+                      ("answer", lambda: rng.choice(["accept", "opsec", "no", None, []])),
+                      ("cards", lambda: [ident() for _ in range(rng.randint(0, 3))]
+                       if rng.random() < 0.9 else rng.choice(junk))):
         if rng.random() < 0.35:
             action[key] = make()
     return action
