@@ -78,7 +78,7 @@ def account_adopt_guest(*, user_id: int, guest_key: str | None) -> int:
         return 0
     with transaction.atomic():
         taken = set(Seat.objects.filter(user_id=user_id).values_list("table_id", flat=True))
-        seats = Seat.objects.select_for_update().filter(guest_key=guest_key, is_bot=False)
+        seats = Seat.objects.filter(guest_key=guest_key, is_bot=False)
         moved = seats.exclude(table_id__in=taken).update(user_id=user_id, guest_key=None)
         ladder_adopt_guest(guest_key=guest_key, user_id=user_id)
         return moved

@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.chudopoly import COLOURS, colour_name
+from games.engine import COLOURS  # the pinned catalogue (docs/engine-contract.md)
 from games.interface import get_game
 from games.models import Game, GameAction
 
@@ -55,7 +55,7 @@ def _zones(player: Mapping[str, Any]) -> list[dict[str, Any]]:
     out = []
     for zone in player.get("zones") or []:
         colour = COLOURS.get(zone.get("colour"))
-        out.append({**zone, "name": colour_name(zone.get("colour")),
+        out.append({**zone, "name": colour.name if colour else str(zone.get("colour")),
                     "bg": colour.bg if colour else "#888",
                     "set_size": colour.set_size if colour else None})
     return out

@@ -291,7 +291,7 @@ def queue_join(*, viewer: Viewer, preset: str, seats: int, ranked: bool,
     now = timezone.now()
     with transaction.atomic():
         queue = queue_for(preset=preset, seats=seats, ranked=ranked)
-        existing = (QueueTicket.objects.select_for_update().select_related("queue")
+        existing = (QueueTicket.objects.select_for_update(of=("self",)).select_related("queue")
                     .filter(status=QueueTicket.Status.WAITING, **owner).first())
         if existing is not None:
             if existing.queue_id == queue.pk:
@@ -448,7 +448,7 @@ def queue_pair(*, now: datetime | None = None) -> list[Match]:
                      .filter(pk=queue_id).first())
             if queue is None:
                 continue  # another pairing run holds this queue
-            tickets = list(QueueTicket.objects.select_for_update()
+            tickets = list(QueueTicket.objects.select_for_update(of=("self",))
                            .filter(queue=queue, status=QueueTicket.Status.WAITING)
                            .select_related("user").order_by("joined_at", "pk"))
             live = []
@@ -474,7 +474,8 @@ def queue_fill_with_bots(*, viewer: Viewer) -> Match:
     """A casual player who waited long enough plays at once: them and bots."""
     now = timezone.now()
     with transaction.atomic():
-        ticket = (QueueTicket.objects.select_for_update().select_related("queue", "user")
+        ticket = (QueueTicket.objects.select_for_update(of=("self",))
+                  .select_related("queue", "user")
                   .filter(status=QueueTicket.Status.WAITING, **_owner_filter(viewer)).first())
         if ticket is None:
             raise LadderError("You are not waiting in a queue.", code="not_queued")

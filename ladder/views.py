@@ -184,7 +184,8 @@ def history(request: HttpRequest) -> HttpResponse:
     if form.is_valid():
         preset, kind = form.cleaned_data["preset"], form.cleaned_data["kind"]
     page = queries.history_page(user_id=user_id, guest_key=guest_key, preset=preset, kind=kind,
-                                page_number=request.GET.get("page"))
+                                page_number=request.GET.get("page"),
+                                per_page=queries.HISTORY_PAGE)
     query = request.GET.copy()
     query.pop("page", None)
     return render(request, "ladder/history.html", {

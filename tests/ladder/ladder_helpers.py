@@ -110,3 +110,32 @@ def ago(seconds: float) -> datetime:
 
 
 __all__ = ["Match", "Queue", "Table"]
+
+
+def recorded_game(players: list[tuple[Viewer | None, str, int]], *, ladder: str = "chudopoly",
+                  ranked: bool = False, rated: bool = False, when: datetime | None = None,
+                  changes: dict[int, float] | None = None) -> Game:
+    """A finished game as the history sees it, written directly (no play): players are
+    (viewer or None for a bot, name, placement)."""
+    from ladder.models import GameRecord, PlayerResult
+
+    when = when or timezone.now()
+    table = Table.objects.create(code=f"H{Table.objects.count():03d}"[:4],
+                                 status=Table.Status.FINISHED)
+    game = Game.objects.create(table=table, ruleset={"label": ladder}, seed=1,
+                               seat_count=len(players), state={}, status=Game.Status.FINISHED,
+                               result={"placements": []}, finished_at=when,
+                               players=[{"name": n, "bot": v is None} for v, n, _ in players])
+    record = GameRecord.objects.create(game=game, ladder=ladder, seat_count=len(players),
+                                       ranked=ranked, rated=rated, finished_at=when)
+    for seat, (viewer, name, place) in enumerate(players):
+        uid = viewer.user_id if viewer else None
+        change = (changes or {}).get(uid) if uid else None
+        PlayerResult.objects.create(
+            record=record, seat=seat, name=name, user_id=uid,
+            guest_key=viewer.guest_key if viewer else None, is_bot=viewer is None,
+            placement=place, ladder=ladder, rated=rated, ranked=ranked,
+            seat_count=len(players), finished_at=when,
+            rating_before=1500 if change is not None else None,
+            rating_after=1500 + change if change is not None else None)
+    return game

@@ -1,0 +1,173 @@
+"""Sign-up, log-in with throttling, log-out, password change and reset, profile pages."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core import mail
+from django.test import Client
+from django.urls import reverse
+
+from accounts.models import LoginFailure, Profile
+from accounts.services import LOGIN_FAILURES_ALLOWED
+
+pytestmark = pytest.mark.django_db
+PASSWORD = "correct horse battery"
+
+
+def _sign_up(client: Client, username: str = "alice", **extra: str):
+    data = {"username": username, "email": "", "password1": PASSWORD, "password2": PASSWORD,
+            **extra}
+    return client.post(reverse("accounts:signup"), data)
+
+
+def test_signing_up_creates_the_account_logs_in_and_shows_the_profile(client: Client) -> None:
+    response = _sign_up(client, email="alice@example.com")
+    assert response.status_code == 302
+    assert response["Location"] == reverse("accounts:profile")
+    user = get_user_model().objects.get(username="alice")
+    assert user.email == "alice@example.com" and Profile.objects.filter(user=user).exists()
+    assert client.session["_auth_user_id"] == str(user.pk)
+    page = client.get(reverse("accounts:profile"), follow=True)
+    assert b'id="profile-name">alice<' in page.content
+
+
+def test_email_is_optional(client: Client) -> None:
+    _sign_up(client, "bob")
+    assert get_user_model().objects.get(username="bob").email == ""
+
+
+def test_usernames_are_unique_ignoring_case(client: Client) -> None:
+    _sign_up(client, "Alice")
+    client.logout()
+    response = _sign_up(client, "alice")
+    assert response.status_code == 200
+    assert b"That name is taken" in response.content
+
+
+def test_usernames_must_work_as_table_names(client: Client) -> None:
+    response = _sign_up(client, "a b<script>")
+    assert response.status_code == 200
+    assert not get_user_model().objects.exists()
+
+
+def test_weak_and_mismatched_passwords_are_refused(client: Client) -> None:
+    response = client.post(reverse("accounts:signup"), {
+        "username": "carol", "password1": "12345678", "password2": "12345678"})
+    assert b"too common" in response.content or b"entirely numeric" in response.content
+    response = client.post(reverse("accounts:signup"), {
+        "username": "carol", "password1": PASSWORD, "password2": PASSWORD + "x"})
+    assert b"The two passwords differ." in response.content
+    assert not get_user_model().objects.exists()
+
+
+def test_logging_in_and_out(client: Client) -> None:
+    get_user_model().objects.create_user(username="Dave", password=PASSWORD)
+    response = client.post(reverse("accounts:login"), {"username": "dave",
+                                                       "password": PASSWORD})
+    assert response.status_code == 302  # the name is found ignoring case
+    assert "_auth_user_id" in client.session
+    client.post(reverse("accounts:logout"))
+    assert "_auth_user_id" not in client.session
+
+
+def test_log_in_goes_back_to_a_safe_next_page_only(client: Client) -> None:
+    get_user_model().objects.create_user(username="erin", password=PASSWORD)
+    response = client.post(reverse("accounts:login"), {
+        "username": "erin", "password": PASSWORD, "next": "/ladder/play/"})
+    assert response["Location"] == "/ladder/play/"
+    client.logout()
+    response = client.post(reverse("accounts:login"), {
+        "username": "erin", "password": PASSWORD, "next": "https://evil.example/"})
+    assert response["Location"] == reverse("accounts:profile")
+
+
+def test_a_wrong_password_says_so_without_telling_which_part_was_wrong(client: Client) -> None:
+    get_user_model().objects.create_user(username="fay", password=PASSWORD)
+    response = client.post(reverse("accounts:login"), {"username": "fay", "password": "nope"})
+    assert response.status_code == 200
+    assert b"That name and password do not match an account." in response.content
+
+
+def test_five_failures_lock_that_name_from_that_address_for_a_while(client: Client) -> None:
+    get_user_model().objects.create_user(username="gil", password=PASSWORD)
+    for _ in range(LOGIN_FAILURES_ALLOWED):
+        client.post(reverse("accounts:login"), {"username": "gil", "password": "wrong"})
+    # Now even the right password is refused, with a clear message.
+    response = client.post(reverse("accounts:login"), {"username": "gil",
+                                                       "password": PASSWORD})
+    assert response.status_code == 200
+    assert "_auth_user_id" not in client.session
+    text = response.content.decode()
+    assert "Too many failed log-ins" in text and re.search(r"Try again in 1[45] minutes", text)
+    # Another address is not locked out.
+    other = Client(REMOTE_ADDR="10.1.2.3")
+    assert other.post(reverse("accounts:login"), {"username": "gil",
+                                                  "password": PASSWORD}).status_code == 302
+
+
+def test_the_lock_lifts_when_old_failures_leave_the_window(client: Client) -> None:
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    get_user_model().objects.create_user(username="hal", password=PASSWORD)
+    for _ in range(LOGIN_FAILURES_ALLOWED):
+        client.post(reverse("accounts:login"), {"username": "hal", "password": "wrong"})
+    LoginFailure.objects.update(created_at=timezone.now() - timedelta(minutes=16))
+    response = client.post(reverse("accounts:login"), {"username": "hal", "password": PASSWORD})
+    assert response.status_code == 302
+    assert not LoginFailure.objects.filter(username="hal").exists()
+
+
+def test_changing_the_password(client: Client) -> None:
+    user = get_user_model().objects.create_user(username="ivy", password=PASSWORD)
+    client.force_login(user)
+    response = client.post(reverse("accounts:password_change"), {
+        "old_password": PASSWORD, "new_password1": "a brand new secret",
+        "new_password2": "a brand new secret"})
+    assert response["Location"] == reverse("accounts:password_change_done")
+    user.refresh_from_db()
+    assert user.check_password("a brand new secret")
+    assert "_auth_user_id" in client.session  # still logged in
+
+
+def test_password_reset_mails_a_link_that_sets_a_new_password(client: Client) -> None:
+    get_user_model().objects.create_user(username="jo", email="jo@example.com",
+                                         password=PASSWORD)
+    response = client.post(reverse("accounts:password_reset"), {"email": "jo@example.com"})
+    assert response["Location"] == reverse("accounts:password_reset_done")
+    assert len(mail.outbox) == 1
+    message = mail.outbox[0]
+    assert message.to == ["jo@example.com"] and "Chudopoly" in message.subject
+    link = re.search(r"http://testserver(/accounts/password/reset/\S+/)", message.body).group(1)
+    form_page = client.get(link, follow=True)
+    assert form_page.context["validlink"]
+    set_url = form_page.redirect_chain[-1][0]
+    done = client.post(set_url, {"new_password1": "reset and ready",
+                                 "new_password2": "reset and ready"})
+    assert done["Location"] == reverse("accounts:password_reset_complete")
+    assert get_user_model().objects.get(username="jo").check_password("reset and ready")
+
+
+def test_password_reset_for_an_unknown_address_sends_nothing_but_looks_the_same(
+        client: Client) -> None:
+    response = client.post(reverse("accounts:password_reset"), {"email": "nobody@example.com"})
+    assert response["Location"] == reverse("accounts:password_reset_done")
+    assert mail.outbox == []
+
+
+def test_a_display_name_shows_on_the_profile(client: Client) -> None:
+    user = get_user_model().objects.create_user(username="kim", password=PASSWORD)
+    Profile.objects.create(user=user)
+    client.force_login(user)
+    client.post(reverse("accounts:profile_edit"), {"display_name": "Kim the Great"})
+    page = Client().get(reverse("accounts:profile_detail", args=["kim"]))
+    assert b"Kim the Great" in page.content and b"@kim" in page.content
+    assert b"Edit profile" not in page.content  # only the owner sees the form
+
+
+def test_an_unknown_profile_is_404(client: Client) -> None:
+    assert client.get(reverse("accounts:profile_detail", args=["ghost"])).status_code == 404

@@ -1,0 +1,55 @@
+"""Two pairing runs at the same moment (two workers, or beat and a manual run) make one table."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+from django.db import connection
+from ladder_helpers import ticket
+
+from games.models import Table
+from ladder import services
+from ladder.models import Match, QueueTicket
+
+
+@pytest.mark.django_db(transaction=True)
+def test_running_the_pairing_twice_at_once_makes_one_table(alice, bob, monkeypatch) -> None:
+    ticket(alice)
+    ticket(bob)
+    create = services._match_create
+
+    def slow_create(*args, **kwargs):
+        time.sleep(0.5)  # hold the queue's lock while the other run arrives
+        return create(*args, **kwargs)
+
+    monkeypatch.setattr(services, "_match_create", slow_create)
+    barrier = threading.Barrier(2)
+    made: list[int] = []
+    seconds: list[float] = []
+    errors: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            barrier.wait()
+            started = time.monotonic()
+            made.append(len(services.queue_pair()))
+            seconds.append(time.monotonic() - started)
+        except BaseException as exc:  # reported below; a thread must not swallow it
+            errors.append(exc)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    assert not errors
+    assert sorted(made) == [0, 1]
+    assert Match.objects.count() == 1 and Table.objects.count() == 1
+    assert QueueTicket.objects.filter(status="matched").count() == 2
+    if connection.vendor == "postgresql":
+        # The second run skipped the locked queue instead of waiting for it.
+        assert min(seconds) < 0.4
