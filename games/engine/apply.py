@@ -299,7 +299,7 @@ def _explain_play(state: dict, cat: Catalogue, seat: int, action: Mapping[str, A
         if len(active_seats(state)) < 2:
             return "No one to charge"
         return "Unexpected field for rent"
-    if key in ("finance_office",) and target is None:
+    if key == "finance_office" and target is None:
         return "Choose a player to collect from"
     if key == "inspector_general":
         if target is None or colour is None:
