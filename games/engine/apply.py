@@ -429,7 +429,7 @@ def _do_action(tx: Tx, seat: int, a: dict) -> None:
     p["hand"].remove(cid)
     s["plays_left"] -= 1
     if key not in ("upgrade", "foc"):
-        s["discard"].append(cid)
+        tx.discard().append(cid)
     event = {"type": "play_action", "seat": seat, "card": cat.card(cid), "key": key,
              "from": "hand", "to": "discard" if key not in ("upgrade", "foc") else a["colour"]}
     event.update((k, v) for k, v in a.items() if k not in ("type", "card"))
@@ -502,7 +502,7 @@ def _do_respond(tx: Tx, seat: int, a: dict) -> None:
         p = tx.p(seat)
         card = legal.opsec_in_hand(tx.cat, p)
         p["hand"].remove(card)
-        s["discard"].append(card)
+        tx.discard().append(card)
         if s["ruleset"]["counterCostsPlay"] and s["turn"] == seat:
             s["plays_left"] -= 1
         entry["depth"] += 1
@@ -655,7 +655,7 @@ def _do_discard(tx: Tx, seat: int, a: dict) -> None:
     p = tx.p(seat)
     for c in a["cards"]:
         p["hand"].remove(c)
-        tx.s["discard"].append(c)
+        tx.discard().append(c)
     tx.emit({"type": "discard", "seat": seat, "cards": [tx.cat.card(c) for c in a["cards"]],
              "from": "hand", "to": "discard"})
     tx.s["phase"] = "play"
@@ -668,7 +668,7 @@ def _do_scoop(tx: Tx, seat: int, a: dict) -> None:
     p = tx.p(seat)
     gone = [u for ups in p["upgrades"].values() for u in ups]
     gone += p["hand"] + p["bank"] + [c for zone in p["zones"].values() for c in zone]
-    s["discard"].extend(gone)
+    tx.discard().extend(gone)
     p["upgrades"], p["hand"], p["bank"], p["zones"] = {}, [], [], {}
     sync_sets(tx, seat, before)
     p["active"] = False

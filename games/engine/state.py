@@ -152,25 +152,37 @@ class Tx:
     """A working copy of a state for one `apply`. Players are copied on first write
     (`tx.p(seat)`); readers use `tx.s["players"][seat]`, which is always current."""
 
-    __slots__ = ("_owned", "cat", "events", "s")
+    __slots__ = ("_owned", "_piles", "cat", "events", "s")
 
     def __init__(self, state: dict, cat: Catalogue | None = None) -> None:
         s = dict(state)
         s["players"] = state["players"][:]
-        s["deck"] = state["deck"][:]
-        s["discard"] = state["discard"][:]
         if state["pending"] is not None:
             s["pending"] = copy_pending(state["pending"])
         self.s = s
         self.cat = cat or catalogue_for(state)
         self.events: list[dict] = []
         self._owned = [False] * len(s["players"])
+        self._piles = False
 
     def p(self, seat: int) -> dict:
+        """Seat `seat`'s player dict, copied on first use so it may be written."""
         if not self._owned[seat]:
             self.s["players"][seat] = copy_player(self.s["players"][seat])
             self._owned[seat] = True
         return self.s["players"][seat]
+
+    def piles(self) -> tuple[list[int], list[int]]:
+        """The deck and discard lists, copied on first use so they may be written."""
+        s = self.s
+        if not self._piles:
+            s["deck"] = s["deck"][:]
+            s["discard"] = s["discard"][:]
+            self._piles = True
+        return s["deck"], s["discard"]
+
+    def discard(self) -> list[int]:
+        return self.piles()[1]
 
     def emit(self, event: dict[str, Any]) -> None:
         self.events.append(event)

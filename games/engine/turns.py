@@ -36,6 +36,7 @@ def reshuffle(tx: Tx) -> bool:
     s = tx.s
     if not s["discard"]:
         return False
+    tx.piles()
     deck = s["deck"] + s["discard"]
     s["rng"] = rng_shuffle(deck, s["rng"])
     s["deck"] = deck
@@ -49,7 +50,7 @@ def draw(tx: Tx, seat: int, count: int, reason: str) -> list[int]:
     s = tx.s
     if len(s["deck"]) < count:
         reshuffle(tx)
-    deck = s["deck"]
+    deck = tx.piles()[0]
     n = min(count, len(deck))
     drawn = deck[len(deck) - n:][::-1]
     del deck[len(deck) - n:]
@@ -153,7 +154,7 @@ def start_game(*, ruleset: dict | None, seats: int, seed: int,
     s["turn"] = s["order"][0]
     tx.emit({"type": "game_start", "order": s["order"][:], "ruleset": rules["label"]})
     for seat in s["order"]:
-        deck = s["deck"]
+        deck = tx.piles()[0]
         dealt = deck[len(deck) - OPENING_HAND:][::-1]
         del deck[len(deck) - OPENING_HAND:]
         tx.p(seat)["hand"].extend(dealt)
