@@ -56,8 +56,7 @@ def draw(tx: Tx, seat: int, count: int, reason: str) -> list[int]:
     del deck[len(deck) - n:]
     tx.p(seat)["hand"].extend(drawn)
     tx.emit({"type": "draw", "seat": seat, "count": n, "cards": [tx.cat.card(c) for c in drawn],
-             "reason": reason,
-             "from": "deck", "to": "hand"})
+             "reason": reason, "from": "deck", "to": "hand"})
     return drawn
 
 

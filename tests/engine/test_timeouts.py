@@ -83,3 +83,15 @@ def test_a_seat_owing_nothing_has_no_timeout_actions() -> None:
     state = scenario(seats=3)
     assert timeout_actions(state, 1) == []
     assert timeout_actions(state, 0) == [{"type": "end_turn"}]
+
+
+def test_a_timed_out_source_lets_every_pending_opsec_stand() -> None:
+    state = scenario(seats=3, hands={0: ["roll_call", "opsec"], 1: ["opsec"], 2: ["opsec"]})
+    state = apply(state, 0, {"type": "action", "card": card(state, "roll_call")}).state
+    for seat in (1, 2):
+        state = apply(state, seat, {"type": "respond", "answer": "opsec", "target": seat}).state
+    assert timeout_actions(state, 0) == [
+        {"type": "respond", "answer": "accept", "target": 1},
+        {"type": "respond", "answer": "accept", "target": 2}]
+    state = run(state, 0)
+    assert state["pending"] is None and state["players"][0]["bank"] == []
