@@ -1,7 +1,8 @@
 """Chudopoly behind the site's game interface (games/interface.py).
 
-This adapter is the only site module that imports `games.engine`. It translates the engine's
-exceptions into the interface's, and turns redacted events and legal actions into plain words.
+Only the Chudopoly modules of the site import `games.engine`: this adapter (rules, moves,
+exceptions translated to the interface's, log lines from redacted events), `chudopoly_board.py`
+(the board's template data, from a view) and `templatetags/chudopoly.py` (colours).
 """
 
 from __future__ import annotations
@@ -10,7 +11,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from games import engine
-from games.engine.cards import ACTIONS, COLOURS, build_deck
+from games.chudopoly_board import colour_name
+from games.engine.cards import ACTIONS, build_deck
 from games.engine.rulesets import (
     EDITABLE_DECK_COUNTS,
     PRESET_NAMES,
@@ -19,16 +21,6 @@ from games.engine.rulesets import (
     RulesetError,
 )
 from games.interface import Applied, IllegalAction, RulesetInvalid
-
-
-def colour_name(key: str | None) -> str:
-    colour = COLOURS.get(key or "")
-    return colour.name if colour else (key or "?")
-
-
-def _m(amount: Any) -> str:
-    return f"{amount}M"
-
 
 TOGGLE_LABELS = {
     "winRule": "How a game is won",
@@ -123,6 +115,20 @@ class ChudopolyGame:
                 "pending": view.get("pending") is not None}
 
     # --- presentation -----------------------------------------------------------------------
+    board_templates = {
+        "status": "games/chudopoly/_status.html",
+        "players": "games/chudopoly/_players.html",
+        "hand": "games/chudopoly/_hand.html",
+        "decision": "games/chudopoly/_decision.html",
+        "log": "games/chudopoly/_log.html",
+    }
+
+    def board_context(self, view: Mapping[str, Any], *, me: int | None, names: Sequence[str],
+                      seats: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+        from games.chudopoly_board import board_context
+
+        return board_context(view, me=me, names=names, seats=seats)
+
     def describe_event(self, event: Mapping[str, Any], *, viewer: int | None,
                        names: Sequence[str], ruleset: Mapping[str, Any]) -> str | None:
         deck = build_deck(ruleset.get("deck") or {})

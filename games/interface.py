@@ -98,6 +98,16 @@ class GameEngine(Protocol):
         ...
 
     # --- presentation (plain words, no HTML) ------------------------------------------------
+    # Partial name -> template for the board; each renders an element with that id (empty
+    # before the start) and honours `oob`. The lobby, chat and clocks are the site's own.
+    board_templates: dict[str, str]
+
+    def board_context(self, view: View, *, me: int | None, names: Sequence[str],
+                      seats: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+        """Template data for the board, built from `view` only (never the state). `seats[i]`
+        holds the public facts about engine seat i: "is_bot", "is_away", "deadline"."""
+        ...
+
     def describe_event(self, event: Event, *, viewer: int | None, names: Sequence[str],
                        ruleset: Mapping[str, Any]) -> str | None:
         """One log line for an already-redacted event, or None to leave it out."""

@@ -6,8 +6,8 @@ from typing import Any
 
 from django import template
 
-from games.chudopoly import COLOURS
-from games.chudopoly import colour_name as _colour_name
+from games.chudopoly_board import colour_name as _colour_name
+from games.engine.cards import COLOURS
 
 register = template.Library()
 

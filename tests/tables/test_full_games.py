@@ -99,3 +99,23 @@ def test_a_player_who_left_is_played_by_a_bot(alice: Viewer, bob: Viewer) -> Non
         moved = services.game_bot_move(game_id=game.pk, seat=seat, version=game.version)
         assert moved is not None
         assert moved.actions.get(version=0).source == "bot"
+
+
+def test_the_watchdog_rearms_a_bot_move_that_was_lost(alice: Viewer) -> None:
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.tasks import bots_watchdog
+
+    game = started_game(alice, bots=1)
+    if not game.players[ENGINE.to_decide(game.state)[0]]["bot"]:
+        game = services.table_apply_action(game_id=game.pk, seat=game.state["turn"],
+                                           action={"type": "end_turn"}, expected_version=0)
+    runner = in_process_scheduler()
+    runner.clear()  # the scheduled move is "lost"
+    assert bots_watchdog() == 0  # not idle long enough yet
+    Game.objects.filter(pk=game.pk).update(updated_at=timezone.now() - timedelta(seconds=10))
+    assert bots_watchdog() == 1
+    ((_, task, kwargs),) = runner.pending()
+    assert task == "chudopoly.bot_move" and kwargs["version"] == game.version

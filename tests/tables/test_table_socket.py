@@ -265,3 +265,16 @@ async def test_the_lobby_updates_when_a_player_sits_down(alice: Viewer, bob: Vie
     got: list[Any] = await frames(comm)
     assert any('id="lobby"' in html and "Bob" in html for html in got)
     await comm.disconnect()
+
+
+async def test_the_home_page_list_refreshes_when_a_public_table_opens(alice: Viewer) -> None:
+    comm = WebsocketCommunicator(_application(), "/ws/lobby/", headers=[
+        (b"origin", b"http://localhost"), (b"host", b"localhost")])
+    connected, _ = await comm.connect()
+    assert connected
+    table = await database_sync_to_async(services.table_create)(
+        viewer=alice, name="Alice", ruleset_spec={"preset": "blitz"}, is_public=True)
+    html = await comm.receive_from(timeout=5)
+    assert 'id="public-tables"' in html and table.code in html and "Blitz" in html
+    assert "1/4 seats" in html
+    await comm.disconnect()

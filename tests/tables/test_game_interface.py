@@ -1,0 +1,127 @@
+"""The game interface is the only thing tables need: a toy game plugs in without site changes."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import pytest
+
+from games import services
+from games.chudopoly import ChudopolyGame
+from games.identity import Viewer
+from games.interface import (
+    Applied,
+    GameEngine,
+    IllegalAction,
+    RulesetInvalid,
+    get_game,
+    register_game,
+)
+from games.models import Game
+
+
+class Countdown:
+    """Players take turns removing 1–3 tokens; whoever takes the last one wins."""
+
+    key = "countdown"
+    name = "Countdown"
+    min_seats = 2
+    max_seats = 4
+    board_templates: dict[str, str] = {}
+
+    def presets(self) -> dict[str, str]:
+        return {"short": "Short", "long": "Long"}
+
+    def resolve_ruleset(self, spec: Mapping[str, Any] | None) -> dict[str, Any]:
+        preset = (spec or {}).get("preset", "short")
+        if preset not in self.presets():
+            raise RulesetInvalid("preset", "Unknown preset")
+        return {"label": preset, "tokens": 7 if preset == "short" else 21}
+
+    def ruleset_label(self, ruleset: Mapping[str, Any]) -> str:
+        return self.presets()[ruleset["label"]]
+
+    def create(self, *, ruleset: Mapping[str, Any], seats: int, seed: int) -> dict[str, Any]:
+        return {"tokens": ruleset["tokens"], "turn": 0, "seats": seats, "winner": None,
+                "turn_number": 1}
+
+    def to_decide(self, state: dict[str, Any]) -> list[int]:
+        return [] if state["winner"] is not None else [state["turn"]]
+
+    def legal_actions(self, state: dict[str, Any], seat: int) -> list[dict[str, Any]]:
+        if seat not in self.to_decide(state):
+            return []
+        return [{"type": "take", "card": n} for n in (1, 2, 3) if n <= state["tokens"]]
+
+    def apply(self, state: dict[str, Any], seat: int, action: dict[str, Any]) -> Applied:
+        if action not in self.legal_actions(state, seat):
+            raise IllegalAction("You cannot take that many")
+        tokens = state["tokens"] - action["card"]
+        new = {**state, "tokens": tokens, "turn": (seat + 1) % state["seats"],
+               "turn_number": state["turn_number"] + 1,
+               "winner": seat if tokens == 0 else None}
+        return Applied(new, [{"type": "take", "seat": seat, "count": action["card"]}])
+
+    def view(self, state: dict[str, Any], seat: int | None) -> dict[str, Any]:
+        return {**state, "viewer": seat, "version": state["turn_number"],
+                "legal": self.legal_actions(state, seat) if seat is not None else []}
+
+    def events_for(self, events: Sequence[dict[str, Any]], seat: int | None
+                   ) -> list[dict[str, Any]]:
+        return list(events)
+
+    def result(self, state: dict[str, Any]) -> dict[str, Any] | None:
+        if state["winner"] is None:
+            return None
+        return {"winner": state["winner"], "placements": [state["winner"]]}
+
+    def replay(self, *, ruleset: Mapping[str, Any], seats: int, seed: int,
+               actions: Sequence[tuple[int, dict[str, Any]]]) -> dict[str, Any]:
+        state = self.create(ruleset=ruleset, seats=seats, seed=seed)
+        for seat, action in actions:
+            state = self.apply(state, seat, action).state
+        return state
+
+    def timeout_actions(self, state: dict[str, Any], seat: int) -> list[dict[str, Any]]:
+        return self.legal_actions(state, seat)[:1]
+
+    def clock_context(self, view: Mapping[str, Any]) -> dict[str, Any]:
+        return {"turn_seat": view["turn"], "turn_number": view["turn_number"], "pending": False}
+
+    def board_context(self, view: Mapping[str, Any], *, me: int | None, names: Sequence[str],
+                      seats: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+        return {"tokens": view["tokens"]}
+
+    def describe_event(self, event: Mapping[str, Any], *, viewer: int | None,
+                       names: Sequence[str], ruleset: Mapping[str, Any]) -> str | None:
+        return f"{names[event['seat']]} took {event['count']}."
+
+
+def test_chudopoly_implements_the_game_interface() -> None:
+    assert isinstance(ChudopolyGame(), GameEngine)
+    assert isinstance(get_game("chudopoly"), ChudopolyGame)
+
+
+@pytest.mark.django_db
+def test_a_second_game_runs_through_the_same_tables_seats_bots_and_log(alice: Viewer) -> None:
+    register_game("countdown", Countdown)
+    assert isinstance(get_game("countdown"), GameEngine)
+    table = services.table_create(viewer=alice, name="Alice", ruleset_spec={"preset": "long"},
+                                  max_seats=3, game_kind="countdown")
+    assert table.ruleset == {"label": "long", "tokens": 21} and table.ruleset_label == "Long"
+    services.seat_add_bot(table_id=table.pk, viewer=alice)
+    game = services.game_start(table_id=table.pk, viewer=alice)
+    engine = get_game("countdown")
+    while game.status == Game.Status.RUNNING:
+        seat = engine.to_decide(game.state)[0]
+        if game.players[seat]["bot"]:
+            game = services.game_bot_move(game_id=game.pk, seat=seat, version=game.version)
+        else:
+            game = services.table_apply_action(game_id=game.pk, seat=seat,
+                                               action={"type": "take", "card": 1},
+                                               expected_version=game.version)
+    assert game.result["winner"] in (0, 1)
+    actions = [(a.seat, a.action) for a in game.actions.all()]
+    assert engine.replay(ruleset=game.ruleset, seats=2, seed=game.seed,
+                         actions=actions) == game.state
