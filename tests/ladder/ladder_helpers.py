@@ -68,16 +68,17 @@ def engine_seat(game: Game, viewer: Viewer) -> int:
     return seat.game_seat
 
 
-def scoop_out(game: Game, *losers: Viewer) -> Game:
+def scoop_out(game: Game, *losers: Viewer, warmup: int = 0) -> Game:
     """Finish the game: the losers scoop, first listed first (so they place last), letting
-    the basic bot decide for anyone else who owes a decision meanwhile."""
+    the basic bot decide for anyone else who owes a decision meanwhile (and for everyone
+    during the first `warmup` decisions)."""
     order = [engine_seat(game, v) for v in losers]
-    for _ in range(5000):
+    for step in range(5000):
         game.refresh_from_db()
         if game.status == Game.Status.FINISHED:
             return game
         deciding = ENGINE.to_decide(game.state)
-        if order and order[0] in deciding:
+        if order and order[0] in deciding and step >= warmup:
             seat, action = order.pop(0), {"type": "scoop"}
             source = "player"
         else:

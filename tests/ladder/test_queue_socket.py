@@ -1,0 +1,96 @@
+"""The queue page's socket: live status on connect, updates, the jump to the table, and
+closing the page counts against the ticket."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.contrib.sessions.backends.db import SessionStore
+
+from games.identity import GUEST_SESSION_KEY, Viewer
+from ladder import services
+from ladder.models import QueueTicket
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+
+def _application() -> Any:
+    from chudopoly_site.asgi import application
+
+    return application
+
+
+def _session_cookie(viewer: Viewer) -> bytes:
+    session = SessionStore()
+    session[GUEST_SESSION_KEY] = viewer.guest_key
+    session.create()
+    return f"sessionid={session.session_key}; csrftoken={'c' * 32}".encode()
+
+
+async def connect(viewer: Viewer) -> WebsocketCommunicator:
+    cookie = await database_sync_to_async(_session_cookie)(viewer)
+    comm = WebsocketCommunicator(_application(), "/ws/queue/", headers=[
+        (b"origin", b"http://localhost"), (b"host", b"localhost"), (b"cookie", cookie)])
+    connected, _ = await comm.connect()
+    assert connected
+    return comm
+
+
+async def frames(comm: WebsocketCommunicator, timeout: float = 0.4) -> list[str]:
+    out = []
+    while not await comm.receive_nothing(timeout=timeout):
+        out.append(await comm.receive_from())
+    return out
+
+
+@database_sync_to_async
+def join(viewer: Viewer, name: str) -> QueueTicket:
+    return services.queue_join(viewer=viewer, preset="blitz", seats=2, ranked=False, name=name)
+
+
+@database_sync_to_async
+def ticket_of(viewer: Viewer) -> QueueTicket:
+    return QueueTicket.objects.filter(guest_key=viewer.guest_key).latest("pk")
+
+
+async def test_the_queue_socket_shows_status_then_sends_everyone_to_the_table(
+        guest_gus, guest_gwen) -> None:
+    await join(guest_gus, "Gus")
+    gus = await connect(guest_gus)
+    (first,) = await frames(gus)
+    assert 'id="queue-status"' in first and 'hx-swap-oob="true"' in first
+    assert 'id="queue-count">1<' in first and "±100" in first
+    assert 'name="csrfmiddlewaretoken" value="' + "c" * 32 in first
+    assert (await ticket_of(guest_gus)).sockets == 1
+
+    await join(guest_gwen, "Gwen")
+    gwen = await connect(guest_gwen)
+    await frames(gwen)
+    updated = await frames(gus)
+    assert updated and 'id="queue-count">2<' in updated[-1]
+
+    (match,) = await database_sync_to_async(services.queue_pair)()
+    for comm, viewer in ((gus, guest_gus), (gwen, guest_gwen)):
+        sent = "\n".join(await frames(comm))
+        ticket = await ticket_of(viewer)
+        go = f"/ladder/match/{ticket.pk}/go/"
+        assert "Match found!" in sent and f'hx-get="{go}" hx-trigger="load"' in sent
+        await comm.disconnect()
+
+
+async def test_closing_the_queue_page_lets_the_ticket_lapse(guest_gus) -> None:
+    await join(guest_gus, "Gus")
+    gus = await connect(guest_gus)
+    await frames(gus)
+    await gus.disconnect()
+    ticket = await ticket_of(guest_gus)
+    assert ticket.sockets == 0 and ticket.status == QueueTicket.Status.WAITING
+
+
+async def test_a_browser_with_no_ticket_gets_a_quiet_socket(guest_gus) -> None:
+    gus = await connect(guest_gus)
+    assert await frames(gus) == []
+    await gus.disconnect()
