@@ -22,6 +22,7 @@ class GameRecord:
     turns: int
     decision_seconds: dict[str, float] = field(default_factory=dict)
     decisions: dict[str, int] = field(default_factory=dict)
+    slowest: dict[str, float] = field(default_factory=dict)
 
 
 Chooser = Callable[[dict[str, Any], str], dict[str, Any]]
@@ -41,6 +42,7 @@ def play_game(levels: Sequence[str], *, seed: int, ruleset: Mapping[str, Any] | 
     state = engine.new_game(ruleset=dict(ruleset or {}), seats=len(levels), seed=seed)
     spent: dict[str, float] = {}
     count: dict[str, int] = {}
+    slowest: dict[str, float] = {}
     actions = 0
     while state["result"] is None:
         if actions >= ACTION_CAP:
@@ -53,6 +55,7 @@ def play_game(levels: Sequence[str], *, seed: int, ruleset: Mapping[str, Any] | 
         dt = time.perf_counter() - t0
         spent[level] = spent.get(level, 0.0) + dt
         count[level] = count.get(level, 0) + 1
+        slowest[level] = max(slowest.get(level, 0.0), dt)
         state = engine.apply(state, seat, action).state
         actions += 1
         if check:
@@ -61,4 +64,4 @@ def play_game(levels: Sequence[str], *, seed: int, ruleset: Mapping[str, Any] | 
                 raise AssertionError(problems)
     return GameRecord(seats=len(levels), seed=seed, levels=list(levels), result=state["result"],
                       actions=actions, turns=state["turn_number"], decision_seconds=spent,
-                      decisions=count)
+                      decisions=count, slowest=slowest)

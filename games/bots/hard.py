@@ -1,11 +1,225 @@
-"""Placeholder while the search bot is written."""
+"""The hard bot: determinized Monte Carlo search over the medium bot's best candidates.
+
+For one decision:
+1. Candidates: the legal actions the medium bot scores highest (`CANDIDATES`, deduplicated:
+   two identical 1M notes are one choice), plus ending the turn; OPSEC answers are always both
+   considered; payments are the medium knapsack's choice plus the cheapest listed ones.
+   A decision with one candidate is made at once.
+2. Worlds: `determinize.sample_world` deals the cards the seat has not seen into the other hands
+   and the deck at random, consistent with every visible card and count.
+3. Playouts: in each world every candidate is applied and the game is played on by the medium
+   policy for every seat (so the opponents' hidden hands are played as sampled) until this
+   seat's next turn starts — its own checkpoint is resolved at that moment — or the game ends.
+   Every candidate sees the same worlds (common random numbers), so their differences are not
+   drowned in the deal's luck.
+4. Leaf value: 1 for a win, 0 for a loss, otherwise this seat's share of a softmax over a board
+   evaluation of every active seat (sets, set progress, bank, hand, armed).
+5. Successive halving: after 2, 4, 8, ... worlds the worse half of the candidates is dropped.
+
+Budget: the search stops after `budget * STEPS_PER_SECOND` engine steps (deterministic: the same
+view gives the same move) or at the wall-clock deadline of `budget` seconds, whichever comes
+first; a round of worlds cut short by the deadline is discarded. On this project's reference
+machine the step budget normally ends the search first, at about 60-80% of the budget.
+"""
 
 from __future__ import annotations
 
+import math
+import random
+import time
 from typing import Any
 
+from games.engine.apply import apply
+from games.engine.legal import legal_actions, to_decide
+
 from . import medium
+from .determinize import sample_world
+from .observe import Obs, seed_of
+
+DEFAULT_BUDGET = 1.0  # seconds per decision
+STEPS_PER_SECOND = 1800  # engine steps (apply + medium decision) per second of budget
+CANDIDATES = 6
+PAY_CANDIDATES = 4
+ROLLOUT_STEP_CAP = 400
+TEMPERATURE = 0.2
+HORIZON = "round"  # "round": until this seat's next turn starts; "turn": until this turn ends
 
 
-def choose_action(view: dict[str, Any]) -> dict[str, Any]:
-    return medium.choose_action(view)
+# ---- leaf evaluation ------------------------------------------------------------------------
+
+def strength(o: Obs, seat: int, hand: list[int]) -> float:
+    """A seat's standing in points (the medium bot's scale: a set is worth about 10)."""
+    score = medium.board_score(o, seat)
+    sets = o.sets(seat)
+    score += 6.0 * max(0, sets - 1)
+    score += 0.25 * min(o.bank_total(seat), 20)
+    key = o.cat.key
+    for c in hand:
+        k = key[c]
+        if k in ("inspector_general", "chud"):
+            score += 3.0
+        elif k == "opsec":
+            score += 2.5
+        else:
+            score += 0.4
+    if o.armed[seat]:
+        score += 12.0
+    return score
+
+
+def evaluate(state: dict[str, Any], me: int) -> float:
+    result = state["result"]
+    if result is not None:
+        return 1.0 if result["winner"] == me else 0.0
+    o = Obs.from_state(state, me, legal=[])
+    players = state["players"]
+    mine = 0.0
+    total = 0.0
+    scores = {s: strength(o, s, players[s]["hand"]) for s in o.order if players[s]["active"]}
+    top = max(scores.values())
+    for s, sc in scores.items():
+        w = math.exp(TEMPERATURE * (sc - top))
+        total += w
+        if s == me:
+            mine = w
+    return mine / total if total else 0.0
+
+
+# ---- playouts -------------------------------------------------------------------------------
+
+def policy(state: dict[str, Any], seat: int) -> dict[str, Any]:
+    """The playout policy: the medium bot, reading a world this bot sampled itself."""
+    return medium.decide(Obs.from_state(state, seat, legal_actions(state, seat)))
+
+
+def rollout(world: dict[str, Any], me: int, action: dict[str, Any]) -> tuple[float, int]:
+    """Apply `action` for `me` in `world`, play on until `me`'s next turn starts; (value,
+    engine steps used)."""
+    state = apply(world, me, action).state
+    start = world["turn_number"]
+    steps = 1
+    while state["result"] is None and steps < ROLLOUT_STEP_CAP:
+        if HORIZON == "turn" and state["turn_number"] > start:
+            break
+        if state["turn"] == me and state["turn_number"] > start:
+            break
+        seat = to_decide(state)[0]
+        state = apply(state, seat, policy(state, seat)).state
+        steps += 1
+    return evaluate(state, me), steps
+
+
+# ---- candidates -----------------------------------------------------------------------------
+
+def _signature(o: Obs, a: dict[str, Any]) -> tuple:
+    """Actions that are the same choice for the player (two 1M notes) share a signature."""
+    name = o.cat.cards
+    sig: list[Any] = [a["type"]]
+    for k in ("card", "take", "give"):
+        if k in a:
+            sig.append(name[a[k]].name)
+    for k in ("colour", "target", "answer"):
+        if k in a:
+            sig.append(a[k])
+    return tuple(sig)
+
+
+def candidates(o: Obs, rng: random.Random) -> list[dict[str, Any]]:
+    legal = [a for a in o.legal if a["type"] != "scoop"]
+    if not legal:
+        return o.legal[:1]
+    types = {a["type"] for a in legal}
+    if "respond" in types:
+        return [a for a in legal if a["type"] == "respond"]
+    if "pay" in types:
+        amount = (o.pending or {}).get("amount") or 0
+        first = {"type": "pay", "cards": medium.payment(o, amount)[0]}
+        payee = (o.pending or {}).get("source")
+        listed = sorted((a for a in legal if a["type"] == "pay"),
+                        key=lambda a: sum(medium.card_pay_cost(o, c, payee) for c in a["cards"]))
+        out = [first]
+        for a in listed:
+            if len(out) >= PAY_CANDIDATES:
+                break
+            if sorted(a["cards"]) != sorted(first["cards"]):
+                out.append(a)
+        return out
+    if "discard" in types:
+        return [medium.decide(o, rng)]
+    scored = medium.play_scores(o)
+    scored.sort(key=lambda sa: -sa[0])
+    out: list[dict[str, Any]] = []
+    seen: set[tuple] = set()
+    for score, a in scored:
+        if score <= medium.NEG / 2:
+            continue
+        sig = _signature(o, a)
+        if sig in seen:
+            continue
+        seen.add(sig)
+        out.append(a)
+        if len(out) >= CANDIDATES:
+            break
+    if not any(a["type"] == "end_turn" for a in out):
+        out.append({"type": "end_turn"})
+    return out
+
+
+# ---- the search -----------------------------------------------------------------------------
+
+def search(view: dict[str, Any], budget: float, steps: int | None = None
+           ) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(chosen action, figures: candidates, worlds, steps, seconds, means). `steps` overrides
+    the step budget that `budget` implies; `budget` stays the wall-clock deadline."""
+    started = time.perf_counter()
+    deadline = started + budget
+    step_budget = int(budget * STEPS_PER_SECOND) if steps is None else steps
+    seed = seed_of(view, "hard")
+    o = Obs.from_view(view)
+    me = o.me
+    cands = candidates(o, random.Random(seed))
+    info: dict[str, Any] = {"candidates": len(cands), "worlds": 0, "steps": 0}
+    if len(cands) == 1:
+        info["seconds"] = time.perf_counter() - started
+        return cands[0], info
+    alive = list(range(len(cands)))
+    totals = [0.0] * len(cands)
+    counts = [0] * len(cands)
+    used = 0
+    worlds = 0
+    next_cut = 2
+    out_of_time = False
+    while used < step_budget and not out_of_time:
+        world = sample_world(view, random.Random(seed + 7919 * (worlds + 1)))
+        values: list[tuple[int, float]] = []
+        for i in alive:
+            value, spent = rollout(world, me, cands[i])
+            used += spent
+            values.append((i, value))
+            if time.perf_counter() > deadline:
+                out_of_time = True
+                break
+        if out_of_time:
+            break  # an unfinished round would compare candidates on different worlds
+        for i, value in values:
+            totals[i] += value
+            counts[i] += 1
+        worlds += 1
+        if worlds >= next_cut and len(alive) > 2:
+            alive.sort(key=lambda i: (-totals[i] / counts[i], i))
+            alive = sorted(alive[: max(2, (len(alive) + 1) // 2)])
+            next_cut *= 2
+    best = max((i for i in range(len(cands)) if counts[i]),
+               key=lambda i: (totals[i] / counts[i], -i), default=0)
+    info.update(worlds=worlds, steps=used, seconds=time.perf_counter() - started,
+                means={i: round(totals[i] / counts[i], 3) for i in range(len(cands))
+                       if counts[i]})
+    return cands[best], info
+
+
+def choose_action(view: dict[str, Any], budget: float | None = None) -> dict[str, Any]:
+    o = Obs.from_view(view)
+    # Answers and discards with nothing to weigh, and turns with no play left, need no search.
+    if o.phase == "play" and o.plays_left == 0:
+        return medium.decide(o, random.Random(seed_of(view, "hard")))
+    return search(view, DEFAULT_BUDGET if budget is None else budget)[0]

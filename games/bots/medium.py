@@ -54,8 +54,13 @@ def zone_score(colour: str, n: int, complete: bool, rent: int = 0) -> float:
 
 
 def seat_zone_score(o: Obs, seat: int, colour: str) -> float:
-    n = o.zone_len(seat, colour)
-    return zone_score(colour, n, o.is_set(seat, colour), o.rent(seat, colour))
+    key = ("zone", seat, colour)
+    hit = o._memo.get(key)
+    if hit is None:
+        n = o.zone_len(seat, colour)
+        hit = o._memo[key] = zone_score(colour, n, o.is_set(seat, colour),
+                                        o.rent(seat, colour))
+    return hit
 
 
 def board_score(o: Obs, seat: int) -> float:
@@ -64,6 +69,10 @@ def board_score(o: Obs, seat: int) -> float:
 
 def threat(o: Obs, seat: int) -> float:
     """How much hurting `seat` is worth, per point of damage."""
+    return o.memo(("threat", seat), lambda: _threat(o, seat))
+
+
+def _threat(o: Obs, seat: int) -> float:
     if o.armed[seat]:
         return 2.5
     target = max(1, o.target_sets() - 1)
@@ -133,12 +142,16 @@ def breaks_approach(o: Obs, seat: int, colour: str | None) -> bool:
 # ---- what cards in hand are worth keeping ---------------------------------------------------
 
 def keep_value(o: Obs, cid: int) -> float:
+    return o.memo(("keep", cid), lambda: _keep_value(o, cid))
+
+
+def _keep_value(o: Obs, cid: int) -> float:
     cat = o.cat
     key = cat.key[cid]
     kind = cat.kind[cid]
     value = cat.value[cid]
     armed = o.someone_armed()
-    near = any(o.sets(s) >= o.target_sets() - 1 for s in o.opponents())
+    near = o.memo("near", lambda: any(o.sets(s) >= o.target_sets() - 1 for s in o.opponents()))
     if kind == "money":
         return 0.2 + MONEY * value * 0.5
     if kind in ("property", "wild"):

@@ -28,7 +28,7 @@ class Obs:
     """A seat's knowledge at one decision. Lists and dicts may be shared with the source: treat
     everything as read-only."""
 
-    __slots__ = ("active", "armed", "bank", "cat", "deck_count", "discard", "hand",
+    __slots__ = ("_memo", "active", "armed", "bank", "cat", "deck_count", "discard", "hand",
                  "hand_count", "legal", "me", "order", "pending", "phase", "plays_left",
                  "pure", "rearranges_left", "rules", "surge", "turn", "turn_number",
                  "turns_left", "upgrades", "zones")
@@ -56,6 +56,9 @@ class Obs:
     pending: dict[str, Any] | None
     legal: list[dict[str, Any]]
     discard: list[int]
+
+    def __init__(self) -> None:
+        self._memo: dict[Any, Any] = {}
 
     @classmethod
     def from_view(cls, view: dict[str, Any]) -> Obs:
@@ -146,10 +149,14 @@ class Obs:
         return True
 
     def set_colours(self, seat: int) -> list[str]:
-        return [c for c in self.zones[seat] if self.is_set(seat, c)]
+        key = ("sets", seat)
+        hit = self._memo.get(key)
+        if hit is None:
+            hit = self._memo[key] = [c for c in self.zones[seat] if self.is_set(seat, c)]
+        return hit
 
     def sets(self, seat: int) -> int:
-        return sum(1 for c in self.zones[seat] if self.is_set(seat, c))
+        return len(self.set_colours(seat))
 
     def zone_len(self, seat: int, colour: str) -> int:
         return len(self.zones[seat].get(colour, ()))
@@ -165,8 +172,12 @@ class Obs:
         return rent
 
     def bank_total(self, seat: int) -> int:
-        value = self.cat.value
-        return sum(value[c] for c in self.bank[seat])
+        key = ("bank", seat)
+        hit = self._memo.get(key)
+        if hit is None:
+            value = self.cat.value
+            hit = self._memo[key] = sum(value[c] for c in self.bank[seat])
+        return hit
 
     def board_value(self, seat: int) -> int:
         value = self.cat.value
@@ -174,10 +185,13 @@ class Obs:
         return total + sum(value[c] for u in self.upgrades[seat].values() for c in u)
 
     def payable(self, seat: int) -> int:
-        return self.bank_total(seat) + self.board_value(seat)
+        return self.memo(("payable", seat), lambda: self.bank_total(seat) + self.board_value(seat))
 
     def loose_payable(self, seat: int) -> int:
         """What `seat` can pay without touching a complete set or its upgrades."""
+        return self.memo(("loose", seat), lambda: self._loose_payable(seat))
+
+    def _loose_payable(self, seat: int) -> int:
         value = self.cat.value
         total = self.bank_total(seat)
         for colour, zone in self.zones[seat].items():
@@ -192,7 +206,17 @@ class Obs:
         return None
 
     def someone_armed(self) -> bool:
-        return any(self.armed[s] for s in self.opponents())
+        hit = self._memo.get("armed")
+        if hit is None:
+            hit = self._memo["armed"] = any(self.armed[s] for s in self.opponents())
+        return hit
+
+    def memo(self, key: Any, compute: Any) -> Any:
+        """A value computed once per decision (an Obs is never changed after it is built)."""
+        hit = self._memo.get(key)
+        if hit is None:
+            hit = self._memo[key] = compute()
+        return hit
 
     def target_sets(self) -> int:
         return int(self.rules["setsToWin"])

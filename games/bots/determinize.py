@@ -1,0 +1,119 @@
+"""Sampling full game states ("worlds") that agree with everything one seat can see.
+
+The engine has no way to build a state from a view, and needs none: a state is plain data
+(games/engine/state.py documents its shape), so this module writes one. What the seat sees is
+copied as is — its own hand, every board, bank and upgrade, the discard pile in order, hand
+counts, the turn, plays and rearranges left, the pending action, armed seats. What it cannot see
+is dealt at random: the cards it has never seen (the ruleset's full deck minus every visible
+card) are shuffled and dealt into the other players' hands, each to its known count, and the
+rest become the deck, in random order.
+
+A sampled world never uses anything the seat could not know: `sample_world` takes the view and
+nothing else, so the true hands and deck order cannot leak into it.
+
+Three counters a view does not show are approximated, all of which only matter for rare points
+endings: `hand_snapshot` (hand total at the last turn start, taken as now), `idle_turns` (0) and
+the exact turn a contest opened (worked back from the whole laps the view shows).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from games.engine.cards import catalogue
+from games.engine.state import seed_rng
+
+
+def visible_cards(view: dict[str, Any]) -> set[int]:
+    """Every card id the seat can see placed: own hand, boards, upgrades, banks, discard."""
+    seen = {c["id"] for c in view["hand"]}
+    for p in view["players"]:
+        seen.update(c["id"] for c in p["bank"])
+        for z in p["zones"]:
+            seen.update(c["id"] for c in z["cards"])
+            seen.update(c["id"] for c in z["upgrades"])
+    seen.update(c["id"] for c in view["discard"])
+    return seen
+
+
+def unseen_cards(view: dict[str, Any]) -> list[int]:
+    """The cards the seat has not seen placed: other hands and the deck, together."""
+    size = catalogue(view["ruleset"]["deck"]).size
+    seen = visible_cards(view)
+    return [c for c in range(size) if c not in seen]
+
+
+def hidden_slots(view: dict[str, Any]) -> dict[int, int]:
+    """How many unseen cards each other seat holds (the rest are the deck)."""
+    me = view["viewer"]
+    return {p["seat"]: p["hand_count"] for p in view["players"] if p["seat"] != me}
+
+
+def _pending(view: dict[str, Any]) -> dict[str, Any] | None:
+    pending = view.get("pending")
+    if pending is None:
+        return None
+    out = dict(pending)
+    for k in ("card", "take", "give"):
+        if isinstance(out.get(k), dict):
+            out[k] = out[k]["id"]
+    out["targets"] = [dict(t) for t in pending["targets"]]
+    return out
+
+
+def sample_world(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """One full state consistent with `view`, its hidden cards dealt at random by `rng`."""
+    me = view["viewer"]
+    pool = unseen_cards(view)
+    slots = hidden_slots(view)
+    if sum(slots.values()) + view["deck_count"] != len(pool):
+        raise ValueError("the view's card counts do not add up to its unseen cards")
+    rng.shuffle(pool)
+    players = []
+    dealt = 0
+    for p in view["players"]:
+        seat = p["seat"]
+        if seat == me:
+            hand = [c["id"] for c in view["hand"]]
+        else:
+            n = slots[seat]
+            hand = pool[dealt:dealt + n]
+            dealt += n
+        players.append({
+            "hand": hand,
+            "bank": [c["id"] for c in p["bank"]],
+            "zones": {z["colour"]: [c["id"] for c in z["cards"]] for z in p["zones"]},
+            "upgrades": {z["colour"]: [c["id"] for c in z["upgrades"]]
+                         for z in p["zones"] if z["upgrades"]},
+            "active": p["active"],
+            "armed_at": p.get("armed_at"),
+        })
+    deck = pool[dealt:]
+    active = sum(1 for p in players if p["active"])
+    contested_since = None
+    if view.get("contested"):
+        contested_since = view["turn_number"] - view.get("contest_laps", 0) * max(1, active)
+    return {
+        "version": view["version"],
+        "ruleset": view["ruleset"],
+        "seed": 0,
+        "rng": seed_rng(rng.getrandbits(63)),
+        "order": list(view.get("order") or range(len(players))),
+        "players": players,
+        "deck": deck,
+        "discard": [c["id"] for c in reversed(view["discard"])],
+        "turn": view["turn"],
+        "turn_number": view["turn_number"],
+        "phase": view["phase"],
+        "plays_left": view["plays_left"],
+        "rearranges_left": view["rearranges_left"],
+        "surge": view["surge"],
+        "pending": _pending(view),
+        "shuffle_count": view["shuffle_count"],
+        "hand_snapshot": sum(len(p["hand"]) for p in players),
+        "idle_turns": 0,
+        "contested_since": contested_since,
+        "scooped": [p["seat"] for p in view["players"] if not p["active"]],
+        "result": view.get("result"),
+    }
