@@ -12,8 +12,8 @@ from .cards import Catalogue
 from .receipt import receive_property, settle_upgrades
 from .state import Tx, catalogue_for
 
-SELECTION_CAP = 12
-WALK_BUDGET = 300  # search nodes per listing; the list is a sample, never the whole space
+SELECTION_CAP = 8
+WALK_BUDGET = 120  # search nodes per listing; the list is a sample, never the whole space
 
 # Preference classes for the automatic payment (RULINGS): bank, loose properties, upgrades,
 # then cards of complete sets.

@@ -21,7 +21,7 @@ from games.engine import (
     replay,
     to_decide,
 )
-from games.engine.cards import COLOUR_KEYS, STOCK_COUNTS, deck_size
+from games.engine.cards import COLOUR_KEYS, deck_size
 from games.engine.random_player import choose
 from games.engine.rulesets import EDITABLE_DECK_COUNTS, PRESETS, SUDDEN_DEATH_MODES
 
@@ -47,7 +47,7 @@ def rulesets(draw):
     if draw(st.booleans()):
         deck = {k: draw(st.integers(lo, hi)) for k, (lo, hi) in EDITABLE_DECK_COUNTS.items()
                 if draw(st.booleans())}
-        if 80 <= deck_size({**STOCK_COUNTS, **deck}) <= 130:
+        if 80 <= deck_size({**PRESETS[spec["preset"]]["deck"], **deck}) <= 130:
             spec["deck"] = deck
     return spec
 
