@@ -34,7 +34,7 @@ def legal_actions(state: dict, seat: int) -> list[dict]:
     if state["phase"] == "finished":
         return []
     players = state["players"]
-    if not isinstance(seat, int) or not 0 <= seat < len(players) or not players[seat]["active"]:
+    if type(seat) is not int or not 0 <= seat < len(players) or not players[seat]["active"]:
         return []
     out: list[dict] = []
     phase = state["phase"]
