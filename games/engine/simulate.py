@@ -18,6 +18,7 @@ from .apply import apply
 from .invariants import check_invariants
 from .legal import legal_actions, to_decide
 from .random_player import choose
+from .rulesets import resolve_ruleset
 from .turns import new_game
 
 ACTION_CAP = 200_000
@@ -51,20 +52,23 @@ def play_game(ruleset: Mapping[str, Any] | None, seats: int, seed: int, *,
     return state, actions, violations, checking
 
 
-def run(*, games: int, seats: int, preset: str, seed: int, check_every: int = 1) -> dict:
+def run(*, games: int, seats: int, preset: str, seed: int, check_every: int = 1,
+        rules: Mapping[str, Any] | None = None) -> dict:
     # Engine states hold no reference cycles, so reference counting frees every discarded
     # state; the cyclic collector would only rescan live ones. Off for the batch, then back.
     was_enabled = gc.isenabled()
     gc.disable()
     try:
-        return _run(games=games, seats=seats, preset=preset, seed=seed, check_every=check_every)
+        return _run(games=games, seats=seats, preset=preset, seed=seed, check_every=check_every,
+                    rules=rules)
     finally:
         if was_enabled:
             gc.enable()
 
 
-def _run(*, games: int, seats: int, preset: str, seed: int, check_every: int) -> dict:
-    ruleset = {"preset": preset}
+def _run(*, games: int, seats: int, preset: str, seed: int, check_every: int,
+         rules: Mapping[str, Any] | None) -> dict:
+    ruleset = {**(rules or {}), "preset": preset}
     started = time.process_time()
     turns: list[int] = []
     endings: Counter[str] = Counter()
@@ -90,6 +94,7 @@ def _run(*, games: int, seats: int, preset: str, seed: int, check_every: int) ->
         "games": games,
         "seats": seats,
         "preset": preset,
+        "ruleset": resolve_ruleset(ruleset)["label"],
         "seed": seed,
         "seconds": round(elapsed, 3),
         "check_seconds": round(checking, 3),
@@ -114,9 +119,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--check-every", type=int, default=1,
                         help="check invariants after every action of every Nth game "
                              "(0: final states only)")
+    parser.add_argument("--rules", type=json.loads, default=None,
+                        help='toggles over the preset, as JSON: \'{"suddenDeath": "points"}\'')
     args = parser.parse_args(argv)
     out = run(games=args.games, seats=args.seats, preset=args.preset, seed=args.seed,
-              check_every=args.check_every)
+              check_every=args.check_every, rules=args.rules)
     sys.stdout.write(json.dumps(out) + "\n")
     return 1 if out["invariant_violations"] else 0
 
