@@ -20,6 +20,7 @@ from ladder.queries import queue_status_context
 class QueueConsumer(WebsocketConsumer):
     ticket_id: int | None = None
     groups_joined: tuple[str, ...] = ()
+    sent_match = False  # the jump to the table goes out once (a second would abort the first)
 
     def connect(self) -> None:
         self.viewer = viewer_from_scope(self.scope)
@@ -59,8 +60,9 @@ class QueueConsumer(WebsocketConsumer):
     def push(self) -> None:
         ticket = (QueueTicket.objects.select_related("queue").filter(pk=self.ticket_id).first()
                   if self.ticket_id else None)
-        if ticket is None:
+        if ticket is None or self.sent_match:
             return
+        self.sent_match = ticket.status == QueueTicket.Status.MATCHED
         csrf = (self.scope.get("cookies") or {}).get(settings.CSRF_COOKIE_NAME, "")
         self.send(text_data=render_to_string("ladder/_queue_status.html", {
             "s": queue_status_context(ticket), "oob": True, "csrf_value": csrf}))

@@ -72,7 +72,7 @@ async def test_the_queue_socket_shows_status_then_sends_everyone_to_the_table(
     updated = await frames(gus)
     assert updated and 'id="queue-count">2<' in updated[-1]
 
-    (match,) = await database_sync_to_async(services.queue_pair)()
+    (_match,) = await database_sync_to_async(services.queue_pair)()
     for comm, viewer in ((gus, guest_gus), (gwen, guest_gwen)):
         sent = "\n".join(await frames(comm))
         ticket = await ticket_of(viewer)
