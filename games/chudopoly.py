@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from games import engine
-from games.chudopoly_board import colour_name
+from games.chudopoly_board import colour_name, join_words
 from games.engine.cards import ACTIONS, build_deck
 from games.engine.rulesets import (
     EDITABLE_DECK_COUNTS,
@@ -218,8 +218,8 @@ def describe_event(event: Mapping[str, Any], *, viewer: int | None, names: Seque
                 f"{event.get('multiplier')}.")
     if t == "charge":
         targets = event.get("targets") or []
-        whom = ", ".join("you" if s == me else (names[s] if 0 <= s < len(names) else "someone")
-                         for s in targets)
+        whom = join_words(["you" if s == me else (names[s] if 0 <= s < len(names) else
+                                                  "someone") for s in targets])
         amount = event.get("amount")
         if event.get("kind") == "rent":
             surge = f" (×{event.get('multiplier')})" if (event.get("multiplier") or 1) > 1 else ""

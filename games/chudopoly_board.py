@@ -256,30 +256,47 @@ def describe_pending(pending: Mapping[str, Any], *, names: Sequence[str], me: in
     source = pending.get("source")
     who = _name(names, source, me, subject=True)
     amount = pending.get("amount")
+    take = (pending.get("take") or {}).get("name")
+    give = (pending.get("give") or {}).get("name")
     what = {
         "rent": f"charged rent{f' of {amount}M' if amount else ''}"
                 f"{' on ' + colour_name(pending.get('colour')) if pending.get('colour') else ''}",
         "finance_office": "called in 5M with Finance Office",
         "roll_call": "called Roll Call: 2M each",
-        "midnight_requisition": "played Midnight Requisition",
-        "tdy_orders": "played TDY Orders",
-        "inspector_general": "played Inspector General",
-        "chud": "played THE CHUD CARD",
+        "midnight_requisition": f"played Midnight Requisition to take {take}",
+        "chud": f"played THE CHUD CARD to take {take}",
+        "tdy_orders": f"played TDY Orders to swap {give} for {take}",
+        "inspector_general": "played Inspector General to seize the "
+                             f"{colour_name(pending.get('colour'))} set",
     }.get(kind)
     if what is None:
         action = ACTIONS.get(kind)
-        what = f"played {action.name}" if action else (f"charged {amount}M" if amount else
-                                                       "played an action")
+        what = f"played {action.name}" if action else "played an action"
     targets = pending.get("targets") or []
+    whom = join_words([_name(names, t.get("seat"), me) for t in targets])
+    preposition = "from" if kind in ("midnight_requisition", "chud", "inspector_general") else (
+        "with" if kind == "tdy_orders" else "against")
+    line = f"{who} {what}" + (f" {preposition} {whom}" if whom else "") + "."
     waiting = []
     for t in targets:
         responder = t.get("responder")
-        if responder is not None and t.get("state") not in ("done", "resolved", "blocked"):
-            waiting.append(_name(names, responder, me, subject=True))
-    whom = ", ".join(_name(names, t.get("seat"), me) for t in targets)
-    line = f"{who} {what}" + (f" against {whom}" if whom else "") + "."
+        if responder is None:
+            continue
+        if responder == me:
+            line += " You must pay." if t.get("state") == "pay" else " Your answer is needed."
+        else:
+            doing = " (to pay)" if t.get("state") == "pay" else ""
+            waiting.append(_name(names, responder, me) + doing)
     if waiting:
-        line += f" Waiting on {', '.join(dict.fromkeys(waiting))}."
+        line += f" Waiting on {join_words(list(dict.fromkeys(waiting)))}."
     return line
+
+
+def join_words(items: Sequence[str]) -> str:
+    """"Ann", "Ann and Bea", "Ann, Bea and you"."""
+    items = list(items)
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
 
 
