@@ -150,3 +150,14 @@ def test_the_move_seat_link_moves_the_seat_to_the_browser_that_opens_it(client: 
     other = Client()
     other.post(path)
     assert Seat.objects.get().guest_key == phone.session[GUEST_SESSION_KEY]
+
+
+def test_a_signed_in_player_plays_as_themselves(client: Client, django_user_model) -> None:
+    user = django_user_model.objects.create_user(username="bea", password="pw-1234-long")
+    client.force_login(user)
+    html = client.get("/tables/new/").content.decode()
+    assert 'name="name"' not in html  # no call sign to pick
+    table = new_table(client, name="")
+    seat = table.seats.get()
+    assert seat.user_id == user.pk and seat.name == "bea" and seat.guest_key is None
+    assert "you</span>" in client.get(f"/t/{table.code}/").content.decode()

@@ -278,3 +278,23 @@ async def test_the_home_page_list_refreshes_when_a_public_table_opens(alice: Vie
     assert 'id="public-tables"' in html and table.code in html and "Blitz" in html
     assert "1/4 seats" in html
     await comm.disconnect()
+
+
+async def test_after_a_seat_moves_the_old_device_only_watches(alice: Viewer) -> None:
+    game = await start(alice, bots=1)
+    old = await connect(game.table.code, alice)
+    await frames(old)
+    phone = Viewer(user_id=None, guest_key="alice-phone-000000000000000000")
+    token = await database_sync_to_async(services.seat_move_link_create)(
+        table_id=game.table_id, viewer=alice)
+    await database_sync_to_async(services.seat_move_claim)(
+        code=game.table.code, token=token, viewer=phone)
+    pushed = "\n".join(await frames(old))
+    assert 'id="hand"' in pushed and "Your hand" not in pushed
+    await old.send_to(text_data=json.dumps({"kind": "act", "action": {"type": "scoop"},
+                                            "expected_version": game.version}))
+    assert error_code((await frames(old))[0]) == "spectator"
+    new = await connect(game.table.code, phone)
+    assert "Your hand" in (await frames(new))[0]
+    await old.disconnect()
+    await new.disconnect()
