@@ -43,8 +43,14 @@ def legal_actions(state: dict, seat: int) -> list[dict]:
         if state["turn"] == seat:
             if state["plays_left"] > 0:
                 others = opponents(state, seat)
+                is_property, kind = cat.is_property, cat.kind
                 for cid in players[seat]["hand"]:
-                    out.extend(card_plays(state, cat, seat, cid, others))
+                    if is_property[cid]:
+                        out += place_plays(state, cat, seat, cid)
+                    else:
+                        out.append({"type": "bank", "card": cid})
+                        if kind[cid] != "money":
+                            out += action_plays(state, cat, seat, cid, None, others)
             left = state["rearranges_left"]
             if left > 0:
                 out.extend(moves(state, cat, seat))

@@ -13,7 +13,7 @@ from .receipt import receive_property, settle_upgrades
 from .state import Tx, catalogue_for
 
 SELECTION_CAP = 8
-WALK_BUDGET = 120  # search nodes per listing; the list is a sample, never the whole space
+WALK_BUDGET = 400  # search nodes; past it the automatic choice falls back to a knapsack
 
 # Preference classes for the automatic payment (RULINGS): bank, loose properties, upgrades,
 # then cards of complete sets.
@@ -60,118 +60,129 @@ def payment_problem(state: dict, seat: int, cards: object) -> str | None:
     return None
 
 
-def _classified(cat: Catalogue, p: dict, pure: bool) -> list[tuple[int, int, str]]:
-    """(card, class, location) for every payable card, in a stable order."""
-    sets = set(complete_colours(cat, p, pure))
-    out = [(c, _BANK, "bank") for c in p["bank"]]
-    for colour, zone in p["zones"].items():
-        cls = _SET if colour in sets else _LOOSE
-        out.extend((c, cls, colour) for c in zone)
-    for colour, ups in p["upgrades"].items():
-        out.extend((c, _UPGRADE, "up:" + colour) for c in ups)
-    return out
-
-
 _WEIGHT = (1, 100, 10_000, 1_000_000)  # per card of each class; lower is preferred
 
-
-def auto_payment(state: dict, cat: Catalogue, seat: int, amount: int) -> list[int]:
-    """RULINGS: the legal selection with the smallest total covering the debt, preferring bank
-    cards, then properties outside complete sets, then upgrades, then complete-set cards; if
-    nothing covers it, everything."""
-    items = _classified(cat, state["players"][seat], state["ruleset"]["pureSetRequired"])
-    if sum(cat.value[c] for c, _, _ in items) < amount:
-        return [c for c, _, _ in items]
-    return _alike_first(_groups(items, cat.value), set(_cheapest_cover(items, cat.value, amount)))
+# A group: cards that look alike to the payer — same place, same value — as
+# (value, preference weight, [ids]). Choices are spelled with each group's first ids, so equal
+# choices compare equal and the offered list holds distinct choices.
+Group = tuple[int, int, list[int]]
 
 
-def _groups(items: list[tuple[int, int, str]], value: list[int]
-            ) -> list[tuple[tuple[str, int], list[int]]]:
-    """Payable cards with value, grouped by (place, value) — cards that look alike to the
-    payer — biggest value first."""
-    groups: dict[tuple[str, int], list[int]] = {}
-    for c, _, loc in items:
-        if value[c] > 0:
-            groups.setdefault((loc, value[c]), []).append(c)
-    return sorted(groups.items(), key=lambda kv: -kv[0][1])
+def _survey(cat: Catalogue, p: dict, pure: bool) -> tuple[list[int], int, list[Group]]:
+    """(every payable card, their total value, the valued ones in groups, biggest first)."""
+    value = cat.value
+    sets = complete_colours(cat, p, pure)
+    everything: list[int] = []
+    groups: dict[tuple[str, int], Group] = {}
+
+    def add(ids: list[int], place: str, weight: int) -> None:
+        everything.extend(ids)
+        for c in ids:
+            v = value[c]
+            if v:
+                group = groups.get((place, v))
+                if group is None:
+                    groups[place, v] = (v, weight, [c])
+                else:
+                    group[2].append(c)
+
+    add(p["bank"], "bank", _WEIGHT[_BANK])
+    for colour, zone in p["zones"].items():
+        add(zone, colour, _WEIGHT[_SET if colour in sets else _LOOSE])
+    for colour, ups in p["upgrades"].items():
+        add(ups, "up:" + colour, _WEIGHT[_UPGRADE])
+    ordered = sorted(groups.values(), key=lambda g: -g[0])
+    return everything, sum(g[0] * len(g[2]) for g in ordered), ordered
 
 
-def _alike_first(order: list[tuple[tuple[str, int], list[int]]], chosen: set[int]) -> list[int]:
-    """The same choice, spelled with each group's first ids (so equal choices compare equal)."""
-    return sorted(c for _, ids in order for c in ids[:sum(1 for x in ids if x in chosen)])
+def _minimal_covers(groups: list[Group], amount: int, cap: int, budget: int
+                    ) -> tuple[list[list[int]], list[int] | None]:
+    """Up to `cap` distinct minimal covering selections, and the automatic choice among all of
+    them (None if the search budget ran out before the space was covered).
+
+    Cards are taken in descending value and the walk stops the moment the amount is reached:
+    the last card taken is the smallest, so dropping any card falls short. Every minimal cover
+    is reached this way, and the cheapest covering total is always a minimal cover."""
+    n = len(groups)
+    suffix = [0] * (n + 1)
+    for i in range(n - 1, -1, -1):
+        suffix[i] = suffix[i + 1] + groups[i][0] * len(groups[i][2])
+    found: list[list[int]] = []
+    best: list = [None, None, None]  # total, cost, selection
+    chosen: list[int] = []
+    left = [budget]
+
+    def walk(i: int, total: int, cost: int) -> None:
+        left[0] -= 1
+        if left[0] < 0 or i >= n or total + suffix[i] < amount:
+            return
+        v, w, ids = groups[i]
+        k = 0
+        for k in range(1, len(ids) + 1):
+            chosen.append(ids[k - 1])
+            if total + k * v >= amount:
+                t, c = total + k * v, cost + k * w
+                if best[0] is None or (t, c) < (best[0], best[1]):
+                    best[:] = [t, c, sorted(chosen)]
+                if len(found) < cap:
+                    found.append(sorted(chosen))
+                break
+            walk(i + 1, total + k * v, cost + k * w)
+        del chosen[len(chosen) - k:]
+        walk(i + 1, total, cost)
+
+    walk(0, 0, 0)
+    return found, (best[2] if left[0] >= 0 else None)
 
 
-def _cheapest_cover(items: list[tuple[int, int, str]], value: list[int], amount: int
-                    ) -> list[int]:
-    if sum(value[c] for c, _, _ in items) < amount:
-        return [c for c, _, _ in items]
-    # 0/1 knapsack over totals below the debt: cost[t] is the preference cost of the best
-    # selection totalling t, mask[t] its items. Zero-value cards only add cost: never chosen.
-    limit = amount + max(value[c] for c, _, _ in items)
+def _cheapest_cover(groups: list[Group], amount: int) -> list[int]:
+    """The automatic choice by dynamic programming, for the rare payer whose choices are too many
+    to walk: 0/1 knapsack over totals below the debt (cost, then the cards taken)."""
+    items = [(v, w, c) for v, w, ids in groups for c in ids]
+    limit = amount + max(v for v, _, _ in items)
     inf = 1 << 62
     cost = [inf] * (limit + 1)
     mask = [0] * (limit + 1)
     cost[0] = 0
-    for i, (c, cls, _) in enumerate(items):
-        v = value[c]
-        if v == 0:
-            continue
-        w, bit = _WEIGHT[cls], 1 << i
+    for i, (v, w, _) in enumerate(items):
+        bit = 1 << i
         for t in range(amount - 1, -1, -1):
             ct = cost[t]
             if ct != inf and ct + w < cost[t + v]:
                 cost[t + v] = ct + w
                 mask[t + v] = mask[t] | bit
     total = next(t for t in range(amount, limit + 1) if cost[t] != inf)
-    chosen = mask[total]
-    return [c for i, (c, _, _) in enumerate(items) if chosen >> i & 1]
+    taken = {c for i, (_, _, c) in enumerate(items) if mask[total] >> i & 1}
+    # spelled with each group's first ids, like every other choice
+    return sorted(c for _, _, ids in groups for c in ids[:sum(1 for x in ids if x in taken)])
+
+
+def _choices(state: dict, cat: Catalogue, seat: int, amount: int, cap: int
+             ) -> tuple[list[int], list[list[int]]]:
+    """(the automatic payment, up to `cap` other distinct covering selections)."""
+    everything, total, groups = _survey(cat, state["players"][seat],
+                                        state["ruleset"]["pureSetRequired"])
+    if total < amount:
+        return everything, []
+    found, auto = _minimal_covers(groups, amount, cap, WALK_BUDGET)
+    if auto is None:
+        auto = _cheapest_cover(groups, amount)
+    return auto, [sel for sel in found if sel != auto]
+
+
+def auto_payment(state: dict, cat: Catalogue, seat: int, amount: int) -> list[int]:
+    """RULINGS: the legal selection with the smallest total covering the debt, preferring bank
+    cards, then properties outside complete sets, then upgrades, then complete-set cards; if
+    nothing covers it, everything."""
+    return _choices(state, cat, seat, amount, 0)[0]
 
 
 def covering_selections(state: dict, cat: Catalogue, seat: int, amount: int,
                         cap: int = SELECTION_CAP) -> list[list[int]]:
     """The bounded list of payments `legal_actions` offers: the automatic payment first, then
     distinct minimal covering selections; when the payer cannot cover, only "everything"."""
-    p = state["players"][seat]
-    items = _classified(cat, p, state["ruleset"]["pureSetRequired"])
-    if not items:
-        return [[]]
-    value = cat.value
-    if sum(value[c] for c, _, _ in items) < amount:
-        return [[c for c, _, _ in items]]
-    # Alike cards form one group, so the list holds distinct choices rather than the same
-    # choice with other ids. The automatic payment comes first.
-    order = _groups(items, value)
-    first = _alike_first(order, set(_cheapest_cover(items, value, amount)))
-    out = [first]
-    seen = {tuple(first)}
-    n = len(order)
-    suffix = [0] * (n + 1)
-    for i in range(n - 1, -1, -1):
-        suffix[i] = suffix[i + 1] + order[i][0][1] * len(order[i][1])
-    chosen: list[int] = []
-    budget = [WALK_BUDGET]
-
-    # Minimal covers: take cards in descending value and stop the moment the amount is
-    # reached; the last card taken is the smallest, so dropping any card falls short.
-    def walk(i: int, total: int) -> None:
-        budget[0] -= 1
-        if budget[0] < 0 or len(out) >= cap or i >= n or total + suffix[i] < amount:
-            return
-        (_, v), ids = order[i]
-        for k in range(1, len(ids) + 1):
-            chosen.append(ids[k - 1])
-            if total + k * v >= amount:
-                sel = tuple(sorted(chosen))
-                if sel not in seen and len(out) < cap:
-                    seen.add(sel)
-                    out.append(list(sel))
-                break
-            walk(i + 1, total + k * v)
-        del chosen[len(chosen) - k:]
-        walk(i + 1, total)
-
-    walk(0, 0)
-    return out
+    auto, others = _choices(state, cat, seat, amount, cap - 1)
+    return [auto, *others]
 
 
 def execute_payment(tx: Tx, payer: int, payee: int, cards: list[int], amount: int,

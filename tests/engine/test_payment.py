@@ -188,3 +188,27 @@ def test_a_payer_holding_only_a_rainbow_wild_must_hand_it_over(play) -> None:
     refused(state, 1, {"type": "pay", "cards": []}, "Select cards to pay with")
     assert [a for a in legal_actions(state, 1) if a["type"] == "pay"] == [
         {"type": "pay", "cards": [card(state, "wild_any")]}]
+
+
+def test_the_walk_and_the_knapsack_agree_on_the_automatic_payment() -> None:
+    import random
+
+    from games.engine.payment import _cheapest_cover, _minimal_covers
+
+    rng = random.Random(4)
+    ids = iter(range(10_000))
+    for _ in range(300):
+        groups = sorted(((rng.randint(1, 10), rng.choice((1, 100, 10_000, 1_000_000)),
+                          [next(ids) for _ in range(rng.randint(1, 3))])
+                         for _ in range(rng.randint(1, 6))), key=lambda g: -g[0])
+        total = sum(v * len(c) for v, _, c in groups)
+        amount = rng.randint(1, total)
+        _, walked = _minimal_covers(groups, amount, 0, 10_000)
+        packed = _cheapest_cover(groups, amount)
+
+        def score(sel, groups=groups):
+            where = {c: (v, w) for v, w, cs in groups for c in cs}
+            return sum(where[c][0] for c in sel), sum(where[c][1] for c in sel)
+
+        assert score(walked) == score(packed)
+        assert score(walked)[0] >= amount
