@@ -28,8 +28,9 @@ def choose(state: dict, seat: int, rng: random.Random, actions: list[dict] | Non
     """One legal action for `seat`, or None if it has none (besides scooping)."""
     if actions is None:
         actions = legal_actions(state, seat)
-    present = sorted({a["type"] for a in actions})
-    weights = [(scoop_weight if t == "scoop" else TYPE_WEIGHTS.get(t, 1.0), t) for t in present]
+    present = {a["type"] for a in actions}
+    weights = [(scoop_weight if t == "scoop" else w, t) for t, w in TYPE_WEIGHTS.items()
+               if t in present]
     weights = [(w, t) for w, t in weights if w > 0]
     if not weights:
         return None
@@ -49,7 +50,7 @@ def choose(state: dict, seat: int, rng: random.Random, actions: list[dict] | Non
         accept = [a for a in group if a["answer"] == "accept"]
         return accept[int(rng.random() * len(accept))]
     if len(group) > 1 and "card" in first:
-        cards = sorted({a["card"] for a in group})
+        cards = list({a["card"]: None for a in group})
         if len(cards) > 1:
             card = cards[int(rng.random() * len(cards))]
             group = [a for a in group if a["card"] == card]
