@@ -134,6 +134,11 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_RESULT_EXPIRES = 3600
 CELERY_TIMEZONE = "UTC"
 
+# How long a bot waits before each move, so humans can follow its play (0 in tests).
+BOT_PAUSE_SECONDS = float(env_str("BOT_PAUSE_SECONDS", "1.2") or 0)
+if BOT_PAUSE_SECONDS < 0:
+    raise ImproperlyConfigured("BOT_PAUSE_SECONDS must be zero or more")
+
 # Periodic jobs, run by Celery beat or by the in-process scheduler: task name -> seconds.
 PERIODIC_TASKS: dict[str, float] = {}
 

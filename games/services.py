@@ -7,7 +7,6 @@ nothing about HTTP or websockets; they raise `TableError` with a sentence a play
 
 from __future__ import annotations
 
-import os
 import random
 import secrets
 from collections.abc import Mapping
@@ -465,13 +464,7 @@ def _bot_seats(game: Game) -> dict[int, Seat]:
 
 def bot_pause_seconds() -> float:
     """How long a bot waits before it acts (BOT_PAUSE_SECONDS; 0 in tests)."""
-    raw = getattr(settings, "BOT_PAUSE_SECONDS", None)
-    if raw is None:
-        raw = os.environ.get("BOT_PAUSE_SECONDS", "0.9")
-    try:
-        return max(0.0, float(raw))
-    except ValueError:
-        return 0.9
+    return settings.BOT_PAUSE_SECONDS
 
 
 def schedule_bot_moves(*, game_id: int, version: int | None = None) -> int:

@@ -139,6 +139,15 @@ def live_server_url(live_site: str, transactional_db: None) -> str:
     return live_site
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    # Bots move at once in tests; live processes get the same through their environment.
+    os.environ["BOT_PAUSE_SECONDS"] = "0"
+    from django.conf import settings
+
+    if settings.configured:
+        settings.BOT_PAUSE_SECONDS = 0.0
+
+
 def pytest_report_header(config: pytest.Config) -> list[str]:
     # CI's log must show which real services this run used.
     from django.conf import settings
