@@ -53,9 +53,10 @@ def legal_actions(state: dict, seat: int) -> list[dict]:
                             out += action_plays(state, cat, seat, cid, None, others)
             left = state["rearranges_left"]
             if left > 0:
-                out.extend(moves(state, cat, seat))
-                if left >= 2:
-                    out.extend(swaps(state, cat, seat))
+                wilds = _wilds(cat, players[seat])
+                out += moves(state, cat, seat, None, wilds)
+                if left >= 2 and len(wilds) > 1:
+                    out += swaps(state, cat, seat, wilds)
             out.append({"type": "end_turn"})
     elif phase == "respond":
         out.extend(responses(state, seat))
@@ -175,22 +176,26 @@ def card_plays(state: dict, cat: Catalogue, seat: int, cid: int,
 
 # ---- free rearranges ------------------------------------------------------------------------
 
-def moves(state: dict, cat: Catalogue, seat: int, only: int | None = None) -> list[dict]:
+def _wilds(cat: Catalogue, p: dict) -> list[tuple[int, str]]:
+    is_wild = cat.is_wild
+    return [(x, colour) for colour, zone in p["zones"].items() for x in zone if is_wild[x]]
+
+
+def moves(state: dict, cat: Catalogue, seat: int, only: int | None = None,
+          wilds: list[tuple[int, str]] | None = None) -> list[dict]:
     """Single free rearranges: a wild to another legal colour with room, or an upgrade to
-    another complete set that can take it."""
+    another complete set that can take it (only card `only`'s, when given)."""
     p = state["players"][seat]
     zones = p["zones"]
     out = []
-    is_wild = cat.is_wild
-    for colour, zone in zones.items():
-        for x in zone:
-            if not is_wild[x] or (only is not None and x != only):
-                continue
-            for c in cat.colours[x]:
-                if c != colour:
-                    dz = zones.get(c)
-                    if dz is None or len(dz) < SET_SIZE[c]:
-                        out.append({"type": "move", "card": x, "colour": c})
+    for x, colour in _wilds(cat, p) if wilds is None else wilds:
+        if only is not None and x != only:
+            continue
+        for c in cat.colours[x]:
+            if c != colour:
+                dz = zones.get(c)
+                if dz is None or len(dz) < SET_SIZE[c]:
+                    out.append({"type": "move", "card": x, "colour": c})
     ups = p["upgrades"]
     if ups:
         sets = _sets(cat, p, state["ruleset"]["pureSetRequired"])
@@ -208,10 +213,11 @@ def moves(state: dict, cat: Catalogue, seat: int, only: int | None = None) -> li
     return out
 
 
-def swaps(state: dict, cat: Catalogue, seat: int) -> list[dict]:
+def swaps(state: dict, cat: Catalogue, seat: int,
+          wilds: list[tuple[int, str]] | None = None) -> list[dict]:
     """Atomic own-wild swaps: two wilds in different zones, each legal in the other's zone."""
-    p = state["players"][seat]
-    wilds = [(x, colour) for colour, zone in p["zones"].items() for x in zone if cat.is_wild[x]]
+    if wilds is None:
+        wilds = _wilds(cat, state["players"][seat])
     out = []
     for i, (a, ca) in enumerate(wilds):
         for b, cb in wilds[i + 1:]:

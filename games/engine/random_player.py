@@ -23,6 +23,11 @@ TYPE_WEIGHTS: dict[str, float] = {
 }
 
 
+# Types whose actions come in several variants per card: pick the card first, then a variant,
+# so a card with many targets is not many times likelier to be played.
+_PER_CARD = frozenset(("place", "action", "move"))
+
+
 def choose(state: dict, seat: int, rng: random.Random, actions: list[dict] | None = None,
            scoop_weight: float = 0.0) -> dict | None:
     """One legal action for `seat`, or None if it has none (besides scooping)."""
@@ -42,14 +47,13 @@ def choose(state: dict, seat: int, rng: random.Random, actions: list[dict] | Non
             chosen = t
             break
     group = [a for a in actions if a["type"] == chosen]
-    first = group[0]
     if chosen == "respond":
         opsec = [a for a in group if a["answer"] == "opsec"]
         if opsec and rng.random() < 0.4:
             return opsec[int(rng.random() * len(opsec))]
         accept = [a for a in group if a["answer"] == "accept"]
         return accept[int(rng.random() * len(accept))]
-    if len(group) > 1 and "card" in first:
+    if len(group) > 1 and chosen in _PER_CARD:
         cards = list({a["card"]: None for a in group})
         if len(cards) > 1:
             card = cards[int(rng.random() * len(cards))]
