@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from . import legal
-from .board import SET_SIZE, find_property, find_upgrade, rent_for
+from .board import SET_SIZE, complete_colours, find_property, find_upgrade, rent_for
 from .cards import COLOURS, Catalogue
 from .payment import execute_payment, owed_entry, payment_problem
 from .receipt import merge_upgrades, receive_property, settle_upgrades
@@ -24,6 +24,7 @@ from .state import (
     active_seats,
     catalogue_for,
     hand_total,
+    is_id,
 )
 from .turns import Applied, draw, finish_turn, new_game, pass_turn
 from .winning import completed, finish, sync_contest, sync_sets
@@ -43,15 +44,11 @@ class IllegalAction(ValueError):
         self.reason = reason
 
 
-def _is_id(v: Any) -> bool:
-    return type(v) is int
-
-
 def apply(state: dict, seat: int, action: Mapping[str, Any]) -> Applied:
     """Apply one action by `seat`. Raises IllegalAction; never touches `state`."""
     if state["phase"] == "finished":
         raise IllegalAction("Game is already finished")
-    if not _is_id(seat) or not 0 <= seat < len(state["players"]):
+    if not is_id(seat) or not 0 <= seat < len(state["players"]):
         raise IllegalAction("No such seat")
     if not state["players"][seat]["active"]:
         raise IllegalAction("You have scooped and are out of this game")
@@ -116,7 +113,7 @@ def _check_card_play(state: dict, seat: int, action: Mapping[str, Any]) -> dict:
     if state["plays_left"] <= 0:
         raise IllegalAction("No plays remaining")
     cid = action.get("card")
-    if not _is_id(cid) or cid not in state["players"][seat]["hand"]:
+    if not is_id(cid) or cid not in state["players"][seat]["hand"]:
         raise IllegalAction("That card is not in your hand")
     cat = catalogue_for(state)
     typ = action["type"]
@@ -127,7 +124,7 @@ def _check_card_play(state: dict, seat: int, action: Mapping[str, Any]) -> dict:
     else:
         target = action.get("target")
         candidates = legal.action_plays(state, cat, seat, cid,
-                                        target if _is_id(target) else None)
+                                        target if is_id(target) else None)
     found = _match(action, candidates)
     if found is None:
         raise IllegalAction(_explain_play(state, cat, seat, action))
@@ -141,7 +138,7 @@ def _check_move(state: dict, seat: int, action: Mapping[str, Any]) -> dict:
     cid = action.get("card")
     cat = catalogue_for(state)
     p = state["players"][seat]
-    if not _is_id(cid) or (find_property(p, cid) is None and find_upgrade(p, cid) is None):
+    if not is_id(cid) or (find_property(p, cid) is None and find_upgrade(p, cid) is None):
         raise IllegalAction("Card not found in your properties")
     found = _match(action, legal.moves(state, cat, seat, only=cid))
     if found is None:
@@ -157,7 +154,7 @@ def _check_swap(state: dict, seat: int, action: Mapping[str, Any]) -> dict:
     if left < SWAP_COST:
         raise IllegalAction("A swap costs two free rearranges and you have one left")
     cards = action.get("cards")
-    if not isinstance(cards, list | tuple) or len(cards) != 2 or not all(map(_is_id, cards)):
+    if not isinstance(cards, list | tuple) or len(cards) != 2 or not all(map(is_id, cards)):
         raise IllegalAction("Choose two of your wild properties to swap")
     a, b = cards
     if a == b:
@@ -201,7 +198,7 @@ def _check_respond(state: dict, seat: int, action: Mapping[str, Any]) -> dict:
     canonical = {"type": "respond", "answer": answer, "target": target}
     found = _match(canonical, legal.responses(state, seat, answer))
     if found is None:
-        if not _is_id(target) or target not in chains:
+        if not is_id(target) or target not in chains:
             raise IllegalAction("Not your turn to respond")
         raise IllegalAction(legal.opsec_problem(state, seat) or "Invalid response")
     return found
@@ -246,7 +243,7 @@ def _colour_name(colour: Any) -> str:
 
 def _target_problem(state: dict, seat: int, target: Any) -> str | None:
     players = state["players"]
-    if not _is_id(target) or not 0 <= target < len(players) or target == seat \
+    if not is_id(target) or not 0 <= target < len(players) or target == seat \
             or not players[target]["active"]:
         return "Invalid target"
     return None
@@ -326,18 +323,18 @@ def _explain_play(state: dict, cat: Catalogue, seat: int, action: Mapping[str, A
         problem = _target_problem(state, seat, target)
         if problem:
             return problem
-        mine = find_property(p, give) if _is_id(give) else None
-        theirs = find_property(state["players"][target], take) if _is_id(take) else None
+        mine = find_property(p, give) if is_id(give) else None
+        theirs = find_property(state["players"][target], take) if is_id(take) else None
         if mine is None or theirs is None:
             return "Selected property is no longer available"
-        if mine in legal._sets(cat, p, pure):
+        if mine in complete_colours(cat, p, pure):
             return "You cannot trade a card out of one of your complete sets"
         return "TDY Orders cannot touch a complete set"
     if key in ("upgrade", "foc"):
         if colour is None:
             return "Choose a complete set to upgrade" if key == "upgrade" else \
                 "Choose a set for FOC"
-        if colour not in legal._sets(cat, p, pure):
+        if colour not in complete_colours(cat, p, pure):
             return "Set must be complete to add Upgrade" if key == "upgrade" else \
                 "Set must be complete"
         kinds = [cat.key[u] for u in p["upgrades"].get(colour, ())]
@@ -365,7 +362,7 @@ def _explain_move(state: dict, cat: Catalogue, seat: int, action: Mapping[str, A
         there = [cat.key[u] for u in p["upgrades"].get(colour, ())]
         if up_from == colour:
             return "Already on that set"
-        if colour not in legal._sets(cat, p, state["ruleset"]["pureSetRequired"]):
+        if colour not in complete_colours(cat, p, state["ruleset"]["pureSetRequired"]):
             return f"{_colour_name(colour)} is not a complete set"
         if kind in there:
             return f"{_colour_name(colour)} already has " + (
@@ -435,7 +432,7 @@ def _do_action(tx: Tx, seat: int, a: dict) -> None:
     event.update((k, v) for k, v in a.items() if k not in ("type", "card"))
     tx.emit(event)
     target = a.get("target")
-    others = [t for t in active_seats(s) if t != seat]
+    others = legal.opponents(s, seat)
     if key == "pcs_orders":
         draw(tx, seat, PCS_DRAW, "pcs_orders")
         s["hand_snapshot"] = hand_total(s)

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from itertools import combinations, islice
 
-from .board import SET_SIZE, zone_is_set
+from .board import SET_SIZE, complete_colours, zone_is_set
 from .cards import Catalogue
 from .payment import covering_selections, owed_entry
-from .state import HAND_LIMIT, catalogue_for
+from .state import HAND_LIMIT, catalogue_for, ids_list
 
 DISCARD_CAP = 36
 
@@ -79,11 +79,6 @@ def _loose_cards(cat: Catalogue, p: dict, pure: bool) -> list[int]:
         if len(zone) < SET_SIZE[colour] or (pure and not zone_is_set(cat, zone, colour, pure)):
             out.extend(zone)
     return out
-
-
-def _sets(cat: Catalogue, p: dict, pure: bool) -> list[str]:
-    return [c for c, z in p["zones"].items()
-            if len(z) >= SET_SIZE[c] and (not pure or zone_is_set(cat, z, c, pure))]
 
 
 def place_plays(state: dict, cat: Catalogue, seat: int, cid: int) -> list[dict]:
@@ -154,15 +149,15 @@ def action_plays(state: dict, cat: Catalogue, seat: int, cid: int,
                 for t in others for x in _loose_cards(cat, players[t], pure) for y in mine]
     if key == "inspector_general":
         return [{"type": "action", "card": cid, "target": t, "colour": c}
-                for t in others for c in _sets(cat, players[t], pure)]
+                for t in others for c in complete_colours(cat, players[t], pure)]
     if key == "upgrade":
         ups = p["upgrades"]
         return [{"type": "action", "card": cid, "colour": c}
-                for c in _sets(cat, p, pure) if c not in ups]
+                for c in complete_colours(cat, p, pure) if c not in ups]
     if key == "foc":
         ups = p["upgrades"]
         return [{"type": "action", "card": cid, "colour": c}
-                for c in _sets(cat, p, pure) if len(ups.get(c, ())) == 1]
+                for c in complete_colours(cat, p, pure) if len(ups.get(c, ())) == 1]
     return []  # opsec: banking only — it answers actions, it is never played as one
 
 
@@ -198,7 +193,7 @@ def moves(state: dict, cat: Catalogue, seat: int, only: int | None = None,
                     out.append({"type": "move", "card": x, "colour": c})
     ups = p["upgrades"]
     if ups:
-        sets = _sets(cat, p, state["ruleset"]["pureSetRequired"])
+        sets = complete_colours(cat, p, state["ruleset"]["pureSetRequired"])
         for colour, here in ups.items():
             for u in here:
                 if only is not None and u != only:
@@ -298,9 +293,7 @@ def discard_problem(state: dict, seat: int, cards: object) -> str | None:
     if state["phase"] != "discard" or state["turn"] != seat:
         return "No discard is due"
     excess = discard_excess(state)
-    if not isinstance(cards, list | tuple) or not all(
-        isinstance(c, int) and not isinstance(c, bool) for c in cards
-    ):
+    if not ids_list(cards):
         return "Discard selection contains an invalid card"
     if len(cards) != excess:
         return f"Discard exactly {excess} cards"

@@ -10,7 +10,7 @@ from __future__ import annotations
 from .board import complete_colours, payable_cards
 from .cards import Catalogue
 from .receipt import receive_property, settle_upgrades
-from .state import Tx, catalogue_for
+from .state import Tx, catalogue_for, ids_list
 
 SELECTION_CAP = 8
 WALK_BUDGET = 400  # search nodes; past it the automatic choice falls back to a knapsack
@@ -31,10 +31,6 @@ def owed_entry(state: dict, seat: int) -> dict | None:
     return None
 
 
-def _is_id(v: object) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
 def payment_problem(state: dict, seat: int, cards: object) -> str | None:
     """Why `cards` is not an acceptable payment by `seat` right now, or None if it is."""
     if state["phase"] == "finished":
@@ -42,7 +38,7 @@ def payment_problem(state: dict, seat: int, cards: object) -> str | None:
     entry = owed_entry(state, seat)
     if entry is None:
         return "You owe no payment right now"
-    if not isinstance(cards, list | tuple) or not all(_is_id(c) for c in cards):
+    if not ids_list(cards):
         return "Payment selection contains an invalid card"
     p = state["players"][seat]
     payable = payable_cards(p)

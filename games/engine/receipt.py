@@ -10,13 +10,8 @@ Involuntary receipt (REFERENCE §5) never overflows a zone. It tries, in order:
 
 from __future__ import annotations
 
-from .board import SET_SIZE, zone_is_set
+from .board import zone_full, zone_is_set
 from .state import Tx
-
-
-def _full(p: dict, colour: str) -> bool:
-    zone = p["zones"].get(colour)
-    return zone is not None and len(zone) >= SET_SIZE[colour]
 
 
 def receive_property(tx: Tx, seat: int, cid: int, preferred: str | None) -> str:
@@ -29,7 +24,7 @@ def receive_property(tx: Tx, seat: int, cid: int, preferred: str | None) -> str:
     for colour in sorted(legal, key=lambda c: -len(zones.get(c, ()))):
         if colour != preferred:
             ordered.append(colour)
-    dest = next((c for c in ordered if not _full(p, c)), None)
+    dest = next((c for c in ordered if not zone_full(p, c)), None)
     if dest is None:
         dest = _shift_wild_to_make_room(tx, seat, ordered)
     if dest is None:
@@ -52,7 +47,7 @@ def _shift_wild_to_make_room(tx: Tx, seat: int, ordered: list[str]) -> str | Non
         for i, occupant in enumerate(zone):
             if not cat.is_wild[occupant]:
                 continue
-            alt = next((c for c in cat.colours[occupant] if c != colour and not _full(p, c)),
+            alt = next((c for c in cat.colours[occupant] if c != colour and not zone_full(p, c)),
                        None)
             if alt is None:
                 continue

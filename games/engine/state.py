@@ -42,6 +42,16 @@ _PCG_MULT = 6364136223846793005
 _PCG_INC = 1442695040888963407
 
 
+def is_id(v: object) -> bool:
+    """A card id or seat number: an int, and not a bool (JSON has no 1.0 ids)."""
+    return type(v) is int
+
+
+def ids_list(v: object) -> bool:
+    """A list of ids, as a payment or discard selection must be."""
+    return isinstance(v, list | tuple) and all(type(c) is int for c in v)
+
+
 def seed_rng(seed: int) -> int:
     """SplitMix64 of the seed: a well-mixed 64-bit starting state for PCG32."""
     z = (int(seed) + 0x9E3779B97F4A7C15) & _MASK64
