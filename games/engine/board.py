@@ -34,14 +34,6 @@ def complete_colours(cat: Catalogue, p: dict, pure: bool) -> list[str]:
     return [c for c, z in p["zones"].items() if len(z) >= size[c] and zone_is_set(cat, z, c, pure)]
 
 
-def set_count(cat: Catalogue, p: dict, pure: bool) -> int:
-    return len(complete_colours(cat, p, pure))
-
-
-def upgrade_kinds(cat: Catalogue, p: dict, colour: str) -> list[str]:
-    return [cat.key[u] for u in p["upgrades"].get(colour, ())]
-
-
 def rent_for(cat: Catalogue, p: dict, colour: str) -> int:
     zone = p["zones"].get(colour)
     if not zone:

@@ -161,14 +161,6 @@ def action_plays(state: dict, cat: Catalogue, seat: int, cid: int,
     return []  # opsec: banking only — it answers actions, it is never played as one
 
 
-def card_plays(state: dict, cat: Catalogue, seat: int, cid: int,
-               others: list[int] | None = None) -> list[dict]:
-    """Every way to play card `cid` from `seat`'s hand: bank, place or action variants."""
-    if cat.is_property[cid]:
-        return place_plays(state, cat, seat, cid)
-    return [{"type": "bank", "card": cid}, *action_plays(state, cat, seat, cid, None, others)]
-
-
 # ---- free rearranges ------------------------------------------------------------------------
 
 def _wilds(cat: Catalogue, p: dict) -> list[tuple[int, str]]:

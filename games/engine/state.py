@@ -35,7 +35,6 @@ EMPTY_HAND_DRAW = 5
 PCS_DRAW = 2
 MIN_SEATS = 2
 MAX_SEATS = 5
-STATE_VERSION_KEY = "version"
 
 _MASK64 = (1 << 64) - 1
 _PCG_MULT = 6364136223846793005
@@ -145,17 +144,6 @@ def copy_pending(pending: dict | None) -> dict | None:
     q = dict(pending)
     q["targets"] = [dict(t) for t in pending["targets"]]
     return q
-
-
-def copy_state(state: dict) -> dict:
-    """A full structural copy (cheaper than copy.deepcopy; the ruleset is shared, read-only)."""
-    s = dict(state)
-    s["players"] = [copy_player(p) for p in state["players"]]
-    s["deck"] = state["deck"][:]
-    s["discard"] = state["discard"][:]
-    s["scooped"] = state["scooped"][:]
-    s["pending"] = copy_pending(state["pending"])
-    return s
 
 
 class Tx:
