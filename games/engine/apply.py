@@ -692,7 +692,6 @@ def _do_scoop(tx: Tx, seat: int, a: dict) -> None:
         return
     if was_turn:
         s["surge"] = 0
-        s["pending"] = None
         tx.emit({"type": "turn_end", "seat": seat, "turn_number": s["turn_number"]})
         pass_turn(tx, seat)
 
