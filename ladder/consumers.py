@@ -63,6 +63,8 @@ class QueueConsumer(WebsocketConsumer):
         if ticket is None or self.sent_match:
             return
         self.sent_match = ticket.status == QueueTicket.Status.MATCHED
+        if ticket.status == QueueTicket.Status.WAITING:
+            services.queue_seen(ticket_id=ticket.pk)
         csrf = (self.scope.get("cookies") or {}).get(settings.CSRF_COOKIE_NAME, "")
         self.send(text_data=render_to_string("ladder/_queue_status.html", {
             "s": queue_status_context(ticket), "oob": True, "csrf_value": csrf}))

@@ -36,6 +36,7 @@ WINDOW_MAX = 500
 BOTS_AFTER_SECONDS = 30  # a casual queue offers "fill with bots" after this long
 ARRIVAL_SECONDS = 20  # matched players have this long to reach the table
 ABANDON_SECONDS = 8  # a ticket with no open queue page for this long leaves the queue
+SILENT_SECONDS = 60  # open pages refresh `last_seen` every pairing run; silence means gone
 
 
 class LadderError(Exception):
@@ -452,9 +453,13 @@ def queue_pair(*, now: datetime | None = None) -> list[Match]:
                            .filter(queue=queue, status=QueueTicket.Status.WAITING)
                            .select_related("user").order_by("joined_at", "pk"))
             live = []
+            closed_before = now - timedelta(seconds=ABANDON_SECONDS)
+            silent_before = now - timedelta(seconds=SILENT_SECONDS)
             for ticket in tickets:
-                gone = now - timedelta(seconds=ABANDON_SECONDS)
-                if ticket.sockets <= 0 and ticket.last_seen < gone:
+                # No open queue page for a while, or no sign of life at all (a socket count
+                # left behind by a web process that died).
+                if ((ticket.sockets <= 0 and ticket.last_seen < closed_before)
+                        or ticket.last_seen < silent_before):
                     ticket.status = QueueTicket.Status.CANCELLED
                     ticket.ended_at = now
                     ticket.save(update_fields=["status", "ended_at"])

@@ -235,3 +235,13 @@ def test_ranked_queues_never_fill_with_bots(alice) -> None:
     with pytest.raises(LadderError) as err:
         services.queue_fill_with_bots(viewer=alice)
     assert err.value.code == "ranked"
+
+
+def test_a_ticket_with_no_sign_of_life_for_a_minute_is_dropped(alice, bob) -> None:
+    # Its socket count says a page is open, but that page's process died long ago.
+    stale = ticket(alice)
+    ticket(bob)
+    QueueTicket.objects.filter(pk=stale.pk).update(sockets=1, last_seen=ago(61))
+    assert queue_pair() == []
+    stale.refresh_from_db()
+    assert stale.status == QueueTicket.Status.CANCELLED

@@ -60,7 +60,7 @@ async def test_the_queue_socket_shows_status_then_sends_everyone_to_the_table(
         guest_gus, guest_gwen) -> None:
     await join(guest_gus, "Gus")
     gus = await connect(guest_gus)
-    (first,) = await frames(gus)
+    first = await gus.receive_from(timeout=5)
     assert 'id="queue-status"' in first and 'hx-swap-oob="true"' in first
     assert 'id="queue-count">1<' in first and "±100" in first
     assert 'name="csrfmiddlewaretoken" value="' + "c" * 32 in first
@@ -68,13 +68,13 @@ async def test_the_queue_socket_shows_status_then_sends_everyone_to_the_table(
 
     await join(guest_gwen, "Gwen")
     gwen = await connect(guest_gwen)
-    await frames(gwen)
-    updated = await frames(gus)
+    await gwen.receive_from(timeout=5)
+    updated = [await gus.receive_from(timeout=5)]
     assert updated and 'id="queue-count">2<' in updated[-1]
 
     (_match,) = await database_sync_to_async(services.queue_pair)()
     for comm, viewer in ((gus, guest_gus), (gwen, guest_gwen)):
-        sent = "\n".join(await frames(comm))
+        sent = "\n".join([await comm.receive_from(timeout=5), *await frames(comm)])
         ticket = await ticket_of(viewer)
         go = f"/ladder/match/{ticket.pk}/go/"
         assert "Match found!" in sent and f'hx-get="{go}" hx-trigger="load"' in sent
@@ -84,7 +84,7 @@ async def test_the_queue_socket_shows_status_then_sends_everyone_to_the_table(
 async def test_closing_the_queue_page_lets_the_ticket_lapse(guest_gus) -> None:
     await join(guest_gus, "Gus")
     gus = await connect(guest_gus)
-    await frames(gus)
+    await gus.receive_from(timeout=5)
     await gus.disconnect()
     ticket = await ticket_of(guest_gus)
     assert ticket.sockets == 0 and ticket.status == QueueTicket.Status.WAITING
