@@ -85,12 +85,24 @@ def run_table(lineup: Sequence[str], *, games: int, seed: int, jobs: int, hard_b
               ruleset: dict[str, Any]) -> dict[str, Any]:
     work = [(list(lineup), g, seed, ruleset) for g in range(games)]
     started = time.perf_counter()
+    rows: list[dict[str, Any]] = []
+
+    def progress(row: dict[str, Any]) -> None:
+        rows.append(row)
+        if len(rows) % 10 == 0 or len(rows) == games:
+            focus = lineup[0]
+            wins = sum(1 for r in rows if r["winner_level"] == focus)
+            print(f"  ... {len(rows)}/{games} games, {focus} won {wins} "
+                  f"({time.perf_counter() - started:.0f} s)", file=sys.stderr, flush=True)
+
     if jobs > 1:
         with Pool(jobs, initializer=_init, initargs=(hard_budget,)) as pool:
-            rows = pool.map(_one, work, chunksize=1)
+            for row in pool.imap(_one, work, chunksize=1):
+                progress(row)
     else:
         _init(hard_budget)
-        rows = [_one(w) for w in work]
+        for w in work:
+            progress(_one(w))
     wall = time.perf_counter() - started
     k = len(lineup)
     levels = list(dict.fromkeys(lineup))

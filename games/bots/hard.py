@@ -24,6 +24,7 @@ machine the step budget normally ends the search first, at about 60-80% of the b
 
 from __future__ import annotations
 
+import json
 import math
 import random
 import time
@@ -31,18 +32,21 @@ from typing import Any
 
 from games.engine.apply import apply
 from games.engine.legal import legal_actions, to_decide
+from games.engine.state import catalogue_for
+from games.engine.winning import checkpoint_forecast
 
 from . import medium
 from .determinize import sample_world
 from .observe import Obs, seed_of
 
 DEFAULT_BUDGET = 1.0  # seconds per decision
-STEPS_PER_SECOND = 1800  # engine steps (apply + medium decision) per second of budget
+STEPS_PER_SECOND = 1500  # engine steps (apply + medium decision) per second of budget
 CANDIDATES = 6
 PAY_CANDIDATES = 4
 ROLLOUT_STEP_CAP = 400
 TEMPERATURE = 0.2
-HORIZON = "round"  # "round": until this seat's next turn starts; "turn": until this turn ends
+CONVERT_VALUE = 0.95  # the leaf value of a forecast conversion (not a certain win)
+HORIZON = "turn"  # "round": until this seat's next turn starts; "turn": until this turn ends
 
 
 # ---- leaf evaluation ------------------------------------------------------------------------
@@ -67,16 +71,79 @@ def strength(o: Obs, seat: int, hand: list[int]) -> float:
     return score
 
 
+def approach_forecast(state: dict[str, Any]) -> tuple[int | None, dict[int, int]]:
+    """Who converts first, and who gets shot down by whom, if every seat spends the breakers
+    it holds (and will draw) on armed players, OPSEC answering OPSEC (REFERENCE §8: every bot
+    shoots an armed opponent first). Reads the sampled world's hands and deck order, so over
+    many worlds this is an estimate of the odds the seat cannot see.
+
+    Returns (first converting seat or None, {broken seat: shooter})."""
+    armed = [s for s in state["order"]
+             if state["players"][s]["active"] and state["players"][s]["armed_at"] is not None]
+    if not armed:
+        return None, {}
+    cat = catalogue_for(state)
+    key = cat.key
+    players = state["players"]
+    order = [s for s in state["order"] if players[s]["active"]]
+    n = len(order)
+    cur = order.index(state["turn"]) if state["turn"] in order else 0
+    deck = state["deck"]
+    converting: list[tuple[int, int]] = []
+    broken: dict[int, int] = {}
+    for a in armed:
+        forecast = checkpoint_forecast(state, a)
+        if forecast is None:
+            continue
+        shots_before = forecast[0] - state["turn_number"]  # turns (from this one) before it
+        opsec = sum(1 for c in players[a]["hand"] if key[c] == "opsec")
+        drawn = len(deck)
+        shooter = None
+        for k in range(max(0, shots_before)):
+            seat = order[(cur + k) % n]
+            if k > 0:
+                drawn -= 2
+            if seat == a:
+                continue
+            cards = players[seat]["hand"] + (deck[max(0, drawn):drawn + 2] if k > 0 else [])
+            breakers = sum(1 for c in cards if key[c] in ("inspector_general", "chud"))
+            counters = sum(1 for c in cards if key[c] == "opsec")
+            for _ in range(breakers):
+                if opsec == 0:
+                    shooter = seat
+                    break
+                opsec -= 1
+                if counters:
+                    counters -= 1
+                    if opsec == 0:
+                        shooter = seat
+                        break
+                    opsec -= 1
+            if shooter is not None:
+                break
+        if shooter is None:
+            converting.append((forecast[0], a))
+        else:
+            broken[a] = shooter
+    first = min(converting)[1] if converting else None
+    return first, broken
+
+
 def evaluate(state: dict[str, Any], me: int) -> float:
     result = state["result"]
     if result is not None:
         return 1.0 if result["winner"] == me else 0.0
+    first, broken = approach_forecast(state)
+    if first is not None:
+        return CONVERT_VALUE if first == me else 1.0 - CONVERT_VALUE
     o = Obs.from_state(state, me, legal=[])
     players = state["players"]
-    mine = 0.0
-    total = 0.0
     scores = {s: strength(o, s, players[s]["hand"]) for s in o.order if players[s]["active"]}
+    for victim, shooter in broken.items():
+        scores[victim] -= 12.0 + 10.0  # the armed bonus and one set
+        scores[shooter] += 5.0
     top = max(scores.values())
+    mine = total = 0.0
     for s, sc in scores.items():
         w = math.exp(TEMPERATURE * (sc - top))
         total += w
@@ -89,24 +156,41 @@ def evaluate(state: dict[str, Any], me: int) -> float:
 
 def policy(state: dict[str, Any], seat: int) -> dict[str, Any]:
     """The playout policy: the medium bot, reading a world this bot sampled itself."""
-    return medium.decide(Obs.from_state(state, seat, legal_actions(state, seat)))
+    return medium.decide(Obs.from_state(state, seat, legal_actions(state, seat)),
+                         rearrange=False)
 
 
-def rollout(world: dict[str, Any], me: int, action: dict[str, Any]) -> tuple[float, int]:
+def _position_key(state: dict[str, Any]) -> str:
+    """Two playouts in one world that reach the same position here go on identically."""
+    return json.dumps([state["players"], state["deck"], state["discard"], state["turn"],
+                       state["phase"], state["pending"], state["rng"], state["plays_left"]],
+                      separators=(",", ":"))
+
+
+def rollout(world: dict[str, Any], me: int, action: dict[str, Any],
+            seen: dict[str, float] | None = None) -> tuple[float, int]:
     """Apply `action` for `me` in `world`, play on until `me`'s next turn starts; (value,
-    engine steps used)."""
+    engine steps used). `seen` maps positions at the end of the current turn to their value in
+    this world, so candidates that lead to the same end of turn share one continuation."""
     state = apply(world, me, action).state
     start = world["turn_number"]
     steps = 1
+    key = None
     while state["result"] is None and steps < ROLLOUT_STEP_CAP:
-        if HORIZON == "turn" and state["turn_number"] > start:
-            break
-        if state["turn"] == me and state["turn_number"] > start:
-            break
+        if state["turn_number"] > start:
+            if HORIZON == "turn" or state["turn"] == me:
+                break
+            if key is None and seen is not None:
+                key = _position_key(state)
+                if key in seen:
+                    return seen[key], steps
         seat = to_decide(state)[0]
         state = apply(state, seat, policy(state, seat)).state
         steps += 1
-    return evaluate(state, me), steps
+    value = evaluate(state, me)
+    if key is not None and seen is not None:
+        seen[key] = value
+    return value, steps
 
 
 # ---- candidates -----------------------------------------------------------------------------
@@ -192,8 +276,9 @@ def search(view: dict[str, Any], budget: float, steps: int | None = None
     while used < step_budget and not out_of_time:
         world = sample_world(view, random.Random(seed + 7919 * (worlds + 1)))
         values: list[tuple[int, float]] = []
+        seen: dict[str, float] = {}
         for i in alive:
-            value, spent = rollout(world, me, cands[i])
+            value, spent = rollout(world, me, cands[i], seen)
             used += spent
             values.append((i, value))
             if time.perf_counter() > deadline:

@@ -142,7 +142,11 @@ def breaks_approach(o: Obs, seat: int, colour: str | None) -> bool:
 # ---- what cards in hand are worth keeping ---------------------------------------------------
 
 def keep_value(o: Obs, cid: int) -> float:
-    return o.memo(("keep", cid), lambda: _keep_value(o, cid))
+    key = ("keep", cid)
+    hit = o._memo.get(key)
+    if hit is None:
+        hit = o._memo[key] = _keep_value(o, cid)
+    return hit
 
 
 def _keep_value(o: Obs, cid: int) -> float:
@@ -284,18 +288,21 @@ def _place_gain(o: Obs, cid: int, colour: str) -> float:
     return gain + PLACE_BASE
 
 
+def _bank_context(o: Obs) -> tuple[bool, float, bool, bool]:
+    exposed = max(0.0, BANK_CUSHION - o.bank_total(o.me)) / BANK_CUSHION
+    return o.someone_armed(), exposed, o.armed[o.me], len(o.hand) > HAND_LIMIT
+
+
 def _bank_gain(o: Obs, cid: int) -> float:
     cat = o.cat
     value = cat.value[cid]
-    key = cat.key[cid]
-    if o.someone_armed() and key in ("inspector_general", "chud"):
+    armed, exposed, me_armed, overflow = o.memo("bankctx", lambda: _bank_context(o))
+    if armed and cat.key[cid] in ("inspector_general", "chud"):
         return NEG
-    exposed = max(0.0, BANK_CUSHION - o.bank_total(o.me)) / BANK_CUSHION
     gain = MONEY * value * (0.6 + BANK_URGENCY * exposed)
-    if o.armed[o.me]:
+    if me_armed:
         gain += 0.3 * value  # an armed player hoards cash to pay without breaking sets
-    overflow = len(o.hand) - HAND_LIMIT
-    if overflow > 0:
+    if overflow:
         gain += 1.0
     if cat.kind[cid] == "money":
         return gain + 1.0
@@ -305,44 +312,44 @@ def _bank_gain(o: Obs, cid: int) -> float:
 def _move_gain(o: Obs, a: dict[str, Any]) -> float:
     if o.rearranges_left <= REARRANGE_BUDGET - MOVE_CAP:
         return NEG
-    zones = {c: list(z) for c, z in o.zones[o.me].items()}
+    zones = o.zones[o.me]
     if a["type"] == "move":
         cid, dest = a["card"], a["colour"]
         src = o.colour_of(o.me, cid)
         if src is None:
             return NEG  # an upgrade move: never needed by this bot
-        zones[src].remove(cid)
-        zones.setdefault(dest, []).append(cid)
-        changed = {src, dest}
+        after_zones = {src: [c for c in zones[src] if c != cid],
+                       dest: [*zones.get(dest, ()), cid]}
     else:
         x, y = a["cards"]
         cx, cy = o.colour_of(o.me, x), o.colour_of(o.me, y)
         if cx is None or cy is None:
             return NEG
-        zones[cx][zones[cx].index(x)] = y
-        zones[cy][zones[cy].index(y)] = x
-        changed = {cx, cy}
-    before = sum(seat_zone_score(o, o.me, c) for c in changed)
+        after_zones = {cx: [y if c == x else c for c in zones[cx]],
+                       cy: [x if c == y else c for c in zones[cy]]}
+    before = 0.0
     after = 0.0
-    for c in changed:
-        zone = zones.get(c, [])
+    for c, zone in after_zones.items():
+        before += seat_zone_score(o, o.me, c)
         complete = _complete_after(o, o.me, c, zone)
         after += zone_score(c, len(zone), complete, o.rent(o.me, c) if complete else 0)
-    # Moving a wild off a zone the hand can refill with a fixed property is worth its placing.
-    for c in changed:
-        zone = zones.get(c, [])
-        if len(zone) < SET_SIZE[c] and any(
-                o.cat.kind[h] == "property" and o.cat.colours[h] == (c,) for h in o.hand) \
-                and len(o.zones[o.me].get(c, ())) >= SET_SIZE[c]:
+        # Moving a wild off a zone the hand can refill with a fixed property is worth the
+        # placing it allows.
+        if len(zone) < SET_SIZE[c] <= len(zones.get(c, ())) and any(
+                o.cat.kind[h] == "property" and o.cat.colours[h] == (c,) for h in o.hand):
             after += 3.0
     gain = after - before
     return gain - 0.5 if gain > 0.5 else NEG
 
 
-def play_scores(o: Obs) -> list[tuple[float, dict[str, Any]]]:
+def play_scores(o: Obs, rearrange: bool = True) -> list[tuple[float, dict[str, Any]]]:
+    """Every listed play with its score; `rearrange=False` skips free moves and swaps (the
+    hard bot's playouts, where they are rare and cost time)."""
     out: list[tuple[float, dict[str, Any]]] = []
     for a in o.legal:
         typ = a["type"]
+        if not rearrange and (typ == "move" or typ == "swap"):
+            continue
         if typ == "end_turn":
             score = 0.0
         elif typ == "place":
@@ -495,7 +502,8 @@ def discard(o: Obs, count: int) -> list[int]:
 
 # ---- the policy -----------------------------------------------------------------------------
 
-def decide(o: Obs, rng: random.Random | None = None) -> dict[str, Any]:
+def decide(o: Obs, rng: random.Random | None = None, rearrange: bool = True
+           ) -> dict[str, Any]:
     legal = [a for a in o.legal if a["type"] != "scoop"]
     if not legal:
         return o.legal[0]
@@ -508,7 +516,7 @@ def decide(o: Obs, rng: random.Random | None = None) -> dict[str, Any]:
     if "discard" in types:
         count = len(next(a for a in legal if a["type"] == "discard")["cards"])
         return {"type": "discard", "cards": discard(o, count)}
-    scored = play_scores(o)
+    scored = play_scores(o, rearrange)
     best = max(s for s, _ in scored)
     band = [a for s, a in scored if s >= best - 1e-9]
     if len(band) > 1 and rng is not None:
