@@ -68,11 +68,14 @@ def _survey(cat: Catalogue, p: dict, pure: bool) -> tuple[list[int], int, list[G
     """(every payable card, their total value, the valued ones in groups, biggest first)."""
     value = cat.value
     sets = complete_colours(cat, p, pure)
+    places = [(p["bank"], "bank", _WEIGHT[_BANK])]
+    places += [(zone, colour, _WEIGHT[_SET if colour in sets else _LOOSE])
+               for colour, zone in p["zones"].items()]
+    places += [(ups, "up:" + colour, _WEIGHT[_UPGRADE]) for colour, ups in p["upgrades"].items()]
     everything: list[int] = []
     groups: dict[tuple[str, int], Group] = {}
-
-    def add(ids: list[int], place: str, weight: int) -> None:
-        everything.extend(ids)
+    for ids, place, weight in places:
+        everything += ids
         for c in ids:
             v = value[c]
             if v:
@@ -81,12 +84,6 @@ def _survey(cat: Catalogue, p: dict, pure: bool) -> tuple[list[int], int, list[G
                     groups[place, v] = (v, weight, [c])
                 else:
                     group[2].append(c)
-
-    add(p["bank"], "bank", _WEIGHT[_BANK])
-    for colour, zone in p["zones"].items():
-        add(zone, colour, _WEIGHT[_SET if colour in sets else _LOOSE])
-    for colour, ups in p["upgrades"].items():
-        add(ups, "up:" + colour, _WEIGHT[_UPGRADE])
     ordered = sorted(groups.values(), key=lambda g: -g[0])
     return everything, sum(g[0] * len(g[2]) for g in ordered), ordered
 
@@ -109,25 +106,31 @@ def _minimal_covers(groups: list[Group], amount: int, cap: int, budget: int
     left = [budget]
 
     def walk(i: int, total: int, cost: int) -> None:
+        # Called only where group i exists and the cards from it on can still cover.
         left[0] -= 1
-        if left[0] < 0 or i >= n or total + suffix[i] < amount:
+        if left[0] < 0:
             return
         v, w, ids = groups[i]
+        below = suffix[i + 1]
         k = 0
         for k in range(1, len(ids) + 1):
             chosen.append(ids[k - 1])
-            if total + k * v >= amount:
-                t, c = total + k * v, cost + k * w
+            t = total + k * v
+            if t >= amount:
+                c = cost + k * w
                 if best[0] is None or (t, c) < (best[0], best[1]):
                     best[:] = [t, c, sorted(chosen)]
                 if len(found) < cap:
                     found.append(sorted(chosen))
                 break
-            walk(i + 1, total + k * v, cost + k * w)
+            if t + below >= amount:
+                walk(i + 1, t, cost + k * w)
         del chosen[len(chosen) - k:]
-        walk(i + 1, total, cost)
+        if total + below >= amount:
+            walk(i + 1, total, cost)
 
-    walk(0, 0, 0)
+    if n and suffix[0] >= amount:
+        walk(0, 0, 0)
     return found, (best[2] if left[0] >= 0 else None)
 
 
