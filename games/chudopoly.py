@@ -296,6 +296,8 @@ def describe_event(event: Mapping[str, Any], *, viewer: int | None, names: Seque
         return "The approach is no longer contested."
     if t == "contest_held":
         return f"{subject} cannot convert while the approach is contested."
+    if t in ("response_timeout", "turn_timeout"):
+        return _timeout_line(event, subject, names=names, me=me)
     if t == "game_over":
         if event.get("winner") is None:
             return "The game ended in a draw."
@@ -303,3 +305,31 @@ def describe_event(event: Mapping[str, Any], *, viewer: int | None, names: Seque
             event.get("end_reason"), "")
         return f"{who('winner')} won the game{reason}!"
     return None
+
+
+def _timeout_line(event: Mapping[str, Any], subject: str, *, names: Sequence[str],
+                  me: int | None) -> str:
+    """The clock decided (games/clocks.py): "Bea ran out of time (45 s) and accepted …"."""
+    def name(seat: Any, owner: bool = False) -> str:
+        if seat is not None and seat == me:
+            return "your" if owner else "you"
+        text = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "someone"
+        return f"{text}’s" if owner else text
+
+    ran_out = f"{subject} ran out of time ({event.get('seconds')} s)"
+    decision = event.get("decision")
+    if event.get("type") == "turn_timeout":
+        if decision == "discard":
+            return f"{ran_out}; the cards to discard were chosen automatically."
+        return f"{ran_out}; the turn was ended automatically."
+    if decision == "accept":
+        against = event.get("against") or []
+        if event.get("source") == event.get("seat") and against:
+            stand = join_words([name(s, owner=True) for s in against])
+            return f"{ran_out} and let {stand} OPSEC stand."
+        kind = KIND_NAMES.get(event.get("kind"), "action")
+        amount = f" ({event.get('amount')}M)" if event.get("amount") else ""
+        return f"{ran_out} and accepted {name(event.get('source'), owner=True)} {kind}{amount}."
+    if decision == "pay":
+        return f"{ran_out}; the payment was chosen automatically."
+    return f"{ran_out}."

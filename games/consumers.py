@@ -13,11 +13,12 @@ from django.conf import settings
 from django.template.loader import render_to_string
 
 from games import presenters
+from games.clocks import seat_connected, seat_disconnected
 from games.frames import FrameError, parse_frame
 from games.identity import viewer_from_scope
 from games.lobby import LOBBY_GROUP, public_tables
 from games.models import ChatMessage, Table
-from games.services import TableError, chat_post, normalize_code, seat_return, table_apply_action
+from games.services import TableError, chat_post, normalize_code, table_apply_action
 
 # REFERENCE §7: the server's frame rate limit is 40 messages per 5 seconds.
 RATE_LIMIT_FRAMES = 40
@@ -69,15 +70,18 @@ class TableConsumer(WebsocketConsumer):
         self.group = table.group_name
         async_to_sync(self.channel_layer.group_add)(self.group, self.channel_name)
         self.accept()
-        # Coming back to a running game takes the seat back from the bot that held it.
+        # Counted for the disconnect grace; coming back to a running game takes the seat back
+        # from the bot that held it (games/clocks.py).
         if self.viewer.known:
             with contextlib.suppress(TableError):
-                seat_return(table_id=table.pk, viewer=self.viewer)
+                seat_connected(table_id=table.pk, viewer=self.viewer)
         self.push(full=True)
 
     def disconnect(self, code: int) -> None:
         if hasattr(self, "group"):
             async_to_sync(self.channel_layer.group_discard)(self.group, self.channel_name)
+            if self.viewer.known:
+                seat_disconnected(table_id=self.table.pk, viewer=self.viewer)
 
     # --- incoming -------------------------------------------------------------------------
     def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:

@@ -146,3 +146,53 @@ class TableForm(forms.Form):
         if response is not None and not 0 <= response <= RESPONSE_SECONDS_MAX:
             self.add_error("response_seconds", f"0 (off) to {RESPONSE_SECONDS_MAX} seconds.")
         return data
+
+
+NO_BOT = ""
+BOT_SLOTS = 4  # a table seats at most 5: you and four bots
+
+
+class PlayBotsForm(forms.Form):
+    """Play against bots: 1–4 bots, each one's level, the rules and the clocks. Nobody else
+    can sit down, so the clocks may be off (RULINGS: "off" needs fewer than two humans)."""
+
+    name = NameField(required=True)
+    preset = forms.ChoiceField(label="Rules")
+    turn_seconds = forms.IntegerField(
+        label="Turn clock (seconds)", initial=0, min_value=0, max_value=TURN_SECONDS_MAX,
+        help_text=f"0 (off) to {TURN_SECONDS_MAX}.")
+    response_seconds = forms.IntegerField(
+        label="Response clock (seconds)", initial=RESPONSE_SECONDS_DEFAULT, min_value=0,
+        max_value=RESPONSE_SECONDS_MAX, help_text=f"0 (off) to {RESPONSE_SECONDS_MAX}.")
+
+    def __init__(self, *args: Any, needs_name: bool = True, **kwargs: Any) -> None:
+        from games.bots import LEVEL_NAMES
+        from games.services import QUICK_PLAY_LEVELS
+
+        super().__init__(*args, **kwargs)
+        if not needs_name:
+            del self.fields["name"]
+        engine = get_game("chudopoly")
+        presets = engine.presets()
+        self.fields["preset"].choices = list(presets.items())
+        self.fields["preset"].initial = next(iter(presets))
+        levels = [(k, v) for k, v in LEVEL_NAMES.items() if k != "basic"]
+        defaults = list(QUICK_PLAY_LEVELS)
+        for i in range(BOT_SLOTS):
+            self.fields[f"bot_{i + 1}"] = forms.ChoiceField(
+                label=f"Bot {i + 1}", required=False,
+                choices=[(NO_BOT, "No bot"), *levels],
+                initial=defaults[i] if i < len(defaults) else NO_BOT)
+
+    def bot_fields(self) -> list[forms.BoundField]:
+        return [self[f"bot_{i + 1}"] for i in range(BOT_SLOTS)]
+
+    def levels(self) -> list[str]:
+        return [level for i in range(BOT_SLOTS)
+                if (level := self.cleaned_data.get(f"bot_{i + 1}"))]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if not self.errors and not self.levels():
+            raise forms.ValidationError("Choose at least one bot.")
+        return data

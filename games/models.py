@@ -63,6 +63,12 @@ class Seat(models.Model):
     bot_level = models.CharField(max_length=20, default="basic", blank=True)
     # A human who left a running game: a bot plays for them until they come back.
     away = models.BooleanField(default=False)
+    # Why (games/clocks.py): "left", "timeouts" (three expiries in a row) or "disconnected".
+    away_reason = models.CharField(max_length=12, blank=True, default="")
+    # Open table sockets of this seat's owner, and when the last one closed (bot takeover after
+    # a grace period). A crash can leave the count too high; the clocks still take over then.
+    connections = models.PositiveSmallIntegerField(default=0)
+    disconnected_at = models.DateTimeField(null=True, blank=True)
     game_seat = models.PositiveSmallIntegerField(null=True, blank=True)
     # "Move seat to another device": single use, short-lived.
     # NULL, not "", so that many seats can have no token under the unique constraint.
@@ -100,8 +106,13 @@ class Game(models.Model):
     players = models.JSONField(default=list)
     state = models.JSONField()
     version = models.PositiveIntegerField(default=0)  # number of actions applied
-    # Engine seat (as a string) -> {"deadline": iso, "key": what decision it is for}.
+    # Engine seat (as a string) -> {"deadline": iso, "key": what decision it is for, "kind",
+    # "seconds"}, plus "paused" (the turn clock's time left while responses are owed).
     deadlines = models.JSONField(default=dict)
+    # The earliest of `deadlines` (None when no clock runs), for the clocks sweep to find.
+    clock_due = models.DateTimeField(null=True, blank=True, db_index=True)
+    # Engine seat (as a string) -> decisions in a row its clock made (three: a bot takes over).
+    timeouts = models.JSONField(default=dict)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.RUNNING)
     result = models.JSONField(null=True, blank=True)
     started_at = models.DateTimeField(auto_now_add=True)
@@ -131,7 +142,7 @@ class GameAction(models.Model):
     action = models.JSONField()
     # The engine's raw events (hidden information inside); redacted per seat before display.
     events = models.JSONField(default=list)
-    source = models.CharField(max_length=10, default="player")  # player, bot, timeout
+    source = models.CharField(max_length=10, default="player")  # player, bot, clock
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 import secrets
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import timedelta
 from typing import Any
 
@@ -18,7 +18,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from games import broadcast, scheduler
+from games import broadcast, clocks, scheduler
 from games.identity import Viewer, call_sign_problem
 from games.interface import GameEngine, IllegalAction, RulesetInvalid, get_game
 from games.lobby import lobby_changed_on_commit
@@ -30,6 +30,11 @@ CODE_LENGTH = 4
 # RULINGS "Clocks": defaults, maximums, and the minimums once two or more humans sit down.
 TURN_SECONDS_DEFAULT, TURN_SECONDS_MAX, TURN_SECONDS_MIN_HUMANS = 60, 300, 30
 RESPONSE_SECONDS_DEFAULT, RESPONSE_SECONDS_MAX, RESPONSE_SECONDS_MIN_HUMANS = 45, 120, 15
+
+# Quick Play (RULINGS, REFERENCE §7 "Quick Play bench"): you and three bots, the bench of
+# aggressive, aggressive, conservative played by our medium, medium and easy levels.
+QUICK_PLAY_LEVELS = ("medium", "medium", "easy")
+QUICK_PLAY_TURN_SECONDS, QUICK_PLAY_RESPONSE_SECONDS = 0, 45
 
 MOVE_LINK_MINUTES = 10
 CHAT_MAX_CHARS = 500
@@ -219,7 +224,8 @@ def seat_leave(*, table_id: int, viewer: Viewer) -> None:
             return
         if table.status == Table.Status.PLAYING:
             seat.away = True
-            seat.save(update_fields=["away"])
+            seat.away_reason = "left"
+            seat.save(update_fields=["away", "away_reason"])
             _pass_host(table, seat)
             game = _current_game(table)
             if game is not None:
@@ -236,14 +242,16 @@ def seat_leave(*, table_id: int, viewer: Viewer) -> None:
 
 
 def seat_return(*, table_id: int, viewer: Viewer) -> Seat | None:
-    """A human who left a running game takes their seat back from the bot."""
+    """A human whose seat a bot was playing (they left, timed out three times in a row, or
+    lost their connection) takes it back."""
     with transaction.atomic():
         table = _locked_table(table_id)
         seat = _viewer_seat(table, viewer)
         if seat is None or not seat.away:
             return seat
         seat.away = False
-        seat.save(update_fields=["away"])
+        seat.away_reason = ""
+        seat.save(update_fields=["away", "away_reason"])
         if table.host_id is None:
             table.host = seat
             table.save(update_fields=["host", "updated_at"])
@@ -308,7 +316,8 @@ def _deal(table: Table, engine: GameEngine, *, number: int) -> Game:
     for game_seat, seat in enumerate(order):
         seat.game_seat = game_seat
         seat.away = False
-        seat.save(update_fields=["game_seat", "away"])
+        seat.away_reason = ""
+        seat.save(update_fields=["game_seat", "away", "away_reason"])
         players.append({"seat_id": seat.pk, "name": seat.name, "bot": seat.is_bot,
                         "user_id": seat.user_id})
     humans = sum(1 for s in seats if not s.is_bot)
@@ -319,12 +328,15 @@ def _deal(table: Table, engine: GameEngine, *, number: int) -> Game:
     game = Game.objects.create(table=table, number=number, game_kind=table.game_kind,
                                ruleset=table.ruleset, seed=seed, seat_count=len(order),
                                players=players, state=state, version=0)
-    game.deadlines = _next_deadlines(engine, game, table, {})
-    game.save(update_fields=["deadlines"])
+    game.deadlines = clocks.next_deadlines(engine, state, table, {})
+    game.clock_due = clocks.earliest(game.deadlines)
+    game.save(update_fields=["deadlines", "clock_due"])
     table.status = Table.Status.PLAYING
     table.save(update_fields=["status", "turn_seconds", "response_seconds", "updated_at"])
     _announce(table, version=0)
     transaction.on_commit(lambda: schedule_bot_moves(game_id=game.pk))
+    due = game.clock_due
+    transaction.on_commit(lambda: clocks.schedule_expiry(game_id=game.pk, version=0, due=due))
     return game
 
 
@@ -349,49 +361,33 @@ def game_rematch(*, table_id: int, viewer: Viewer) -> Game:
         return _deal(table, get_game(table.game_kind), number=last + 1)
 
 
-def _clock_seconds(table: Table, kind: str) -> int:
-    return table.turn_seconds if kind == "turn" else table.response_seconds
+def table_play_vs_bots(*, viewer: Viewer, name: str | None, levels: Sequence[str],
+                       ruleset_spec: Mapping[str, Any] | None = None,
+                       turn_seconds: int = QUICK_PLAY_TURN_SECONDS,
+                       response_seconds: int = QUICK_PLAY_RESPONSE_SECONDS) -> Table:
+    """A private table with this player and one bot per level in `levels`, already started.
 
-
-def _next_deadlines(engine: GameEngine, game: Game, table: Table,
-                    old: Mapping[str, Any]) -> dict[str, Any]:
-    """Per-seat deadlines for the decisions owed now (enforcement is a later issue).
-
-    A seat keeps its deadline while it owes the same decision; the turn clock pauses while a
-    response is owed and resumes with what was left; each responder has their own deadline.
+    Quick Play is `QUICK_PLAY_LEVELS` with no turn clock and a 45 s response clock (RULINGS);
+    the "play vs bots" form picks 1–4 bots, their levels, the rules and the clocks.
     """
-    now = timezone.now()
-    view = engine.view(game.state, None)
-    clock = engine.clock_context(view)
-    turn_seat, turn_number = clock["turn_seat"], clock["turn_number"]
-    owed = engine.to_decide(game.state)
-    out: dict[str, Any] = {}
-    paused = old.get("paused")
-    for seat in owed:
-        kind = "turn" if seat == turn_seat and not clock["pending"] else "response"
-        key = f"turn:{turn_number}" if kind == "turn" else "response"
-        prev = old.get(str(seat))
-        if prev and prev.get("key") == key:
-            # Still owing the same decision (a response chain, or the same turn): keep it.
-            out[str(seat)] = prev
-            continue
-        seconds = _clock_seconds(table, kind)
-        if kind == "turn" and paused and paused.get("key") == key:
-            remaining = float(paused["remaining"])
-        else:
-            remaining = float(seconds)
-        if seconds:
-            out[str(seat)] = {"kind": kind, "key": key,
-                              "deadline": (now + timedelta(seconds=remaining)).isoformat()}
-    if turn_seat is not None and turn_seat not in owed:
-        prev = old.get(str(turn_seat))
-        key = f"turn:{turn_number}"
-        if prev and prev.get("key") == key:
-            left = (timezone.datetime.fromisoformat(prev["deadline"]) - now).total_seconds()
-            out["paused"] = {"key": key, "remaining": max(0.0, left)}
-        elif paused and paused.get("key") == key:
-            out["paused"] = paused
-    return out
+    from games.bots import LEVELS
+
+    levels = list(levels)
+    engine = get_game("chudopoly")
+    if not 1 <= len(levels) <= engine.max_seats - 1:
+        raise TableError(f"Choose 1–{engine.max_seats - 1} bots.", code="bad_bots",
+                         field="bots")
+    if any(level not in LEVELS for level in levels):
+        raise TableError("Choose a level for each bot.", code="bad_bots", field="bots")
+    with transaction.atomic():
+        table = table_create(viewer=viewer, name=name, ruleset_spec=ruleset_spec,
+                             max_seats=len(levels) + 1, turn_seconds=turn_seconds,
+                             response_seconds=response_seconds, is_public=False)
+        for level in levels:
+            seat_add_bot(table_id=table.pk, viewer=viewer, level=level)
+        game_start(table_id=table.pk, viewer=viewer)
+    table.refresh_from_db()
+    return table
 
 
 def table_apply_action(*, game_id: int, seat: int, action: Mapping[str, Any],
@@ -399,7 +395,8 @@ def table_apply_action(*, game_id: int, seat: int, action: Mapping[str, Any],
     """Apply one engine action for one engine seat, or refuse and change nothing.
 
     Locks the game row, checks version and seat, applies through the engine, appends to the
-    log, and after the commit tells the table's sockets the new version and wakes the bots.
+    log, and after the commit tells the table's sockets the new version and wakes the bots and
+    the clocks.
     """
     with transaction.atomic():
         try:
@@ -416,41 +413,65 @@ def table_apply_action(*, game_id: int, seat: int, action: Mapping[str, Any],
             raise ActionRefused("The table moved on before your move arrived; look again.",
                                 code="stale")
         engine = get_game(game.game_kind)
-        if seat not in engine.to_decide(game.state):
-            raise ActionRefused("It is not your decision right now.", code="not_your_turn")
-        try:
-            applied = engine.apply(game.state, seat, dict(action))
-        except IllegalAction as exc:
-            raise ActionRefused(exc.reason, code="illegal") from None
-        GameAction.objects.create(game=game, version=game.version, seat=seat,
-                                  action=dict(action), events=applied.events, source=source)
         table = Table.objects.select_for_update().get(pk=game.table_id)
-        old_deadlines = game.deadlines or {}
-        game.state = applied.state
-        game.version += 1
-        result = engine.result(game.state)
-        if result is not None:
-            game.status = Game.Status.FINISHED
-            game.result = result
-            game.finished_at = timezone.now()
-            game.deadlines = {}
-            from ladder.services import (
-                ladder_game_finished,  # results and ratings, same transaction
-            )
-            ladder_game_finished(game=game)
-            table.status = Table.Status.FINISHED
-            table.save(update_fields=["status", "updated_at"])
-            for s in table.seats.filter(away=True):
-                s.away = False
-                s.save(update_fields=["away"])
-        else:
-            game.deadlines = _next_deadlines(engine, game, table, old_deadlines)
-        game.save()
-        _announce(table, version=game.version, lobby=result is not None)
-        if result is None:
-            game_id_, version = game.pk, game.version
-            transaction.on_commit(lambda: schedule_bot_moves(game_id=game_id_, version=version))
+        old_deadlines = dict(game.deadlines or {})
+        apply_locked(game, table, engine, seat, action, source=source)
+        # A decision the clock did not make ends the seat's run of expiries.
+        clocks.reset_timeouts(game, seat)
+        settle_locked(game, table, engine, old_deadlines)
         return game
+
+
+def apply_locked(game: Game, table: Table, engine: GameEngine, seat: int,
+                 action: Mapping[str, Any], *, source: str,
+                 note: Mapping[str, Any] | None = None) -> None:
+    """One action on a game whose row and table row the caller holds locked (a player's move,
+    a bot's, or the clock's): apply it, append it to the log, finish the game if it ended.
+    `note` is a site event stored before the engine's (the clock's "ran out of time").
+    The caller saves with `settle_locked` after its last action."""
+    if seat not in engine.to_decide(game.state):
+        raise ActionRefused("It is not your decision right now.", code="not_your_turn")
+    try:
+        applied = engine.apply(game.state, seat, dict(action))
+    except IllegalAction as exc:
+        raise ActionRefused(exc.reason, code="illegal") from None
+    events = [dict(note), *applied.events] if note else applied.events
+    GameAction.objects.create(game=game, version=game.version, seat=seat,
+                              action=dict(action), events=events, source=source)
+    game.state = applied.state
+    game.version += 1
+    result = engine.result(game.state)
+    if result is None:
+        return
+    game.status = Game.Status.FINISHED
+    game.result = result
+    game.finished_at = timezone.now()
+    from ladder.services import ladder_game_finished  # results and ratings, same transaction
+
+    ladder_game_finished(game=game)
+    table.status = Table.Status.FINISHED
+    table.save(update_fields=["status", "updated_at"])
+    for s in table.seats.filter(away=True):
+        s.away = False
+        s.away_reason = ""
+        s.save(update_fields=["away", "away_reason"])
+
+
+def settle_locked(game: Game, table: Table, engine: GameEngine,
+                  old_deadlines: Mapping[str, Any]) -> None:
+    """Save a game after its actions: the deadlines now owed, then (after the commit) the
+    table's sockets hear the new version and the bots and the clock are scheduled."""
+    running = game.status == Game.Status.RUNNING
+    game.deadlines = clocks.next_deadlines(engine, game.state, table, old_deadlines) \
+        if running else {}
+    game.clock_due = clocks.earliest(game.deadlines)
+    game.save()
+    _announce(table, version=game.version, lobby=not running)
+    if running:
+        game_id, version, due = game.pk, game.version, game.clock_due
+        transaction.on_commit(lambda: schedule_bot_moves(game_id=game_id, version=version))
+        transaction.on_commit(lambda: clocks.schedule_expiry(game_id=game_id, version=version,
+                                                             due=due))
 
 
 # --- bots --------------------------------------------------------------------------------------
@@ -504,7 +525,8 @@ def game_bot_move(*, game_id: int, seat: int, version: int) -> Game | None:
     if seat not in engine.to_decide(game.state):
         return None
     view = engine.view(game.state, seat)
-    action = choose_action(view, level=bots[seat].bot_level, game_kind=game.game_kind)
+    level = bots[seat].bot_level if bots[seat].is_bot else clocks.TAKEOVER_LEVEL
+    action = choose_action(view, level=level, game_kind=game.game_kind)
     try:
         return table_apply_action(game_id=game.pk, seat=seat, action=action,
                                   expected_version=version, source="bot")
@@ -546,10 +568,13 @@ def seat_move_claim(*, code: str, token: str, viewer: Viewer) -> Seat:
         seat.user_id = viewer.user_id
         seat.guest_key = viewer.guest_key
         seat.away = False
+        seat.away_reason = ""
+        # The old device's sockets no longer count as this seat's (they only watch now).
+        seat.connections = 0
         seat.move_token = None
         seat.move_token_expires = None
-        seat.save(update_fields=["user", "guest_key", "away", "move_token",
-                                 "move_token_expires"])
+        seat.save(update_fields=["user", "guest_key", "away", "away_reason", "connections",
+                                 "move_token", "move_token_expires"])
         broadcast.seat_moved_on_commit(seat.table.code, seat.pk)
         return seat
 

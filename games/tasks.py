@@ -32,3 +32,27 @@ def bots_watchdog(idle_seconds: float = 5.0) -> int:
     stale = Game.objects.filter(status=Game.Status.RUNNING,
                                 updated_at__lt=timezone.now() - timedelta(seconds=idle_seconds))
     return sum(schedule_bot_moves(game_id=pk) for pk in stale.values_list("pk", flat=True)[:200])
+
+
+@shared_task(name="chudopoly.clock_expire")
+def clock_expire(game_id: int, version: int) -> int:
+    """The clock ran out at this version: the automatic decisions (nothing if it moved on)."""
+    from games.clocks import game_clock_expire
+
+    return game_clock_expire(game_id=game_id, version=version)
+
+
+@shared_task(name="chudopoly.clocks_sweep")
+def clocks_sweep() -> int:
+    """Expired clocks and seats gone past the grace, whether or not a task was scheduled."""
+    from games.clocks import clocks_sweep as sweep
+
+    return sweep()
+
+
+@shared_task(name="chudopoly.seat_grace_check")
+def seat_grace_check(seat_id: int, since: str) -> bool:
+    """A seat's owner closed their last socket `since`: a bot plays it if they stayed away."""
+    from games.clocks import seat_takeover_if_gone
+
+    return seat_takeover_if_gone(seat_id=seat_id, since=since)

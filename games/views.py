@@ -10,11 +10,13 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import presenters, services
-from games.forms import JoinForm, TableForm
+from games.forms import JoinForm, PlayBotsForm, TableForm
 from games.identity import GUEST_NAME_SESSION_KEY, viewer_from_request
 from games.lobby import public_tables
 from games.models import Table
 from games.services import TableError
+
+QUICK_PLAY_NAME = "Player"  # a guest who never chose a call sign
 
 
 def _get_table(code: str) -> Table:
@@ -32,6 +34,47 @@ def _remember_name(request: HttpRequest, name: str | None) -> None:
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
     return render(request, "games/home.html", {"tables": public_tables()})
+
+
+@require_POST
+def quick_play(request: HttpRequest) -> HttpResponse:
+    """One click: you and three bots, no turn clock, a 45 s response clock (RULINGS)."""
+    viewer = viewer_from_request(request, create=True)
+    name = None if viewer.user_id else (request.session.get(GUEST_NAME_SESSION_KEY)
+                                        or QUICK_PLAY_NAME)
+    try:
+        table = services.table_play_vs_bots(viewer=viewer, name=name,
+                                            levels=services.QUICK_PLAY_LEVELS)
+    except TableError as exc:
+        messages.error(request, exc.message)
+        return redirect("games:home")
+    return redirect(table)
+
+
+@require_http_methods(["GET", "POST"])
+def play_bots(request: HttpRequest) -> HttpResponse:
+    """Choose 1–4 bots, each one's level, the rules and the clocks; the game starts at once."""
+    viewer = viewer_from_request(request, create=True)
+    needs_name = viewer.user_id is None
+    if request.method == "POST":
+        form = PlayBotsForm(request.POST, needs_name=needs_name)
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                table = services.table_play_vs_bots(
+                    viewer=viewer, name=data.get("name"), levels=form.levels(),
+                    ruleset_spec={"preset": data["preset"]},
+                    turn_seconds=data["turn_seconds"],
+                    response_seconds=data["response_seconds"])
+            except TableError as exc:
+                form.add_error(exc.field if exc.field in form.fields else None, exc.message)
+            else:
+                _remember_name(request, data.get("name"))
+                return redirect(table)
+    else:
+        form = PlayBotsForm(needs_name=needs_name,
+                            initial={"name": request.session.get(GUEST_NAME_SESSION_KEY, "")})
+    return render(request, "games/play_bots.html", {"form": form})
 
 
 @require_http_methods(["GET", "POST"])
@@ -102,7 +145,25 @@ def table_join(request: HttpRequest, code: str) -> HttpResponse:
 
 @require_POST
 def table_leave(request: HttpRequest, code: str) -> HttpResponse:
-    return _act(request, code, services.seat_leave)
+    table = _get_table(code)
+    if table.status != Table.Status.PLAYING:
+        return _act(request, code, services.seat_leave)
+    # Leaving a running game goes home: the table page would open a socket, and an open socket
+    # is the owner coming back (the bot plays until the invite link is opened again).
+    try:
+        services.seat_leave(table_id=table.pk, viewer=viewer_from_request(request, create=True))
+    except TableError as exc:
+        messages.error(request, exc.message)
+        return redirect(table)
+    messages.info(request, f"You left table {table.code}; a bot plays your seat until you "
+                           "open the table again.")
+    return redirect("games:home")
+
+
+@require_POST
+def table_take_back(request: HttpRequest, code: str) -> HttpResponse:
+    """The owner of a seat a bot is playing takes it back (also done by reconnecting)."""
+    return _act(request, code, services.seat_return)
 
 
 @require_POST

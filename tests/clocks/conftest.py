@@ -1,0 +1,70 @@
+"""Fixtures for the clock tests: the cast, quiet background work, and a clock to move.
+
+Scheduled work goes to the in-process scheduler with its thread off, so a test decides when it
+runs (`run_due`). `clock` replaces the clocks' time (games.clocks.now) so a test can let 45
+seconds pass at once; deadlines are computed and checked against that same time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import datetime, timedelta
+from typing import Any
+
+import pytest
+from django.utils import timezone
+
+from games import clocks
+from games.identity import Viewer
+from games.scheduler import in_process_scheduler
+
+
+@pytest.fixture(autouse=True)
+def _background_work_waits_for_the_test(settings: Any) -> Iterator[None]:
+    settings.TASK_BACKEND = "inprocess"
+    settings.TASK_INPROCESS_THREAD = False
+    settings.BOT_PAUSE_SECONDS = 0
+    runner = in_process_scheduler()
+    runner.stop()
+    thread = runner._thread
+    if thread is not None:
+        thread.join(timeout=5)
+    runner.clear()
+    yield
+    runner.clear()
+
+
+class Clock:
+    """The clocks' time, moved by hand."""
+
+    def __init__(self) -> None:
+        self.offset = timedelta()
+
+    def now(self) -> datetime:
+        return timezone.now() + self.offset
+
+    def advance(self, seconds: float) -> datetime:
+        self.offset += timedelta(seconds=seconds)
+        return self.now()
+
+
+@pytest.fixture
+def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
+    c = Clock()
+    monkeypatch.setattr(clocks, "now", c.now)
+    return c
+
+
+@pytest.fixture
+def alice() -> Viewer:
+    return Viewer(user_id=None, guest_key="guest-alice-0000000000000000")
+
+
+@pytest.fixture
+def bob() -> Viewer:
+    return Viewer(user_id=None, guest_key="guest-bob-00000000000000000000")
+
+
+@pytest.fixture
+def carol() -> Viewer:
+    return Viewer(user_id=None, guest_key="guest-carol-000000000000000000")

@@ -1,0 +1,197 @@
+"""When a clock runs out the decision is made as RULINGS says, through the same path as a move."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+from clocks_helpers import (
+    ENGINE,
+    act,
+    clock_actions,
+    deadline_of,
+    end_turn,
+    first_legal,
+    log_lines,
+    seat_of,
+    set_position,
+    started_game,
+)
+
+from games import clocks
+from games.engine import card
+from games.identity import Viewer
+from games.models import Game, GameAction
+from games.scheduler import in_process_scheduler
+from games.tasks import clock_expire
+
+pytestmark = pytest.mark.django_db
+
+NINE_CARDS = ["money:10", "money:5", "money:5", "money:4", "money:4", "money:3", "money:3",
+              "money:2", "money:1"]
+
+
+def test_a_turn_that_runs_out_ends_with_the_automatic_discard(alice: Viewer, bob: Viewer,
+                                                              clock) -> None:
+    game = started_game(alice, (bob, "Bob"))
+    turn = game.state["turn"]
+    name = game.players[turn]["name"]
+    game = set_position(game, turn=turn, hands={turn: NINE_CARDS})
+    assert game.deadlines[str(turn)]["kind"] == "turn"
+
+    clock.advance(59)
+    assert clocks.game_clock_expire(game_id=game.pk) == 0  # not yet
+    clock.advance(2)
+    assert clocks.game_clock_expire(game_id=game.pk) == 1
+    game.refresh_from_db()
+
+    assert [a.action["type"] for a in clock_actions(game)] == ["end_turn", "discard"]
+    discarded = clock_actions(game)[1].action["cards"]
+    # RULINGS: the excess goes, lowest bank value first.
+    pile = {c["id"]: c["value"] for c in ENGINE.view(game.state, None)["discard"]}
+    assert sorted(pile[cid] for cid in discarded) == [1, 2]
+    assert len(game.state["players"][turn]["hand"]) == 7
+    assert game.state["turn"] == 1 - turn
+    assert game.deadlines[str(1 - turn)]["kind"] == "turn"
+    lines = log_lines(game)
+    assert f"{name} ran out of time (60 s); the turn was ended automatically." in lines
+    assert any(line.startswith(f"{name} discarded ") for line in lines)
+
+
+def test_a_response_that_runs_out_is_accepted_never_opsec_and_paid_automatically(
+        alice: Viewer, bob: Viewer, clock) -> None:
+    game = started_game(alice, (bob, "Bob"))
+    a, b = seat_of(game, alice), seat_of(game, bob)
+    game = set_position(game, turn=a, hands={a: ["roll_call"], b: ["opsec"]},
+                        banks={b: ["money:1", "money:2", "money:5"]})
+    game = act(game, a, first_legal(game, a, "action"))  # Roll Call: Bob owes 2M
+    assert ENGINE.to_decide(game.state) == [b]
+    assert game.deadlines[str(b)]["kind"] == "response"
+    assert game.deadlines[str(b)]["seconds"] == 45
+
+    clock.advance(46)
+    assert clocks.game_clock_expire(game_id=game.pk, version=game.version) == 1
+    game.refresh_from_db()
+    answer, pay = (x.action for x in clock_actions(game))
+    assert answer == {"type": "respond", "answer": "accept", "target": b}
+    # The smallest covering total, from the bank: the 2M note.
+    assert pay == {"type": "pay", "cards": [card(game.state, "money:2")]}
+    assert card(game.state, "opsec") in game.state["players"][b]["hand"]  # never an OPSEC
+    assert game.state["phase"] == "play" and ENGINE.to_decide(game.state) == [a]
+    lines = log_lines(game)
+    assert "Bob ran out of time (45 s) and accepted Alice’s Roll Call (2M)." in lines
+    assert any(line.startswith("Bob paid Alice 2M") for line in lines)
+    # Bob sees himself as "You".
+    assert "You ran out of time (45 s) and accepted Alice’s Roll Call (2M)." in log_lines(game, b)
+
+
+def test_each_responder_has_their_own_deadline(alice: Viewer, bob: Viewer, carol: Viewer,
+                                               clock) -> None:
+    game = started_game(alice, (bob, "Bob"), (carol, "Carol"))
+    a, b, c = (seat_of(game, v) for v in (alice, bob, carol))
+    game = set_position(game, turn=a, hands={a: ["roll_call"]},
+                        banks={b: ["money:2"], c: ["money:2"]})
+    game = act(game, a, first_legal(game, a, "action"))
+    assert sorted(ENGINE.to_decide(game.state)) == sorted([b, c])
+    carols = deadline_of(game, c)
+
+    clock.advance(20)
+    game = act(game, b, {"type": "respond", "answer": "accept", "target": b})
+    game = act(game, b, first_legal(game, b, "pay"))
+    assert deadline_of(game, c) == carols  # Bob answering did not reset Carol's clock
+    assert str(b) not in game.deadlines
+
+    clock.advance(20)
+    assert clocks.game_clock_expire(game_id=game.pk) == 0
+    clock.advance(6)
+    assert clocks.game_clock_expire(game_id=game.pk) == 1
+    game.refresh_from_db()
+    assert {x.seat for x in clock_actions(game)} == {c}
+    assert GameAction.objects.filter(game=game, seat=b, source="player").count() == 2
+
+
+def test_the_turn_clock_pauses_while_a_response_is_owed(alice: Viewer, bob: Viewer,
+                                                       clock) -> None:
+    game = started_game(alice, (bob, "Bob"))
+    a, b = seat_of(game, alice), seat_of(game, bob)
+    game = set_position(game, turn=a, hands={a: ["roll_call", "money:1"]},
+                        banks={b: ["money:2"]})
+    clock.advance(20)
+    game = act(game, a, first_legal(game, a, "action"))
+    assert str(a) not in game.deadlines
+    assert game.deadlines["paused"]["remaining"] == pytest.approx(40, abs=1)
+
+    # Far past Alice's original 60 s: only Bob's response clock may run out.
+    clock.advance(100)
+    assert clocks.game_clock_expire(game_id=game.pk) == 1
+    game.refresh_from_db()
+    assert {x.seat for x in clock_actions(game)} == {b}
+    assert ENGINE.to_decide(game.state) == [a]
+    left = (datetime.fromisoformat(game.deadlines[str(a)]["deadline"]) - clock.now())
+    assert left.total_seconds() == pytest.approx(40, abs=1)  # resumed, not restarted
+
+
+def test_the_clock_task_is_scheduled_at_the_deadline_with_the_game_version(
+        alice: Viewer, bob: Viewer, django_capture_on_commit_callbacks) -> None:
+    with django_capture_on_commit_callbacks(execute=True):
+        game = started_game(alice, (bob, "Bob"))
+    turn = game.state["turn"]
+    jobs = [(when, kw) for when, task, kw in in_process_scheduler().pending()
+            if task == "chudopoly.clock_expire"]
+    assert jobs == [(datetime.fromisoformat(game.deadlines[str(turn)]["deadline"]),
+                     {"game_id": game.pk, "version": 0})]
+    with django_capture_on_commit_callbacks(execute=True):
+        game = end_turn(game, turn)
+    versions = [kw["version"] for _, task, kw in in_process_scheduler().pending()
+                if task == "chudopoly.clock_expire"]
+    assert versions[-1] == game.version
+
+
+def test_a_late_or_duplicate_clock_task_does_nothing(alice: Viewer, bob: Viewer,
+                                                     clock) -> None:
+    game = started_game(alice, (bob, "Bob"))
+    turn = game.state["turn"]
+    game = end_turn(game, turn)  # the table moved on before the version-0 task came due
+    clock.advance(61)
+    assert clock_expire(game_id=game.pk, version=0) == 0
+    assert clock_actions(game) == []
+
+    version = game.version
+    assert clock_expire(game_id=game.pk, version=version) == 1
+    assert clock_expire(game_id=game.pk, version=version) == 0  # delivered twice: once only
+    assert len(clock_actions(game)) == 1
+
+
+def test_an_early_clock_task_waits_for_the_deadline(alice: Viewer, bob: Viewer, clock,
+                                                    django_capture_on_commit_callbacks) -> None:
+    game = started_game(alice, (bob, "Bob"))
+    in_process_scheduler().clear()
+    clock.advance(30)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert clock_expire(game_id=game.pk, version=0) == 0
+    (when, task, kwargs), = in_process_scheduler().pending()
+    assert task == "chudopoly.clock_expire" and kwargs == {"game_id": game.pk, "version": 0}
+    assert when == datetime.fromisoformat(game.deadlines[str(game.state["turn"])]["deadline"])
+
+
+def test_games_decided_by_the_clock_replay_to_the_same_state(alice: Viewer, bob: Viewer,
+                                                             carol: Viewer, clock) -> None:
+    game = started_game(alice, (bob, "Bob"), (carol, "Carol"))
+    for _ in range(40):
+        game.refresh_from_db()
+        if game.status != Game.Status.RUNNING:
+            break
+        clock.advance(121)
+        clocks.game_clock_expire(game_id=game.pk)
+    game.refresh_from_db()
+    log = [(x.seat, x.action) for x in GameAction.objects.filter(game=game).order_by("version")]
+    assert len(log) >= 40 and all(x.source == "clock" for x in GameAction.objects.filter(game=game))
+    assert ENGINE.replay(ruleset=game.ruleset, seats=game.seat_count, seed=game.seed,
+                         actions=log) == game.state
+
+
+def test_no_clock_runs_when_the_table_turned_them_off(alice: Viewer, clock) -> None:
+    game = started_game(alice, bots=1, turn_seconds=0, response_seconds=0)
+    assert game.deadlines == {} and game.clock_due is None
+    clock.advance(1000)
+    assert clocks.clocks_sweep() == 0
