@@ -6,13 +6,16 @@ game hides nothing any more, so the viewer may also open every hand ("open hands
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from games.engine import COLOURS  # the pinned catalogue (docs/engine-contract.md)
-from games.interface import get_game
+from games.interface import IllegalAction, get_game
 from games.models import Game, GameAction
+
+log = logging.getLogger(__name__)
 
 EXPORT_FORMAT = "chudopoly-game"
 EXPORT_VERSION = 1
@@ -22,11 +25,21 @@ def game_actions(game: Game) -> list[GameAction]:
     return list(GameAction.objects.filter(game=game).order_by("version"))
 
 
-def state_at(game: Game, actions: Sequence[GameAction], step: int) -> dict[str, Any]:
-    """The engine state after the first `step` actions."""
+def state_at(game: Game, actions: Sequence[GameAction], step: int
+             ) -> tuple[dict[str, Any], int]:
+    """The engine state after the first `step` actions, rebuilt from the seed, and how many
+    actions were applied: fewer than `step` only if the engine refused one (a log the engine
+    no longer reproduces), in which case the state is the last one it reached."""
     engine = get_game(game.game_kind)
-    return engine.replay(ruleset=game.ruleset, seats=game.seat_count, seed=game.seed,
-                         actions=[(a.seat, a.action) for a in actions[:step]])
+    state = engine.create(ruleset=game.ruleset, seats=game.seat_count, seed=game.seed)
+    for done, row in enumerate(actions[:step]):
+        try:
+            state = engine.apply(state, row.seat, row.action).state
+        except IllegalAction:
+            log.warning("replay of game %s stops at action %s: the engine refused it",
+                        game.pk, done)
+            return state, done
+    return state, step
 
 
 @dataclass
@@ -39,6 +52,7 @@ class ReplayFrame:
     players: list[dict[str, Any]]
     status: dict[str, Any]
     lines: list[str] = field(default_factory=list)  # what the last action did
+    broken_at: int | None = None  # the engine refused the log's action at this step
     result: dict[str, Any] | None = None
     placements: list[str] = field(default_factory=list)
 
@@ -48,7 +62,7 @@ class ReplayFrame:
 
     @property
     def last(self) -> bool:
-        return self.step >= self.total
+        return self.step >= self.total or self.broken_at is not None
 
 
 def _zones(player: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -67,7 +81,9 @@ def replay_frame(game: Game, *, step: int, seat: int | None, open_hands: bool,
     actions = game_actions(game) if actions is None else actions
     total = len(actions)
     step = max(0, min(step, total))
-    state = state_at(game, actions, step)
+    state, reached = state_at(game, actions, step)
+    broken_at = reached if reached < step else None
+    step = reached
     names = [str(p.get("name", f"Seat {i + 1}")) for i, p in enumerate(game.players)]
     view = engine.view(state, seat)
     hands: dict[int, list[dict[str, Any]]] = {}
@@ -106,7 +122,7 @@ def replay_frame(game: Game, *, step: int, seat: int | None, open_hands: bool,
     }
     return ReplayFrame(step=step, total=total, seat=seat, open_hands=open_hands, names=names,
                        players=players, status=status, lines=lines, result=result,
-                       placements=placements)
+                       placements=placements, broken_at=broken_at)
 
 
 def export_game(game: Game) -> dict[str, Any]:
