@@ -34,18 +34,18 @@ def choose(state: dict, seat: int, rng: random.Random, actions: list[dict] | Non
     if actions is None:
         actions = legal_actions(state, seat)
     present = {a["type"] for a in actions}
-    weights = [(scoop_weight if t == "scoop" else w, t) for t, w in TYPE_WEIGHTS.items()
-               if t in present]
-    weights = [(w, t) for w, t in weights if w > 0]
-    if not weights:
+    edges: list[tuple[float, str]] = []  # cumulative weights of the types on offer
+    total = 0.0
+    for t, w in TYPE_WEIGHTS.items():
+        if t in present:
+            w = scoop_weight if t == "scoop" else w
+            if w > 0:
+                total += w
+                edges.append((total, t))
+    if not edges:
         return None
-    r = rng.random() * sum(w for w, _ in weights)
-    chosen = weights[-1][1]
-    for w, t in weights:
-        r -= w
-        if r < 0:
-            chosen = t
-            break
+    r = rng.random() * total
+    chosen = next((t for edge, t in edges if r < edge), edges[-1][1])
     group = [a for a in actions if a["type"] == chosen]
     if chosen == "respond":
         opsec = [a for a in group if a["answer"] == "opsec"]
