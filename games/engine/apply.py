@@ -24,6 +24,7 @@ from .state import (
     active_seats,
     catalogue_for,
     hand_total,
+    in_colour_order,
     is_id,
 )
 from .turns import Applied, draw, finish_turn, new_game, pass_turn
@@ -68,7 +69,7 @@ def apply(state: dict, seat: int, action: Mapping[str, Any]) -> Applied:
             raise
         # Untrusted input of an unexpected shape (a list where an id belongs, ...).
         raise IllegalAction("That action is malformed") from None
-    tx = Tx(state, catalogue_for(state))
+    tx = Tx(in_colour_order(state), catalogue_for(state))
     do(tx, seat, canonical)
     tx.s["version"] = state["version"] + 1
     return Applied(tx.s, tx.events)

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .cards import Catalogue, catalogue
+from .cards import COLOUR_KEYS, Catalogue, catalogue
 
 HAND_LIMIT = 7
 PLAYS_PER_TURN = 3
@@ -124,6 +124,44 @@ def next_active(state: dict, seat: int) -> int:
 
 def hand_total(state: dict) -> int:
     return sum(len(p["hand"]) for p in state["players"])
+
+
+_COLOUR_RANK = {c: i for i, c in enumerate(COLOUR_KEYS)}
+
+
+def _in_order(zones: dict) -> bool:
+    last = -1
+    for colour in zones:
+        rank = _COLOUR_RANK[colour]
+        if rank < last:
+            return False
+        last = rank
+    return True
+
+
+def in_colour_order(state: dict) -> dict:
+    """The state with every player's zones and upgrades keyed in colour-table order.
+
+    Where an apply walks a player's zones (a scoop's discard order, a surrender, bankings)
+    the dict order decides card order. PostgreSQL's JSONB hands keys back in its own order,
+    so every apply starts from this one order: a game reloaded from the database and the same
+    game replayed in memory then play on identically. Returns `state` itself when nothing
+    needs reordering; never modifies it.
+    """
+    players = state["players"]
+    fixed: list[dict] | None = None
+    for seat, p in enumerate(players):
+        if _in_order(p["zones"]) and _in_order(p["upgrades"]):
+            continue
+        if fixed is None:
+            fixed = players[:]
+        fixed[seat] = {
+            **p,
+            "zones": {c: p["zones"][c] for c in sorted(p["zones"], key=_COLOUR_RANK.__getitem__)},
+            "upgrades": {c: p["upgrades"][c]
+                         for c in sorted(p["upgrades"], key=_COLOUR_RANK.__getitem__)},
+        }
+    return state if fixed is None else {**state, "players": fixed}
 
 
 def copy_player(p: dict) -> dict:
