@@ -6,5 +6,8 @@ COPY pyproject.toml uv.lock ./
 RUN uv sync --frozen --no-dev
 COPY . .
 RUN DEBUG=1 python manage.py collectstatic --noinput
+# Production unless told otherwise: without DEBUG=0 a forgotten variable would serve debug pages
+# with a known key. Local runs use `manage.py serve`, where DEBUG defaults to 1.
+ENV DEBUG=0
 EXPOSE 8000
 CMD ["python", "manage.py", "serve", "--host", "0.0.0.0", "--port", "8000", "--no-worker"]

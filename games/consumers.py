@@ -17,13 +17,15 @@ from games.clocks import seat_connected, seat_disconnected
 from games.frames import FrameError, parse_frame
 from games.identity import viewer_from_scope
 from games.lobby import LOBBY_GROUP, public_tables
-from games.models import ChatMessage, Table
+from games.models import ChatMessage, Game, Seat, Table
 from games.services import TableError, chat_post, normalize_code, table_apply_action
 
 # REFERENCE §7: the server's frame rate limit is 40 messages per 5 seconds.
 RATE_LIMIT_FRAMES = 40
 RATE_LIMIT_SECONDS = 5.0
+FLOOD_FACTOR = 2  # past twice the limit in one window the socket is closed
 CLOSE_NO_TABLE = 4404
+CLOSE_FLOOD = 4429
 
 
 class LobbyConsumer(WebsocketConsumer):
@@ -90,6 +92,10 @@ class TableConsumer(WebsocketConsumer):
             self.frames.popleft()
         self.frames.append(now)
         if len(self.frames) > RATE_LIMIT_FRAMES:
+            if len(self.frames) > RATE_LIMIT_FRAMES * FLOOD_FACTOR:
+                # Still sending long after being told to stop: a script, not a person.
+                self.close(code=CLOSE_FLOOD)
+                return
             self.send_error("Too many messages; wait a few seconds.", "rate_limited")
             return
         try:
@@ -105,18 +111,18 @@ class TableConsumer(WebsocketConsumer):
                 return
             self.send(text_data=render_to_string("games/_chat_form.html", {"oob": True}))
             return
-        screen = presenters.load_screen(self._table(), self.viewer)
-        if screen.game is None:
+        game_id, seat = self._my_game_seat()
+        if game_id is None:
             self.send_error("The game has not started yet.", "not_started")
             return
-        if screen.seat is None:
+        if seat is None:
             self.send_error("You are watching this table; take a seat to play.", "spectator")
             return
-        if frame.seat is not None and frame.seat != screen.seat:
+        if frame.seat is not None and frame.seat != seat:
             self.send_error("That is not your seat.", "forged")
             return
         try:
-            table_apply_action(game_id=screen.game.pk, seat=screen.seat, action=frame.action,
+            table_apply_action(game_id=game_id, seat=seat, action=frame.action,
                                expected_version=frame.expected_version)
         except TableError as exc:
             self.send_error(exc.message, exc.code)
@@ -133,6 +139,27 @@ class TableConsumer(WebsocketConsumer):
         message = ChatMessage.objects.filter(pk=event.get("id"), table=self.table).first()
         if message is not None:
             self.send(text_data=presenters.render_chat_line(message))
+
+    def _my_game_seat(self) -> tuple[int | None, int | None]:
+        """The current game and the engine seat this session owns in it (None: watching).
+
+        The same answer as presenters.load_screen gives, from two small queries: a move needs
+        only this, not the rendered board.
+        """
+        game = (Game.objects.filter(table_id=self.table.pk).order_by("-number")
+                .only("pk", "players").first())
+        if game is None:
+            return None, None
+        if not self.viewer.known:
+            return game.pk, None
+        seat = (Seat.objects.filter(table_id=self.table.pk).filter(self.viewer.seat_filter())
+                .only("pk", "game_seat").first())
+        if seat is None or seat.game_seat is None:
+            return game.pk, None
+        players = game.players
+        if seat.game_seat < len(players) and players[seat.game_seat].get("seat_id") == seat.pk:
+            return game.pk, seat.game_seat
+        return game.pk, None
 
     # --- outgoing -------------------------------------------------------------------------
     def _table(self) -> Table:

@@ -1,0 +1,168 @@
+"""Live latency under load: N concurrent 4-seat tables over real websockets, real Daphne, on
+PostgreSQL + Redis, with one Celery worker (and beat) beside them.
+
+    uv run python bench/live_latency.py                       # 1,10,50,100,200 tables, 1 web
+    uv run python bench/live_latency.py --web 2               # two Daphnes behind one Redis
+    uv run python bench/live_latency.py --tables 1,10 --duration 20 --think 1.0 --json
+
+Every table has four guests, each a scripted client (bench/liveplay.py ScriptedSeat) with its
+own socket: it reads the legal moves from the forms its page received, waits a think time
+(uniform 0.5-1.5 x --think seconds) and sends one, as htmx's ws-send would. With --web 2 the
+sockets are dealt to the two Daphnes in turn (as a load balancer would), so one table's seats
+sit on both and every update crosses Redis.
+
+Per step it prints: moves, latency p50/p99 (frame sent -> the first frame back showing the new
+version: the mover's own update), errors (anything but a clean answer; "stale" answers when
+two seats answer at once are counted apart as races), web CPU per table (CPU seconds per
+second per table, i.e. the share of one core), worker and PostgreSQL CPU, and web memory per
+table (RSS growth over the idle process / tables). It uses its own database (chudopoly_bench)
+and Redis db 11, drops them first, and talks to 127.0.0.1 only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import liveplay
+import livestack
+
+
+def _our_postgres_pids(database: str) -> list[int]:
+    import psycopg
+
+    with psycopg.connect("postgresql://postgres@127.0.0.1:5432/postgres") as conn:
+        rows = conn.execute("SELECT pid FROM pg_stat_activity WHERE datname = %s",
+                            (database,)).fetchall()
+    return [r[0] for r in rows]
+
+
+async def run_step(stack: livestack.LiveStack, tables: int, *, think: float, duration: float,
+                   warmup: float, seed: int) -> dict[str, Any]:
+    import livesetup
+    from asgiref.sync import sync_to_async
+
+    made = []
+    for _ in range(tables):
+        made.append(await sync_to_async(livesetup.guest_table)(4, preset="chudopoly"))
+    web_pids = [p.pid for p in stack.web]
+    rss_before = sum(liveplay.proc_rss_mb(p) for p in web_pids)
+    seats: list[liveplay.ScriptedSeat] = []
+    n = 0
+    for t in made:
+        for name, cookie in t.cookies.items():
+            seats.append(liveplay.ScriptedSeat(stack.ws_base(n), t.code, cookie,
+                                               rng=random.Random(seed * 100_003 + n),
+                                               think=think, name=name, reply_timeout=30))
+            n += 1
+    # Connect in small batches, as a crowd arriving would.
+    for i in range(0, len(seats), 20):
+        await asyncio.gather(*(s.connect() for s in seats[i:i + 20]))
+    until = time.monotonic() + warmup + duration
+    tasks = [asyncio.create_task(s.play(until=until)) for s in seats]
+    await asyncio.sleep(warmup)
+    for s in seats:  # measure from here on
+        s.stats = liveplay.Stats()
+    pg_pids = _our_postgres_pids(stack.database)
+    pids = stack.pids()
+    cpu0 = {k: livestack.cpu_of(v) for k, v in pids.items()}
+    cpu0["postgres"] = livestack.cpu_of(pg_pids)
+    t0 = time.monotonic()
+    client0 = time.process_time()
+    await asyncio.sleep(duration)
+    elapsed = time.monotonic() - t0
+    client_cpu = (time.process_time() - client0) / elapsed
+    cpu1 = {k: livestack.cpu_of(v) for k, v in pids.items()}
+    cpu1["postgres"] = livestack.cpu_of(pg_pids)
+    rss_after = sum(liveplay.proc_rss_mb(p) for p in web_pids)
+    stats = [s.stats for s in seats]
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    await asyncio.gather(*(s.close() for s in seats), return_exceptions=True)
+    lat = [x for st in stats for x in st.latencies]
+    errors = [e for st in stats for e in st.errors if "time ran out" not in e]
+    finished = sum(1 for t in range(0, len(seats), 4) if seats[t].finished)
+    cpu = {k: (cpu1[k] - cpu0.get(k, 0.0)) / elapsed for k in cpu1}
+    return {
+        "tables": tables,
+        "web_processes": len(stack.web),
+        "think_s": think,
+        "seconds": round(elapsed, 1),
+        "moves": len(lat),
+        "moves_per_s": round(len(lat) / elapsed, 1),
+        "p50_ms": round(1000 * liveplay.percentile(lat, 50), 1),
+        "p90_ms": round(1000 * liveplay.percentile(lat, 90), 1),
+        "p99_ms": round(1000 * liveplay.percentile(lat, 99), 1),
+        "max_ms": round(1000 * max(lat), 1) if lat else None,
+        "errors": len(errors),
+        "error_samples": errors[:5],
+        "races": sum(st.races for st in stats),
+        "reconnects": sum(st.reconnects for st in stats),
+        "games_finished": finished,
+        "web_cpu_cores": round(cpu["web"], 3),
+        "web_cpu_per_table": round(cpu["web"] / tables, 4),
+        "worker_cpu_cores": round(cpu.get("worker", 0.0), 3),
+        "postgres_cpu_cores": round(cpu["postgres"], 3),
+        "redis_cpu_cores": round(cpu.get("redis", 0.0), 3),
+        "client_cpu_cores": round(client_cpu, 3),
+        "web_rss_mb": round(rss_after, 1),
+        "web_mb_per_table": round(max(0.0, rss_after - rss_before) / tables, 3),
+        "frames_per_s": round(sum(st.frames_in for st in stats) / elapsed, 1),
+        "kb_out_per_s": round(sum(st.bytes_in for st in stats) / elapsed / 1024, 1),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--tables", default="1,10,50,100,200")
+    parser.add_argument("--web", type=int, default=1, help="Daphne processes (1 or 2)")
+    parser.add_argument("--think", type=float, default=1.0,
+                        help="mean seconds a client waits before a move")
+    parser.add_argument("--duration", type=float, default=30.0, help="measured seconds a step")
+    parser.add_argument("--warmup", type=float, default=5.0)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", action="store_true", help="one JSON line per step")
+    args = parser.parse_args(argv)
+    steps = [int(x) for x in args.tables.split(",") if x]
+    stack = livestack.LiveStack(web=args.web)
+    stack.prepare()
+    stack.setup_django()
+    stack.start()
+    results = []
+    try:
+        for tables in steps:
+            out = asyncio.run(run_step(stack, tables, think=args.think, duration=args.duration,
+                                       warmup=args.warmup, seed=args.seed))
+            results.append(out)
+            if args.json:
+                print(json.dumps(out), flush=True)
+            else:
+                print(f"{tables:4d} tables x4 seats, {out['web_processes']} web: "
+                      f"{out['moves']} moves ({out['moves_per_s']}/s) "
+                      f"p50 {out['p50_ms']} ms p99 {out['p99_ms']} ms max {out['max_ms']} ms, "
+                      f"errors {out['errors']}, races {out['races']}, "
+                      f"web CPU {out['web_cpu_cores']} cores "
+                      f"({out['web_cpu_per_table']}/table), worker {out['worker_cpu_cores']}, "
+                      f"postgres {out['postgres_cpu_cores']}, redis {out['redis_cpu_cores']}, "
+                      f"clients {out['client_cpu_cores']}, "
+                      f"web RSS {out['web_rss_mb']} MB (+{out['web_mb_per_table']} MB/table)",
+                      flush=True)
+                for sample in out["error_samples"]:
+                    print(f"      error: {sample}", flush=True)
+    finally:
+        stack.stop()
+    return 0 if all(r["errors"] == 0 for r in results) else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

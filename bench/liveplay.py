@@ -1,0 +1,443 @@
+"""Scripted players for a live Chudopoly site: the shared kit of the hardening tests and benches.
+
+A `ScriptedSeat` is what a browser tab does, without the browser: it holds one table socket,
+keeps the latest copy of every partial the server pushed, reads the legal moves from the forms
+in them (the same JSON the page's buttons and <select>s carry), picks one with the random
+player's weights, and sends it as htmx's `ws-send` would. It times each move from the frame
+sent to the first frame that shows the new version, reconnects by itself when the socket drops
+(as static/js/table.js does) and records every frame it ever received.
+
+Also here: a cookie-keeping HTTP client for 127.0.0.1, and helpers that start, kill and watch
+Daphne and Celery processes (only ever the ones the caller started).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import html
+import http.client
+import json
+import os
+import random
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.parse
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from wsclient import ConnectionClosed, HandshakeRefused, WSClient
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# The partials a table page is made of (games/presenters.py render_all + the socket's extras).
+ROOT_IDS = ("table-version", "lobby", "status", "decision", "hand", "players", "log",
+            "chat-log", "chat-form", "frame-error")
+_ROOT_RE = re.compile(r'<(?:section|div|input|ol|ul|form|aside|article)\b[^>]*\bid="('
+                      + "|".join(re.escape(i) for i in ROOT_IDS) + r')"')
+_VERSION_RE = re.compile(r'id="table-version"[^>]*\bvalue="(\d+)"')
+_ERROR_RE = re.compile(r'id="frame-error"[^>]*data-code="([a-z_]*)"[^>]*>([^<]*)<')
+_VALUE_RE = re.compile(r"""\bvalue=(?:"([^"]*)"|'([^']*)')""")
+_NEED_RE = re.compile(r'class="discard-form" data-need="(\d+)"')
+_CHECKBOX_RE = re.compile(r'type="checkbox" name="cards" value="(\d+)"')
+
+# The engine's random player weights (games/engine/random_player.py), scoop never.
+TYPE_WEIGHTS = {"place": 6.0, "action": 4.0, "bank": 2.5, "move": 0.25, "swap": 0.1,
+                "end_turn": 1.5, "respond": 1.0, "pay": 1.0, "discard": 1.0}
+
+
+def split_partials(frame: str) -> dict[str, str]:
+    """The partials in one pushed frame, by root element id."""
+    starts = [(m.start(), m.group(1)) for m in _ROOT_RE.finditer(frame)]
+    out: dict[str, str] = {}
+    for i, (pos, key) in enumerate(starts):
+        end = starts[i + 1][0] if i + 1 < len(starts) else len(frame)
+        out.setdefault(key, frame[pos:end])
+    return out
+
+
+def version_in(text: str) -> int | None:
+    match = _VERSION_RE.search(text)
+    return int(match.group(1)) if match else None
+
+
+def error_in(text: str) -> tuple[str, str] | None:
+    match = _ERROR_RE.search(text)
+    return (match.group(1), html.unescape(match.group(2)).strip()) if match else None
+
+
+def actions_in(fragment: str) -> list[dict[str, Any]]:
+    """Every action (a JSON object with a type) the forms of a fragment offer."""
+    found: list[dict[str, Any]] = []
+    for m in _VALUE_RE.finditer(fragment):
+        raw = html.unescape(m.group(1) if m.group(1) is not None else m.group(2))
+        if not raw.startswith("{"):
+            continue
+        try:
+            value = json.loads(raw)
+        except ValueError:
+            continue
+        if isinstance(value, dict) and "type" in value:
+            found.append(value)
+    return found
+
+
+def choose_move(partials: dict[str, str], rng: random.Random) -> dict[str, Any] | None:
+    """A move from what the page offers, or None if this seat owes nothing.
+
+    Returns {"action": ..., "cards": [...]?}: a discard is composed from the form's checkboxes
+    the way a player ticks them; a payment uses one of the page's one-click payments."""
+    decision = partials.get("decision", "")
+    offered = [a for key in ("decision", "hand", "players")
+               for a in actions_in(partials.get(key, ""))]
+    need = _NEED_RE.search(decision)
+    if need:
+        form = decision[need.start():]
+        form = form[:form.find("</form>")]
+        cards = [int(c) for c in _CHECKBOX_RE.findall(form)]
+        rng.shuffle(cards)
+        return {"action": {"type": "discard"}, "cards": cards[:int(need.group(1))]}
+    # A bare {"type": "pay"} is the tick-the-boxes form; its one-click payments carry cards.
+    offered = [a for a in offered if a["type"] != "scoop"
+               and not (a["type"] == "pay" and "cards" not in a)]
+    if not offered:
+        return None
+    types = {a["type"] for a in offered}
+    weights = [(w, t) for t, w in TYPE_WEIGHTS.items() if t in types]
+    if not weights:
+        return {"action": rng.choice(offered)}
+    r = rng.random() * sum(w for w, _ in weights)
+    chosen = weights[-1][1]
+    for w, t in weights:
+        r -= w
+        if r < 0:
+            chosen = t
+            break
+    group = [a for a in offered if a["type"] == chosen]
+    if chosen == "respond":
+        opsec = [a for a in group if a.get("answer") == "opsec"]
+        if opsec and rng.random() < 0.4:
+            return {"action": rng.choice(opsec)}
+        group = [a for a in group if a.get("answer") == "accept"] or group
+    return {"action": rng.choice(group)}
+
+
+def act_frame(move: dict[str, Any], version: int) -> str:
+    """The JSON text htmx's ws-send would post for that form."""
+    frame: dict[str, Any] = {"kind": "act", "action": json.dumps(move["action"]),
+                             "expected_version": str(version),
+                             "HEADERS": {"HX-Request": "true", "HX-Trigger": None}}
+    if "cards" in move:
+        frame["cards"] = [str(c) for c in move["cards"]]
+    return json.dumps(frame)
+
+
+@dataclass
+class Stats:
+    """What one scripted seat saw."""
+
+    latencies: list[float] = field(default_factory=list)  # seconds, frame sent -> own update
+    sent: int = 0
+    acked: int = 0
+    races: int = 0  # "stale" because another seat moved first (several answer at once)
+    errors: list[str] = field(default_factory=list)  # anything unexpected
+    reconnects: int = 0
+    frames_in: int = 0
+    bytes_in: int = 0
+
+
+class ScriptedSeat:
+    """One tab at one table, playing from what its page shows."""
+
+    def __init__(self, base_ws: str, code: str, cookie: str, *, rng: random.Random,
+                 think: float = 0.0, record: bool = False, name: str = "",
+                 reply_timeout: float = 20.0, reconnect_for: float = 60.0,
+                 origin: str | None = "auto") -> None:
+        self.url = f"{base_ws}/ws/table/{code}/"
+        self.cookie = cookie
+        self.rng = rng
+        self.think = think
+        self.record = record
+        self.name = name
+        self.reply_timeout = reply_timeout
+        self.reconnect_for = reconnect_for
+        self.origin = origin
+        self.partials: dict[str, str] = {}
+        self.version = -1
+        self.frames: list[str] = []
+        self.stats = Stats()
+        self.sent_moves: list[tuple[int, dict[str, Any]]] = []  # (expected version, move)
+        self.acked_moves: list[tuple[int, dict[str, Any]]] = []
+        self.ws: WSClient | None = None
+        self.watching = False  # True for a spectator: it only listens
+
+    @property
+    def finished(self) -> bool:
+        return 'id="result"' in self.partials.get("status", "")
+
+    def _take(self, frame: str) -> None:
+        self.stats.frames_in += 1
+        self.stats.bytes_in += len(frame)
+        if self.record:
+            self.frames.append(frame)
+        for key, fragment in split_partials(frame).items():
+            self.partials[key] = fragment
+        v = version_in(frame)
+        if v is not None:
+            self.version = v
+
+    async def connect(self) -> None:
+        """Open the socket (retrying with backoff, as the page does) and read the board."""
+        deadline = time.monotonic() + self.reconnect_for
+        delay = 0.1
+        while True:
+            try:
+                self.ws = await WSClient.connect(self.url, cookie=self.cookie,
+                                                 origin=self.origin, timeout=5)
+                self._take(await self.ws.recv(timeout=self.reply_timeout))
+                return
+            except (OSError, HandshakeRefused, ConnectionClosed, TimeoutError) as exc:
+                if self.ws is not None:
+                    self.ws.abort()
+                    self.ws = None
+                if time.monotonic() > deadline:
+                    raise ConnectionClosed(None, f"could not reconnect: {exc!r}") from exc
+                await asyncio.sleep(delay)
+                delay = min(2.0, delay * 1.6)
+
+    async def reconnect(self) -> None:
+        self.stats.reconnects += 1
+        if self.ws is not None:
+            self.ws.abort()
+        self.ws = None
+        await self.connect()
+
+    async def drain(self, quiet: float = 0.05) -> None:
+        """Take every frame already on its way."""
+        assert self.ws is not None
+        while True:
+            try:
+                self._take(await self.ws.recv(timeout=quiet))
+            except TimeoutError:
+                return
+
+    async def play(self, *, max_moves: int = 100_000, until: float | None = None) -> None:
+        """Play until the game ends (or the time runs out), reconnecting through failures."""
+        if self.ws is None:
+            await self.connect()
+        moves = 0
+        while not self.finished and moves < max_moves:
+            if until is not None and time.monotonic() > until:
+                self.stats.errors.append("time ran out before the game ended")
+                return
+            try:
+                move = None if self.watching else choose_move(self.partials, self.rng)
+                if move is None:
+                    assert self.ws is not None
+                    with contextlib.suppress(TimeoutError):
+                        self._take(await self.ws.recv(timeout=1.0))
+                    continue
+                if self.think:
+                    await asyncio.sleep(self.rng.uniform(0.5, 1.5) * self.think)
+                    await self.drain(quiet=0)
+                    fresh = None if self.watching else choose_move(self.partials, self.rng)
+                    if fresh is None:
+                        continue
+                    move = fresh
+                await self._send_move(move)
+                moves += 1
+            except ConnectionClosed:
+                await self.reconnect()
+
+    async def _send_move(self, move: dict[str, Any]) -> None:
+        assert self.ws is not None
+        sent_version = self.version
+        self.sent_moves.append((sent_version, move))
+        started = time.perf_counter()
+        await self.ws.send(act_frame(move, sent_version))
+        self.stats.sent += 1
+        got_update = got_reply = False
+        deadline = time.monotonic() + self.reply_timeout
+        while not (got_update and got_reply):
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                self.stats.errors.append(f"no reply within {self.reply_timeout}s "
+                                         f"to a move at version {sent_version}")
+                return
+            try:
+                frame = await self.ws.recv(timeout=remaining)
+            except TimeoutError:
+                continue
+            self._take(frame)
+            err = error_in(frame)
+            if err is not None:
+                code, message = err
+                got_reply = True
+                if code == "ok":
+                    self.stats.acked += 1
+                    self.acked_moves.append((sent_version, move))
+                elif code == "stale":
+                    self.stats.races += 1
+                    return
+                else:
+                    self.stats.errors.append(f"{code}: {message} ({move})")
+                    return
+            v = version_in(frame)
+            if v is not None and v > sent_version and not got_update:
+                got_update = True
+                self.stats.latencies.append(time.perf_counter() - started)
+
+    async def close(self) -> None:
+        if self.ws is not None:
+            await self.ws.close()
+
+
+# --- HTTP ---------------------------------------------------------------------------------------
+
+
+class HttpSession:
+    """A cookie-keeping HTTP/1.1 client for a site on this machine (one connection a request)."""
+
+    def __init__(self, base: str) -> None:
+        parts = urllib.parse.urlsplit(base)
+        if parts.hostname not in ("127.0.0.1", "localhost"):
+            raise ValueError("refusing to talk to anything but this machine")
+        self.host, self.port = parts.hostname, parts.port or 80
+        self.cookies: dict[str, str] = {}
+
+    @property
+    def cookie_header(self) -> str:
+        return "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+
+    def request(self, method: str, path: str, *, data: dict[str, Any] | None = None,
+                body: bytes | None = None, headers: dict[str, str] | None = None,
+                timeout: float = 15) -> tuple[int, dict[str, str], str]:
+        conn = http.client.HTTPConnection(self.host, self.port, timeout=timeout)
+        hdrs = {"Host": f"{self.host}:{self.port}"}
+        if self.cookies:
+            hdrs["Cookie"] = self.cookie_header
+        if data is not None:
+            body = urllib.parse.urlencode(data, doseq=True).encode()
+            hdrs["Content-Type"] = "application/x-www-form-urlencoded"
+        hdrs.update(headers or {})
+        try:
+            conn.request(method, path, body=body, headers=hdrs)
+            response = conn.getresponse()
+            text = response.read().decode("utf-8", "replace")
+            for name, value in response.getheaders():
+                if name.lower() == "set-cookie":
+                    morsel = value.split(";", 1)[0]
+                    key, _, val = morsel.partition("=")
+                    if val in ('""', ""):
+                        self.cookies.pop(key.strip(), None)
+                    else:
+                        self.cookies[key.strip()] = val.strip()
+            return response.status, {k.lower(): v for k, v in response.getheaders()}, text
+        finally:
+            conn.close()
+
+    def get(self, path: str, **kw: Any) -> tuple[int, dict[str, str], str]:
+        return self.request("GET", path, **kw)
+
+    def post(self, path: str, data: dict[str, Any], *, csrf: bool = True,
+             **kw: Any) -> tuple[int, dict[str, str], str]:
+        data = dict(data)
+        if csrf and "csrftoken" in self.cookies:
+            data.setdefault("csrfmiddlewaretoken", self.cookies["csrftoken"])
+        return self.request("POST", path, data=data, **kw)
+
+
+# --- processes ----------------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def wait_http(url: str, process: subprocess.Popen[Any] | None = None,
+              seconds: float = 40) -> None:
+    parts = urllib.parse.urlsplit(url)
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if process is not None and process.poll() is not None:
+            raise RuntimeError(f"the process exited early with code {process.returncode}")
+        try:
+            conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=2)
+            conn.request("GET", parts.path or "/")
+            status = conn.getresponse().status
+            conn.close()
+            if status == 200:
+                return
+        except OSError:
+            pass
+        time.sleep(0.2)
+    raise RuntimeError(f"{url} did not answer within {seconds}s")
+
+
+def start_daphne(port: int, env: dict[str, str], log_path: Path) -> subprocess.Popen[Any]:
+    log = open(log_path, "a")  # noqa: SIM115 - the child owns it
+    daphne = os.environ.get("BENCH_DAPHNE_WRAPPER")
+    return subprocess.Popen(
+        [sys.executable, *([daphne] if daphne else ["-m", "daphne"]), "-b", "127.0.0.1",
+         "-p", str(port), "chudopoly_site.asgi:application"],
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+
+
+def start_worker(env: dict[str, str], log_path: Path, *, beat: bool = True,
+                 schedule: Path | None = None) -> subprocess.Popen[Any]:
+    log = open(log_path, "a")  # noqa: SIM115 - the child owns it
+    cmd = [sys.executable, "-m", "celery", "-A", "chudopoly_site", "worker", "--pool", "solo",
+           "--loglevel", "INFO", "--without-gossip", "--without-mingle"]
+    if beat:
+        cmd += ["--beat", "--schedule",
+                str(schedule or (ROOT / f".celerybeat-hardening-{os.getpid()}"))]
+    return subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+                            start_new_session=True)
+
+
+def kill9(process: subprocess.Popen[Any]) -> None:
+    """SIGKILL one process we started (and the session it leads), then reap it."""
+    if process.poll() is None:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+    process.wait(timeout=10)
+
+
+def stop(process: subprocess.Popen[Any]) -> None:
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            kill9(process)
+
+
+def proc_cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of one process so far (Linux /proc)."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    ticks = os.sysconf("SC_CLK_TCK")
+    return (int(fields[11]) + int(fields[12])) / ticks
+
+
+def proc_rss_mb(pid: int) -> float:
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, round(q / 100 * (len(ordered) - 1))))
+    return ordered[index]
