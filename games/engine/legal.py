@@ -14,7 +14,7 @@ from itertools import combinations, islice
 from .board import SET_SIZE, complete_colours, zone_is_set
 from .cards import Catalogue
 from .payment import covering_selections, owed_entry
-from .state import HAND_LIMIT, catalogue_for, ids_list
+from .state import HAND_LIMIT, catalogue_for, ids_list, in_colour_order
 
 DISCARD_CAP = 36
 
@@ -36,6 +36,8 @@ def legal_actions(state: dict, seat: int) -> list[dict]:
     players = state["players"]
     if type(seat) is not int or not 0 <= seat < len(players) or not players[seat]["active"]:
         return []
+    state = in_colour_order(state)  # the same list whatever key order storage handed back
+    players = state["players"]
     out: list[dict] = []
     phase = state["phase"]
     cat = catalogue_for(state)

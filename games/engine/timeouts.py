@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from .legal import auto_discard
 from .payment import auto_payment, owed_entry
-from .state import HAND_LIMIT, catalogue_for
+from .state import HAND_LIMIT, catalogue_for, in_colour_order
 
 
 def timeout_actions(state: dict, seat: int) -> list[dict]:
@@ -17,6 +17,7 @@ def timeout_actions(state: dict, seat: int) -> list[dict]:
     if state["phase"] == "finished" or type(seat) is not int or not 0 <= seat < len(players) \
             or not players[seat]["active"]:
         return []
+    state = in_colour_order(state)  # the same choice whatever key order storage handed back
     cat = catalogue_for(state)
     pending = state["pending"]
     if state["phase"] == "respond":

@@ -43,3 +43,15 @@ def test_apply_never_reorders_the_state_it_was_given() -> None:
     before = list(as_stored["players"][0]["zones"])
     apply(as_stored, 0, {"type": "bank", "card": card(as_stored, "money:1")})
     assert list(as_stored["players"][0]["zones"]) == before
+
+
+def test_legal_actions_and_timeouts_do_not_depend_on_stored_key_order() -> None:
+    from games.engine import legal_actions, timeout_actions
+
+    st = scenario(seats=2, hands={0: ["tdy_orders", "finance_office"]},
+                  boards={0: {"red": ["F-22 Raptor"], "brown": ["Creech AFB"]},
+                          1: {"green": ["Red Flag"], "pink": ["Peterson SFB"]}},
+                  banks={1: ["money:1", "money:2"]}, turn=0)
+    assert legal_actions(_reversed_zone_keys(st), 0) == legal_actions(st, 0)
+    st = apply(st, 0, {"type": "action", "card": card(st, "finance_office"), "target": 1}).state
+    assert timeout_actions(_reversed_zone_keys(st), 1) == timeout_actions(st, 1)
