@@ -57,9 +57,22 @@
     }
   }, true);
 
+  // The server's clock minus this browser's: the page says when the server rendered it
+  // (data-now on the version input, epoch seconds), compared with when its first byte arrived
+  // here. A device whose clock is off still counts down to the server's deadlines.
+  var skew = (function () {
+    var input = document.getElementById("table-version");
+    var at = input ? parseFloat(input.getAttribute("data-now")) : NaN;
+    if (isNaN(at)) { return 0; }
+    var nav = window.performance && performance.getEntriesByType ?
+      performance.getEntriesByType("navigation")[0] : null;
+    var since = nav && nav.responseStart ? Math.max(0, performance.now() - nav.responseStart) : 0;
+    return at * 1000 - (Date.now() - since);
+  })();
+
   // Clocks: every <time data-deadline> counts down to its ISO deadline.
   function tick() {
-    var now = Date.now();
+    var now = Date.now() + skew;
     root.querySelectorAll("time[data-deadline]").forEach(function (el) {
       var left = Math.max(0, Math.round((Date.parse(el.getAttribute("data-deadline")) - now) / 1000));
       var text = Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0");

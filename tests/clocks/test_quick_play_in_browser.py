@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable
 from typing import Any
 
 import pytest
+from django.db import connection
 
 from games import clocks
 from games.engine import apply, card, scenario
@@ -89,3 +91,38 @@ def test_quick_play_shows_a_ticking_clock_and_the_bots_move(live_server_url: str
     log = page.locator("#log").text_content()
     assert "paid" in log
     assert not (page.locator("#frame-error").text_content() or "").strip()
+
+
+def test_a_spectator_with_a_wrong_device_clock_still_sees_the_right_countdown(
+        live_server_url: str, page: Any) -> None:
+    from clocks_helpers import started_game
+
+    from games.identity import Viewer
+
+    alice = Viewer(user_id=None, guest_key="guest-alice-0000000000000000")
+    bob = Viewer(user_id=None, guest_key="guest-bob-00000000000000000000")
+    games: list[Game] = []
+
+    def start() -> None:
+        # On another thread: Playwright's event loop on this one refuses the broadcasts.
+        try:
+            games.append(started_game(alice, (bob, "Bob"), turn_seconds=90))
+        finally:
+            connection.close()
+
+    worker = threading.Thread(target=start)
+    worker.start()
+    worker.join(timeout=30)
+    (game,) = games
+    turn = game.state["turn"]
+    # This device's clock runs ten minutes fast.
+    page.add_init_script("(() => { const real = Date.now.bind(Date);"
+                         " Date.now = () => real() + 600000; })()")
+    page.goto(f"{live_server_url}/t/{game.table.code}/")
+    page.wait_for_selector("#connection[data-state=open]")
+    clock = page.locator(f"#seat-{turn} time[data-deadline]")
+    page.wait_for_function("el => /^1:2\\d$/.test(el.textContent)", arg=clock.element_handle())
+    first = clock.text_content()
+    page.wait_for_function("([el, t]) => el.textContent !== t",
+                           arg=[clock.element_handle(), first], timeout=5_000)
+    assert "1:20" <= clock.text_content() < first
