@@ -13,6 +13,8 @@ RULINGS "Clocks" and "Leaving and timing out", REFERENCE §7 "Timers" and "Bot t
   stored with the first action's events for the log line ("… ran out of time (45 s) …").
 - Three expiries in a row, leaving, or staying disconnected past the grace period: a medium
   bot plays the seat until its owner comes back from their browser.
+- Time the site was down is given back: the sweep notes when it last ran, and after a long gap
+  every running clock moves forward by the time lost, so nobody times out because of us.
 
 How an expiry reaches a game: after each commit that leaves a clock running, one task
 `chudopoly.clock_expire(game_id, version)` is scheduled at the earliest deadline. It does
@@ -36,13 +38,15 @@ from django.utils import timezone
 from games import scheduler
 from games.identity import Viewer
 from games.interface import GameEngine, get_game
-from games.models import Game, Seat, Table
+from games.models import ClockSweep, Game, Seat, Table
 
 log = logging.getLogger(__name__)
 
 TAKEOVER_AFTER_TIMEOUTS = 3  # RULINGS: three decisions in a row timed out
 TAKEOVER_LEVEL = "medium"  # the bot that stands in for a human
 DISCONNECT_GRACE_SECONDS = 30.0  # REFERENCE §7: a dropped player's room is kept 30 s
+SWEEP_SECONDS = 2.0  # games/apps.py runs the sweep this often
+DOWNTIME_SECONDS = 15.0  # a longer gap between sweeps means the site (or its worker) was down
 SWEEP_LIMIT = 200
 
 CLOCK_EXPIRE_TASK = "chudopoly.clock_expire"
@@ -324,10 +328,50 @@ def seat_takeover_if_gone(*, seat_id: int, since: str | None = None) -> bool:
 # --- the sweep ---------------------------------------------------------------------------------
 
 
+def give_back_downtime(at: datetime) -> float:
+    """Note that the sweep runs at `at`; if the last sweep was long ago the site was down, and
+    every running clock gets the lost time back. Returns the seconds given back."""
+    from games.services import _announce
+
+    with transaction.atomic():
+        mark = ClockSweep.objects.select_for_update().filter(pk=1).first()
+        if mark is None:
+            ClockSweep.objects.get_or_create(pk=1, defaults={"ran_at": at})
+            return 0.0
+        gap = (at - mark.ran_at).total_seconds()
+        if gap < 0:
+            return 0.0  # a sweep with a later time has run (clocks of two hosts disagree)
+        mark.ran_at = at
+        mark.save(update_fields=["ran_at"])
+        if gap <= DOWNTIME_SECONDS:
+            return 0.0
+        lost = timedelta(seconds=gap - SWEEP_SECONDS)
+        games = (Game.objects.select_for_update().select_related("table")
+                 .filter(status=Game.Status.RUNNING, clock_due__isnull=False).order_by("pk"))
+        for game in games:
+            game.deadlines = {
+                key: ({**entry, "deadline": (_when(entry["deadline"]) + lost).isoformat()}
+                      if key.isdigit() and isinstance(entry, Mapping) and entry.get("deadline")
+                      else entry)
+                for key, entry in game.deadlines.items()}
+            game.clock_due = earliest(game.deadlines)
+            game.save(update_fields=["deadlines", "clock_due", "updated_at"])
+            _announce(game.table, version=game.version, lobby=False)
+            game_id, version, due = game.pk, game.version, game.clock_due
+            transaction.on_commit(lambda g=game_id, v=version, d=due: schedule_expiry(
+                game_id=g, version=v, due=d))
+        log.warning("clocks: %.0f s without a sweep; gave %.0f s back to every running clock",
+                    gap, lost.total_seconds())
+        return lost.total_seconds()
+
+
 def clocks_sweep(*, limit: int = SWEEP_LIMIT) -> int:
     """Act on every running game whose clock has run out and every seat gone past the grace,
-    whether or not a task was scheduled for it. Returns how many seats it acted on."""
+    whether or not a task was scheduled for it (after giving back any time the site was down).
+    Returns how many seats it acted on."""
     at = now()
+    if give_back_downtime(at):
+        at = now()
     acted = 0
     due = (Game.objects.filter(status=Game.Status.RUNNING, clock_due__lte=at)
            .order_by("clock_due").values_list("pk", flat=True)[:limit])

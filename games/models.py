@@ -175,3 +175,13 @@ class ChatMessage(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name}: {self.text[:30]}"
+
+
+class ClockSweep(models.Model):
+    """When the clocks sweep last ran (a single row). A long gap means the site was down, and
+    every running clock is given that time back (games/clocks.py)."""
+
+    ran_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"clocks swept at {self.ran_at:%Y-%m-%d %H:%M:%S}"

@@ -104,3 +104,27 @@ def test_a_real_worker_acts_on_a_clock_expiry_scheduled_with_an_eta(
     assert action.created_at >= due
     game.refresh_from_db()
     assert ENGINE.to_decide(game.state) == [1 - int(turn)]
+
+
+@pytest.mark.django_db
+def test_time_the_site_was_down_is_given_back_to_every_clock(alice: Viewer, bob: Viewer,
+                                                            clock) -> None:
+    game = started_game(alice, (bob, "Bob"))
+    turn = str(game.state["turn"])
+    in_process_scheduler().clear()
+    clock.advance(20)
+    assert clocks.clocks_sweep() == 0  # 40 s left on the turn clock
+    clock.advance(2)
+    assert clocks.clocks_sweep() == 0  # the sweep runs every 2 s: nothing to give back
+    before = game.deadlines[turn]["deadline"]
+    game.refresh_from_db()
+    assert game.deadlines[turn]["deadline"] == before
+
+    clock.advance(300)  # the site is down for five minutes
+    assert clocks.clocks_sweep() == 0  # nobody timed out because of us...
+    game.refresh_from_db()
+    left = (timezone.datetime.fromisoformat(game.deadlines[turn]["deadline"]) - clock.now())
+    assert left.total_seconds() == pytest.approx(38 - 2, abs=1)  # ...and the time is back
+    assert game.clock_due == timezone.datetime.fromisoformat(game.deadlines[turn]["deadline"])
+    clock.advance(37)
+    assert clocks.game_clock_expire(game_id=game.pk) == 1
