@@ -195,3 +195,28 @@ def test_no_clock_runs_when_the_table_turned_them_off(alice: Viewer, clock) -> N
     assert game.deadlines == {} and game.clock_due is None
     clock.advance(1000)
     assert clocks.clocks_sweep() == 0
+
+
+def test_a_source_who_runs_out_of_time_lets_the_opsec_stand_and_keeps_their_paused_turn(
+        alice: Viewer, bob: Viewer, clock) -> None:
+    game = started_game(alice, (bob, "Bob"))
+    a, b = seat_of(game, alice), seat_of(game, bob)
+    game = set_position(game, turn=a, hands={a: ["roll_call", "money:1"], b: ["opsec"]},
+                        banks={b: ["money:2"]})
+    clock.advance(10)
+    game = act(game, a, first_legal(game, a, "action"))  # Roll Call, 50 s left on the turn
+    game = act(game, b, {"type": "respond", "answer": "opsec", "target": b})
+    assert ENGINE.to_decide(game.state) == [a]  # Alice answers Bob's OPSEC...
+    assert game.deadlines[str(a)]["kind"] == "response"
+    assert game.deadlines["paused"]["remaining"] == pytest.approx(50, abs=1)  # ...turn paused
+
+    clock.advance(46)
+    assert clocks.game_clock_expire(game_id=game.pk) == 1
+    game.refresh_from_db()
+    (answer,) = (x.action for x in clock_actions(game))
+    assert answer == {"type": "respond", "answer": "accept", "target": b}
+    assert "Alice ran out of time (45 s) and let Bob’s OPSEC stand." in log_lines(game)
+    assert "You ran out of time (45 s) and let Bob’s OPSEC stand." in log_lines(game, a)
+    assert ENGINE.to_decide(game.state) == [a] and game.deadlines[str(a)]["kind"] == "turn"
+    left = datetime.fromisoformat(game.deadlines[str(a)]["deadline"]) - clock.now()
+    assert left.total_seconds() == pytest.approx(50, abs=1)

@@ -127,3 +127,20 @@ def test_bots_never_count_for_the_ladder(django_user_model) -> None:
         game.refresh_from_db()
     record = GameRecord.objects.get(game=game)
     assert not record.rated and record.unrated_reason == "Games with bots are not rated."
+
+
+def test_a_bot_move_task_delivered_twice_moves_once(client: Client) -> None:
+    from games.tasks import bot_move
+
+    client.post("/play/quick/")
+    game = Game.objects.get()
+    human = Seat.objects.get(is_bot=False).game_seat
+    if ENGINE.to_decide(game.state) == [human]:
+        game = act(game, human, {"type": "end_turn"})
+    (seat,) = ENGINE.to_decide(game.state)
+    version = game.version
+    assert bot_move(game_id=game.pk, seat=seat, version=version) is True
+    assert bot_move(game_id=game.pk, seat=seat, version=version) is False
+    game.refresh_from_db()
+    assert game.version == version + 1
+    assert game.actions.get(version=version).source == "bot"
