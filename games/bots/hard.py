@@ -35,7 +35,7 @@ from games.engine.legal import legal_actions, to_decide
 from games.engine.state import catalogue_for
 from games.engine.winning import checkpoint_forecast
 
-from . import medium
+from . import evalfit, medium
 from .determinize import sample_world
 from .observe import Obs, seed_of
 
@@ -46,7 +46,8 @@ PAY_CANDIDATES = 4
 ROLLOUT_STEP_CAP = 400
 TEMPERATURE = 0.2
 CONVERT_VALUE = 0.95  # the leaf value of a forecast conversion (not a certain win)
-HORIZON = "turn"  # "round": until this seat's next turn starts; "turn": until this turn ends
+HORIZON = "turn"  # "turn": until this turn ends; "round": until this seat's next turn starts
+EVAL = "learned"  # "learned": evalfit's fitted model; "hand": the hand-written one below
 
 
 # ---- leaf evaluation ------------------------------------------------------------------------
@@ -133,6 +134,8 @@ def evaluate(state: dict[str, Any], me: int) -> float:
     result = state["result"]
     if result is not None:
         return 1.0 if result["winner"] == me else 0.0
+    if EVAL == "learned":
+        return evalfit.win_chances(state).get(me, 0.0)
     first, broken = approach_forecast(state)
     if first is not None:
         return CONVERT_VALUE if first == me else 1.0 - CONVERT_VALUE
