@@ -26,6 +26,7 @@ from .state import (
     hand_total,
     in_colour_order,
     is_id,
+    zone_of,
 )
 from .turns import Applied, draw, finish_turn, new_game, pass_turn
 from .winning import completed, finish, sync_contest, sync_sets
@@ -400,7 +401,7 @@ def _do_place(tx: Tx, seat: int, a: dict) -> None:
     before = completed(tx, seat)
     p = tx.p(seat)
     p["hand"].remove(cid)
-    p["zones"].setdefault(colour, []).append(cid)
+    zone_of(p["zones"], colour).append(cid)
     tx.s["plays_left"] -= 1
     tx.emit({"type": "place", "seat": seat, "card": tx.cat.card(cid, colour), "colour": colour,
              "from": "hand", "to": colour})
@@ -470,7 +471,7 @@ def _do_action(tx: Tx, seat: int, a: dict) -> None:
     elif key == "tdy_orders":
         _start_pending(tx, seat, cid, key, [target], take=a["take"], give=a["give"])
     elif key in ("upgrade", "foc"):
-        p["upgrades"].setdefault(a["colour"], []).append(cid)
+        zone_of(p["upgrades"], a["colour"]).append(cid)
         tx.emit({"type": "upgrade", "seat": seat, "card": cat.card(cid, a["colour"]),
                  "colour": a["colour"],
                  "upgrade": "house" if key == "upgrade" else "foc", "from": "hand",
@@ -611,14 +612,14 @@ def _do_move(tx: Tx, seat: int, a: dict) -> None:
         ups.remove(cid)
         if not ups:
             del p["upgrades"][up_from]
-        p["upgrades"].setdefault(colour, []).append(cid)
+        zone_of(p["upgrades"], colour).append(cid)
         tx.emit({"type": "move_upgrade", "seat": seat, "card": tx.cat.card(cid, colour),
                  "from": up_from, "to": colour})
         return
     before = completed(tx, seat)
     here = find_property(p, cid)
     _remove_from_zone(p, here, cid)
-    p["zones"].setdefault(colour, []).append(cid)
+    zone_of(p["zones"], colour).append(cid)
     tx.emit({"type": "move", "seat": seat, "card": tx.cat.card(cid, colour), "from": here,
              "to": colour, "forced": False})
     settle_upgrades(tx, seat)

@@ -11,7 +11,7 @@ Involuntary receipt (REFERENCE §5) never overflows a zone. It tries, in order:
 from __future__ import annotations
 
 from .board import zone_full, zone_is_set
-from .state import Tx
+from .state import Tx, zone_of
 
 
 def receive_property(tx: Tx, seat: int, cid: int, preferred: str | None) -> str:
@@ -32,7 +32,7 @@ def receive_property(tx: Tx, seat: int, cid: int, preferred: str | None) -> str:
         tx.emit({"type": "banked_property", "seat": seat, "card": cat.card(cid),
                  "value": cat.value[cid], "to": "bank"})
         return "bank"
-    zones.setdefault(dest, []).append(cid)
+    zone_of(zones, dest).append(cid)
     return dest
 
 
@@ -52,7 +52,7 @@ def _shift_wild_to_make_room(tx: Tx, seat: int, ordered: list[str]) -> str | Non
             if alt is None:
                 continue
             del zone[i]
-            zones.setdefault(alt, []).append(occupant)
+            zone_of(zones, alt).append(occupant)
             tx.emit({"type": "move", "seat": seat, "card": cat.card(occupant, alt),
                      "from": colour, "to": alt, "forced": True})
             return colour
@@ -91,4 +91,4 @@ def merge_upgrades(tx: Tx, seat: int, colour: str, incoming: list[int]) -> None:
         if cat.key[u] in have or (cat.key[u] == "foc" and "upgrade" not in have):
             bank_upgrade(tx, seat, u, colour)
         else:
-            p["upgrades"].setdefault(colour, []).append(u)
+            zone_of(p["upgrades"], colour).append(u)

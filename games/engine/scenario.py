@@ -23,7 +23,14 @@ from typing import Any
 from .cards import Catalogue
 from .invariants import check_invariants
 from .rulesets import resolve_ruleset
-from .state import PLAYS_PER_TURN, REARRANGE_BUDGET, catalogue_for, rng_shuffle, seed_rng
+from .state import (
+    PLAYS_PER_TURN,
+    REARRANGE_BUDGET,
+    catalogue_for,
+    rng_shuffle,
+    seed_rng,
+    zone_of,
+)
 
 Descriptor = str | int
 
@@ -89,10 +96,10 @@ def scenario(
                 "armed_at": None} for _ in range(seats)]
     for seat, ds in (boards or {}).items():
         for colour, cards in ds.items():
-            players[seat]["zones"][colour] = [take(d) for d in cards]
+            zone_of(players[seat]["zones"], colour).extend(take(d) for d in cards)
     for seat, ds in (upgrades or {}).items():
         for colour, cards in ds.items():
-            players[seat]["upgrades"][colour] = [take(d) for d in cards]
+            zone_of(players[seat]["upgrades"], colour).extend(take(d) for d in cards)
     for seat, cards in (hands or {}).items():
         players[seat]["hand"] = [take(d) for d in cards]
     for seat, cards in (banks or {}).items():

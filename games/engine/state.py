@@ -19,9 +19,10 @@ action log reproduces a game exactly and nothing depends on module-level randomn
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import Any
 
-from .cards import COLOUR_KEYS, Catalogue, catalogue
+from .cards import COLOUR_KEYS, DECK_KINDS, Catalogue, catalogue
 
 HAND_LIMIT = 7
 PLAYS_PER_TURN = 3
@@ -84,16 +85,23 @@ def rng_shuffle(items: list, s: int) -> int:
 
 
 _CATALOGUES: dict[int, tuple[dict, Catalogue]] = {}
+_BY_COUNTS: dict[tuple[int, ...], Catalogue] = {}
+_counts_of = itemgetter(*DECK_KINDS)
 
 
 def catalogue_for(state: dict) -> Catalogue:
     """The card lookups for this state's deck. Cached by the identity of the deck dict (states
-    derived by `apply` share it), falling back to the counts for states loaded from JSON."""
+    derived by `apply` share it), then by its counts (states loaded from storage)."""
     deck = state["ruleset"]["deck"]
     hit = _CATALOGUES.get(id(deck))
     if hit is not None and hit[0] is deck:
         return hit[1]
-    cat = catalogue(deck)
+    counts = _counts_of(deck)
+    cat = _BY_COUNTS.get(counts)
+    if cat is None:
+        if len(_BY_COUNTS) > 256:
+            _BY_COUNTS.clear()
+        cat = _BY_COUNTS[counts] = catalogue(deck)
     if len(_CATALOGUES) > 512:
         _CATALOGUES.clear()
     _CATALOGUES[id(deck)] = (deck, cat)  # holding `deck` keeps its id from being reused
@@ -129,14 +137,31 @@ def hand_total(state: dict) -> int:
 _COLOUR_RANK = {c: i for i, c in enumerate(COLOUR_KEYS)}
 
 
+_ORDERED: dict[tuple[str, ...], bool] = {}
+
+
 def _in_order(zones: dict) -> bool:
-    last = -1
-    for colour in zones:
-        rank = _COLOUR_RANK[colour]
-        if rank < last:
-            return False
-        last = rank
-    return True
+    keys = tuple(zones)
+    ok = _ORDERED.get(keys)
+    if ok is None:
+        ranks = [_COLOUR_RANK[c] for c in keys]
+        ok = ranks == sorted(ranks)
+        if len(_ORDERED) < 4096:
+            _ORDERED[keys] = ok
+    return ok
+
+
+def zone_of(zones: dict, colour: str) -> list[int]:
+    """The list for `colour` in a zones/upgrades dict the caller owns, created in colour-table
+    order when missing, so states the engine writes never need reordering."""
+    zone = zones.get(colour)
+    if zone is None:
+        zone = zones[colour] = []
+        if not _in_order(zones):
+            ordered = sorted(zones.items(), key=lambda kv: _COLOUR_RANK[kv[0]])
+            zones.clear()
+            zones.update(ordered)
+    return zone
 
 
 def in_colour_order(state: dict) -> dict:
