@@ -322,7 +322,7 @@ class HttpSession:
         if self.cookies:
             hdrs["Cookie"] = self.cookie_header
         if data is not None:
-            body = urllib.parse.urlencode(data, doseq=True).encode()
+            body = urllib.parse.urlencode(data, doseq=True, errors="surrogatepass").encode()
             hdrs["Content-Type"] = "application/x-www-form-urlencoded"
         hdrs.update(headers or {})
         try:

@@ -111,6 +111,8 @@ class LiveStack:
 
     # --- processes ----------------------------------------------------------------------------
     def start(self) -> None:
+        for old in LOGS.glob("*.log"):
+            old.unlink()
         if self.with_worker and not self.sqlite:
             self.start_worker()
         for _ in range(self.web_count):

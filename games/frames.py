@@ -57,8 +57,19 @@ def _as_int(value: Any, name: str) -> int:
     raise FrameError(f"{name} must be a whole number")
 
 
+def _storable(value: str) -> bool:
+    """Text PostgreSQL can store: no NUL, no lone surrogates (JSON's "\\ud800" makes one)."""
+    if "\x00" in value:
+        return False
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def _as_str(value: Any, name: str, limit: int = 40) -> str:
-    if not isinstance(value, str) or not value or len(value) > limit:
+    if not isinstance(value, str) or not value or len(value) > limit or not _storable(value):
         raise FrameError(f"{name} must be a short text")
     return value
 
@@ -79,7 +90,7 @@ def _clean_action(raw: Any) -> dict[str, Any]:
             raise FrameError("The action is too large")
         try:
             raw = json.loads(raw)
-        except ValueError:
+        except (ValueError, RecursionError):  # "[[[[…" nests past the recursion limit
             raise FrameError("The action is not valid JSON") from None
     if not isinstance(raw, dict):
         raise FrameError("The action must be an object")
@@ -107,7 +118,7 @@ def parse_frame(text: str | None, bytes_data: bytes | None = None) -> Frame:
         raise FrameError("That message is too large", code="oversized")
     try:
         data = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # 8 KiB of "[" nests past the recursion limit
         raise FrameError("That message is not valid JSON") from None
     if not isinstance(data, dict):
         raise FrameError("A message must be a JSON object")
@@ -120,6 +131,8 @@ def parse_frame(text: str | None, bytes_data: bytes | None = None) -> Frame:
         text_value = data.get("text")
         if not isinstance(text_value, str):
             raise FrameError("Chat text is missing")
+        if not _storable(text_value):
+            raise FrameError("Chat text holds characters that cannot be shown")
         return Frame(kind="chat", text=text_value, seat=seat)
     if kind != "act":
         raise FrameError("Unknown kind of message")

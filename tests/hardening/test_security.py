@@ -25,7 +25,6 @@ from games import services
 from games.frames import MAX_FRAME_BYTES
 from games.identity import GUEST_SESSION_KEY, Viewer
 from games.models import Game, Seat, Table
-from games.scheduler import in_process_scheduler
 
 ROOT = Path(__file__).resolve().parents[2]
 ALICE = Viewer(user_id=None, guest_key="hardening-alice-000000000000")
@@ -34,18 +33,9 @@ MALLORY = Viewer(user_id=None, guest_key="hardening-mallory-0000000000")
 
 
 @pytest.fixture(autouse=True)
-def _quiet_background_work(settings: Any) -> Iterator[None]:
-    """Scheduled work (bot moves, clocks) waits: nothing moves behind the test's back."""
+def _in_process_tasks(settings: Any) -> None:
+    """Scheduled work (bot moves, clocks) stays in this process and waits (conftest.py)."""
     settings.TASK_BACKEND = "inprocess"
-    settings.TASK_INPROCESS_THREAD = False
-    settings.BOT_PAUSE_SECONDS = 0
-    runner = in_process_scheduler()
-    runner.stop()
-    if runner._thread is not None:
-        runner._thread.join(timeout=5)
-    runner.clear()
-    yield
-    runner.clear()
 
 
 def _application() -> Any:
