@@ -13,7 +13,6 @@ from .receipt import receive_property, settle_upgrades
 from .state import Tx, catalogue_for, ids_list
 
 SELECTION_CAP = 8
-WALK_BUDGET = 400  # search nodes; past it the automatic choice falls back to a knapsack
 
 # Preference classes for the automatic payment (RULINGS): bank, loose properties, upgrades,
 # then cards of complete sets.
@@ -88,55 +87,43 @@ def _survey(cat: Catalogue, p: dict, pure: bool) -> tuple[list[int], int, list[G
     return everything, sum(g[0] * len(g[2]) for g in ordered), ordered
 
 
-def _minimal_covers(groups: list[Group], amount: int, cap: int, budget: int
-                    ) -> tuple[list[list[int]], list[int] | None]:
-    """Up to `cap` distinct minimal covering selections, and the automatic choice among all of
-    them (None if the search budget ran out before the space was covered).
+def _minimal_covers(groups: list[Group], amount: int, cap: int) -> list[list[int]]:
+    """Up to `cap` distinct minimal covering selections.
 
     Cards are taken in descending value and the walk stops the moment the amount is reached:
-    the last card taken is the smallest, so dropping any card falls short. Every minimal cover
-    is reached this way, and the cheapest covering total is always a minimal cover."""
+    the last card taken is the smallest, so dropping any card falls short."""
     n = len(groups)
     suffix = [0] * (n + 1)
     for i in range(n - 1, -1, -1):
         suffix[i] = suffix[i + 1] + groups[i][0] * len(groups[i][2])
     found: list[list[int]] = []
-    best: list = [None, None, None]  # total, cost, selection
     chosen: list[int] = []
-    left = [budget]
 
-    def walk(i: int, total: int, cost: int) -> None:
+    def walk(i: int, total: int) -> None:
         # Called only where group i exists and the cards from it on can still cover.
-        left[0] -= 1
-        if left[0] < 0:
-            return
-        v, w, ids = groups[i]
+        v, _, ids = groups[i]
         below = suffix[i + 1]
         k = 0
         for k in range(1, len(ids) + 1):
             chosen.append(ids[k - 1])
             t = total + k * v
             if t >= amount:
-                c = cost + k * w
-                if best[0] is None or (t, c) < (best[0], best[1]):
-                    best[:] = [t, c, sorted(chosen)]
-                if len(found) < cap:
-                    found.append(sorted(chosen))
+                found.append(sorted(chosen))
                 break
-            if t + below >= amount:
-                walk(i + 1, t, cost + k * w)
+            if t + below >= amount and len(found) < cap:
+                walk(i + 1, t)
         del chosen[len(chosen) - k:]
-        if total + below >= amount:
-            walk(i + 1, total, cost)
+        if total + below >= amount and len(found) < cap:
+            walk(i + 1, total)
 
-    if n and suffix[0] >= amount:
-        walk(0, 0, 0)
-    return found, (best[2] if left[0] >= 0 else None)
+    if cap > 0 and n and suffix[0] >= amount:
+        walk(0, 0)
+    return found[:cap]
 
 
 def _cheapest_cover(groups: list[Group], amount: int) -> list[int]:
-    """The automatic choice by dynamic programming, for the rare payer whose choices are too many
-    to walk: 0/1 knapsack over totals below the debt (cost, then the cards taken)."""
+    """The automatic choice: 0/1 knapsack over totals below the debt — the smallest covering
+    total, then the lowest preference cost — spelled with each group's first ids."""
     items = [(v, w, c) for v, w, ids in groups for c in ids]
     limit = amount + max(v for v, _, _ in items)
     inf = 1 << 62
@@ -152,7 +139,6 @@ def _cheapest_cover(groups: list[Group], amount: int) -> list[int]:
                 mask[t + v] = mask[t] | bit
     total = next(t for t in range(amount, limit + 1) if cost[t] != inf)
     taken = {c for i, (_, _, c) in enumerate(items) if mask[total] >> i & 1}
-    # spelled with each group's first ids, like every other choice
     return sorted(c for _, _, ids in groups for c in ids[:sum(1 for x in ids if x in taken)])
 
 
@@ -163,10 +149,8 @@ def _choices(state: dict, cat: Catalogue, seat: int, amount: int, cap: int
                                         state["ruleset"]["pureSetRequired"])
     if total < amount:
         return everything, []
-    found, auto = _minimal_covers(groups, amount, cap, WALK_BUDGET)
-    if auto is None:
-        auto = _cheapest_cover(groups, amount)
-    return auto, [sel for sel in found if sel != auto]
+    auto = _cheapest_cover(groups, amount)
+    return auto, [sel for sel in _minimal_covers(groups, amount, cap + 1) if sel != auto][:cap]
 
 
 def auto_payment(state: dict, cat: Catalogue, seat: int, amount: int) -> list[int]:

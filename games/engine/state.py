@@ -141,6 +141,8 @@ _ORDERED: dict[tuple[str, ...], bool] = {}
 
 
 def _in_order(zones: dict) -> bool:
+    if len(zones) < 2:
+        return True
     keys = tuple(zones)
     ok = _ORDERED.get(keys)
     if ok is None:
@@ -174,6 +176,13 @@ def in_colour_order(state: dict) -> dict:
     needs reordering; never modifies it.
     """
     players = state["players"]
+    ordered = _ORDERED
+    for p in players:  # the common case, inline: every dict already in order
+        z, u = p["zones"], p["upgrades"]
+        if (len(z) > 1 and not ordered.get(tuple(z))) or (len(u) > 1 and not ordered.get(tuple(u))):
+            break
+    else:
+        return state
     fixed: list[dict] | None = None
     for seat, p in enumerate(players):
         if _in_order(p["zones"]) and _in_order(p["upgrades"]):
