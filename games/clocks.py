@@ -62,6 +62,11 @@ def disconnect_grace_seconds() -> float:
     return float(getattr(settings, "SEAT_DISCONNECT_GRACE_SECONDS", DISCONNECT_GRACE_SECONDS))
 
 
+def downtime_seconds() -> float:
+    """A gap between sweeps longer than this is downtime given back (0: never give back)."""
+    return float(getattr(settings, "CLOCKS_DOWNTIME_SECONDS", DOWNTIME_SECONDS))
+
+
 def _when(iso: str) -> datetime:
     return datetime.fromisoformat(iso)
 
@@ -343,7 +348,7 @@ def give_back_downtime(at: datetime) -> float:
             return 0.0  # a sweep with a later time has run (clocks of two hosts disagree)
         mark.ran_at = at
         mark.save(update_fields=["ran_at"])
-        if gap <= DOWNTIME_SECONDS:
+        if not downtime_seconds() or gap <= downtime_seconds():
             return 0.0
         lost = timedelta(seconds=gap - SWEEP_SECONDS)
         games = (Game.objects.select_for_update().select_related("table")

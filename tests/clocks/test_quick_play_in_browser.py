@@ -21,7 +21,7 @@ ENGINE = get_game("chudopoly")
 END_TURN = ".end-turn-form button, #end-turn"
 
 
-def _wait(what: str, check: Callable[[], Any], seconds: float = 30) -> Any:
+def _wait(what: str, check: Callable[[], Any], seconds: float = 60) -> Any:
     limit = time.monotonic() + seconds
     while not (result := check()):
         assert time.monotonic() < limit, f"timed out waiting for {what}"
@@ -57,7 +57,7 @@ def test_quick_play_shows_a_ticking_clock_and_the_bots_move(live_server_url: str
             version__gt=before, source="bot").count() >= 3)
         page.wait_for_function(
             "v => Number(document.getElementById('table-version').value) > v + 1", arg=before,
-            timeout=15_000)
+            timeout=30_000)
     else:
         assert game.actions.filter(source="bot").exists()
     _wait("my decision again", lambda: _owed(game, me))
@@ -80,14 +80,14 @@ def test_quick_play_shows_a_ticking_clock_and_the_bots_move(live_server_url: str
     page.wait_for_function("el => /^0:4\\d$/.test(el.textContent)", arg=mine.element_handle())
     first = mine.text_content()
     page.wait_for_function("([el, t]) => el.textContent !== t",
-                           arg=[mine.element_handle(), first], timeout=5_000)
+                           arg=[mine.element_handle(), first], timeout=10_000)
     assert mine.text_content() < first  # it counts down in the browser, between pushes
 
     # The other bots answer and pay (the watchdog wakes them), and my page follows.
     _wait("the bots' answers", lambda: _owed(game, me) and ENGINE.to_decide(game.state) == [me])
     page.wait_for_function(
         "v => Number(document.getElementById('table-version').value) > v", arg=set_at,
-        timeout=15_000)
+        timeout=30_000)
     log = page.locator("#log").text_content()
     assert "paid" in log
     assert not (page.locator("#frame-error").text_content() or "").strip()
@@ -124,5 +124,5 @@ def test_a_spectator_with_a_wrong_device_clock_still_sees_the_right_countdown(
     page.wait_for_function("el => /^1:2\\d$/.test(el.textContent)", arg=clock.element_handle())
     first = clock.text_content()
     page.wait_for_function("([el, t]) => el.textContent !== t",
-                           arg=[clock.element_handle(), first], timeout=5_000)
+                           arg=[clock.element_handle(), first], timeout=10_000)
     assert "1:20" <= clock.text_content() < first

@@ -108,7 +108,11 @@ def test_a_real_worker_acts_on_a_clock_expiry_scheduled_with_an_eta(
 
 @pytest.mark.django_db
 def test_time_the_site_was_down_is_given_back_to_every_clock(alice: Viewer, bob: Viewer,
-                                                            clock) -> None:
+                                                            clock, settings: Any) -> None:
+    from games.models import ClockSweep
+
+    settings.CLOCKS_DOWNTIME_SECONDS = 15
+    ClockSweep.objects.all().delete()
     game = started_game(alice, (bob, "Bob"))
     turn = str(game.state["turn"])
     in_process_scheduler().clear()
