@@ -26,6 +26,7 @@ from .state import (
     hand_total,
     in_colour_order,
     is_id,
+    known_ordered,
     zone_of,
 )
 from .turns import Applied, draw, finish_turn, new_game, pass_turn
@@ -73,6 +74,7 @@ def apply(state: dict, seat: int, action: Mapping[str, Any]) -> Applied:
     tx = Tx(in_colour_order(state), catalogue_for(state))
     do(tx, seat, canonical)
     tx.s["version"] = state["version"] + 1
+    known_ordered(tx.s)  # zones are created in colour order (zone_of), never reordered
     return Applied(tx.s, tx.events)
 
 

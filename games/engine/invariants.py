@@ -8,7 +8,8 @@ from .state import catalogue_for
 
 
 def check_invariants(state: dict) -> list[str]:
-    """Every broken invariant, in words (empty when the state is sound)."""
+    """Every broken invariant, in words (empty when the state is sound). States the engine
+    writes also key zones in colour order (a state reloaded from JSONB need not)."""
     problems: list[str] = []
     cat = catalogue_for(state)
     pure = state["ruleset"]["pureSetRequired"]
@@ -49,6 +50,9 @@ def check_invariants(state: dict) -> list[str]:
                 problems.append(f"seat {seat} {colour} upgrades are {kinds}")
             if not zone_is_set(cat, p["zones"].get(colour), colour, pure):
                 problems.append(f"seat {seat} has upgrades on incomplete {colour}")
+        for name in ("zones", "upgrades"):
+            if list(p[name]) != [c for c in COLOURS if c in p[name]]:
+                problems.append(f"seat {seat} {name} are not keyed in colour order")
         if not p["active"] and (p["hand"] or p["bank"] or p["zones"] or p["upgrades"]):
             problems.append(f"scooped seat {seat} still holds cards")
     if len(seen) != cat.size:

@@ -175,6 +175,9 @@ def in_colour_order(state: dict) -> dict:
     game replayed in memory then play on identically. Returns `state` itself when nothing
     needs reordering; never modifies it.
     """
+    known = _KNOWN_ORDERED.get(id(state))
+    if known is state:
+        return state
     players = state["players"]
     ordered = _ORDERED
     for p in players:  # the common case, inline: every dict already in order
@@ -182,6 +185,7 @@ def in_colour_order(state: dict) -> dict:
         if (len(z) > 1 and not ordered.get(tuple(z))) or (len(u) > 1 and not ordered.get(tuple(u))):
             break
     else:
+        known_ordered(state)
         return state
     fixed: list[dict] | None = None
     for seat, p in enumerate(players):
@@ -195,7 +199,21 @@ def in_colour_order(state: dict) -> dict:
             "upgrades": {c: p["upgrades"][c]
                          for c in sorted(p["upgrades"], key=_COLOUR_RANK.__getitem__)},
         }
-    return state if fixed is None else {**state, "players": fixed}
+    state = state if fixed is None else {**state, "players": fixed}
+    known_ordered(state)
+    return state
+
+
+# States known to be in colour order, by identity (held, so an id is never reused while here):
+# every state `apply` returns, and every state already checked. A state is a value — nobody
+# edits one in place — so the answer cannot go stale.
+_KNOWN_ORDERED: dict[int, dict] = {}
+
+
+def known_ordered(state: dict) -> None:
+    if len(_KNOWN_ORDERED) >= 64:
+        _KNOWN_ORDERED.clear()
+    _KNOWN_ORDERED[id(state)] = state
 
 
 def copy_player(p: dict) -> dict:
