@@ -119,16 +119,37 @@ def build_context(screen: TableScreen, engine: GameEngine) -> dict[str, Any]:
     return ctx
 
 
+@dataclass(frozen=True)
+class LogLine:
+    """One log line: its words, the version of the action that made it (with its place among
+    that action's lines, so the page can tell new lines from old) and the redacted events behind
+    it (for card peeks)."""
+
+    text: str
+    version: int
+    index: int = 0
+    events: tuple[Mapping[str, Any], ...] = ()
+
+    @property
+    def key(self) -> str:
+        return f"{self.version}.{self.index}"
+
+    def __str__(self) -> str:
+        return self.text
+
+
 def build_log(game: Game, engine: GameEngine, me: int | None, names: Sequence[str]
-              ) -> list[str]:
+              ) -> list[LogLine]:
     rows = list(GameAction.objects.filter(game=game).order_by("-version")
-                .values_list("events", flat=True)[:LOG_LINES])
-    lines: list[str] = []
-    for events in reversed(rows):
+                .values_list("version", "events")[:LOG_LINES])
+    lines: list[LogLine] = []
+    for version, events in reversed(rows):
+        index = 0
         for event in engine.events_for(events or [], me):
             line = engine.describe_event(event, viewer=me, names=names, ruleset=game.ruleset)
             if line:
-                lines.append(line)
+                lines.append(LogLine(line, version, index, (event,)))
+                index += 1
     return lines[-LOG_LINES:]
 
 

@@ -1,43 +1,54 @@
 // Table page helpers. htmx + its ws extension do the transport; this file only adds what plain
-// HTML cannot: running totals for payment/discard forms, confirm prompts, clock countdowns,
-// a connection indicator, and reconnecting after closes the ws extension does not retry.
+// HTML cannot: running totals for payment/discard forms, confirm prompts, clock countdowns, a
+// connection indicator and reconnects, and the feel of the table: opponents that stay expanded
+// or collapsed across pushes, focus kept for keyboard players, cards that glide to where they
+// went (FLIP), set-complete flashes, spoken announcements and optional synthesised sounds.
 (function () {
   "use strict";
   var root = document.getElementById("table-root");
   if (!root) { return; }
+  var reduced = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)");
+  var wide = window.matchMedia && window.matchMedia("(min-width: 961px)");
+  function calm() { return !!(reduced && reduced.matches); }
+  function $(sel, el) { return (el || root).querySelector(sel); }
+  function $$(sel, el) { return Array.prototype.slice.call((el || root).querySelectorAll(sel)); }
 
-  function checked(form) {
-    return Array.prototype.slice.call(form.querySelectorAll("input[name=cards]:checked"));
-  }
+  // --- payment and discard forms ----------------------------------------------------------
+  function checked(form) { return $$("input[name=cards]:checked", form); }
 
   function refreshPay(form) {
-    var boxes = form.querySelectorAll("input[name=cards]");
+    var boxes = $$("input[name=cards]", form);
     var picked = checked(form);
     var total = picked.reduce(function (sum, box) {
       return sum + parseInt(box.getAttribute("data-value") || "0", 10);
     }, 0);
     var owed = parseInt(form.getAttribute("data-owed") || "0", 10);
-    var out = form.querySelector(".pay-total");
+    var out = $(".pay-total", form);
     if (out) { out.textContent = String(total); }
     // Legal: covers the debt, or surrenders every payable card (REFERENCE §5).
     var everything = boxes.length > 0 && picked.length === boxes.length;
     var ok = picked.length > 0 && (total >= owed || everything);
-    var button = form.querySelector(".pay-confirm");
+    var button = $(".pay-confirm", form);
     if (button) { button.disabled = !ok; }
+    var fill = $(".pay-fill", form);
+    if (fill) {
+      fill.style.width = Math.min(100, owed ? (100 * total / owed) : (ok ? 100 : 0)) + "%";
+      fill.parentNode.classList.toggle("ok", ok);
+    }
   }
 
   function refreshDiscard(form) {
     var need = parseInt(form.getAttribute("data-need") || "0", 10);
     var n = checked(form).length;
-    var out = form.querySelector(".discard-total");
+    var out = $(".discard-total", form);
     if (out) { out.textContent = String(n); }
-    var button = form.querySelector(".discard-confirm");
+    var button = $(".discard-confirm", form);
     if (button) { button.disabled = n !== need; }
   }
 
   function refreshForms() {
-    root.querySelectorAll(".pay-form").forEach(refreshPay);
-    root.querySelectorAll(".discard-form").forEach(refreshDiscard);
+    $$(".pay-form").forEach(refreshPay);
+    $$(".discard-form").forEach(refreshDiscard);
   }
 
   root.addEventListener("change", function (evt) {
@@ -70,10 +81,10 @@
     return at * 1000 - (Date.now() - since);
   })();
 
-  // Clocks: every <time data-deadline> counts down to its ISO deadline.
+  // --- clocks: every <time data-deadline> counts down to its ISO deadline -----------------
   function tick() {
     var now = Date.now() + skew;
-    root.querySelectorAll("time[data-deadline]").forEach(function (el) {
+    $$("time[data-deadline]").forEach(function (el) {
       var left = Math.max(0, Math.round((Date.parse(el.getAttribute("data-deadline")) - now) / 1000));
       var text = Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0");
       if (el.textContent !== text) { el.textContent = text; }
@@ -82,13 +93,13 @@
   }
   setInterval(tick, 1000);
 
+  // --- connection -------------------------------------------------------------------------
   var status = document.getElementById("connection");
   function setStatus(state, text) {
     if (!status) { return; }
     status.setAttribute("data-state", state);
     status.textContent = text;
   }
-
   var retries = 0;
   document.body.addEventListener("htmx:wsOpen", function () {
     retries = 0;
@@ -110,9 +121,234 @@
     setStatus("connecting", "Connection trouble; retrying…");
   });
 
+  // --- opponents: collapsed summaries on phones, open on wide screens; your taps are kept ---
+  var chosen = {};  // seat -> true/false, what this browser last chose for that opponent
+  var applying = false;
+  function applyOpen() {
+    applying = true;
+    $$("details.opponent").forEach(function (d) {
+      var seat = d.getAttribute("data-seat");
+      var want = Object.prototype.hasOwnProperty.call(chosen, seat) ? chosen[seat] : !!(wide && wide.matches);
+      if (d.open !== want) { d.open = want; }
+    });
+    applying = false;
+    root.setAttribute("data-ready", "1");
+  }
+  root.addEventListener("toggle", function (evt) {
+    var d = evt.target;
+    if (applying || !d.classList || !d.classList.contains("opponent")) { return; }
+    chosen[d.getAttribute("data-seat")] = d.open;
+  }, true);
+  if (wide && wide.addEventListener) {
+    wide.addEventListener("change", function () { chosen = {}; applyOpen(); });
+  }
+
+  // --- what survives a push: focus, scroll, half-made choices -----------------------------
+  function snapshot() {
+    var active = document.activeElement;
+    var snap = {
+      focusId: active && active !== document.body && root.contains(active) ? active.id : null,
+      focusZone: null, scroll: {}, selects: {}, ticks: {}, rects: {},
+      decision: !!$("#decision.active"), myTurn: !!$("#status.my-turn"),
+      complete: {}, result: !!$("#result"), approach: !!$(".final-approach"),
+      lines: {}
+    };
+    if (active && root.contains(active)) {
+      var zone = active.closest("#hand, #decision, #players, #status, #log, #lobby");
+      snap.focusZone = zone ? zone.id : null;
+    }
+    $$(".hand-scroll, .game-log-wrap, .chat-log").forEach(function (el) {
+      snap.scroll[el.className.split(" ")[0]] = [el.scrollLeft, el.scrollTop];
+    });
+    $$("#hand select, #players select").forEach(function (s) { if (s.id) { snap.selects[s.id] = s.value; } });
+    $$(".pay-form input[name=cards], .discard-form input[name=cards]").forEach(function (b) {
+      if (b.checked) { snap.ticks[b.value] = true; }
+    });
+    if (!calm()) {
+      $$("#hand [data-card-id], #players [data-card-id], #status .discard [data-card-id]").forEach(function (el) {
+        var id = el.getAttribute("data-card-id");
+        if (snap.rects[id]) { return; }
+        var r = el.getBoundingClientRect();
+        if (r.width && r.height) { snap.rects[id] = r; }
+      });
+    }
+    $$(".zone.complete").forEach(function (z) { snap.complete[z.id] = true; });
+    $$("#log li[data-k]").forEach(function (li) { snap.lines[li.getAttribute("data-k")] = true; });
+    return snap;
+  }
+
+  function firstControl(el) {
+    return el && el.querySelector("button:not([disabled]), select, input:not([type=hidden]), summary, [tabindex='0']");
+  }
+
+  function restore(snap) {
+    Object.keys(snap.scroll).forEach(function (cls) {
+      var el = $("." + cls);
+      if (el) { el.scrollLeft = snap.scroll[cls][0]; el.scrollTop = snap.scroll[cls][1]; }
+    });
+    Object.keys(snap.selects).forEach(function (id) {
+      var s = document.getElementById(id);
+      if (s && s.tagName === "SELECT" && s.querySelector("option[value='" + CSS.escape(snap.selects[id]) + "']")) {
+        s.value = snap.selects[id];
+      }
+    });
+    $$(".pay-form input[name=cards], .discard-form input[name=cards]").forEach(function (b) {
+      if (snap.ticks[b.value]) { b.checked = true; }
+    });
+    var decision = $("#decision.active");
+    var lost = !document.activeElement || document.activeElement === document.body || !document.activeElement.isConnected;
+    if (decision && !snap.decision) {
+      // A decision just arrived: bring it into view, and bring keyboard focus to it if focus was
+      // on the board (never out of the chat box).
+      if (lost || (snap.focusZone && snap.focusZone !== "log" && snap.focusZone !== "lobby")) {
+        var c = firstControl(decision);
+        if (c) { c.focus({ preventScroll: true }); lost = false; }
+      }
+      decision.scrollIntoView({ block: "nearest", behavior: calm() ? "auto" : "smooth" });
+    }
+    if (lost && snap.focusId) {
+      var again = document.getElementById(snap.focusId);
+      var zone = snap.focusZone && document.getElementById(snap.focusZone);
+      var target = again || firstControl(zone) || document.getElementById("end-turn") || firstControl($("#hand"));
+      if (target) { target.focus({ preventScroll: !!again }); }
+    }
+  }
+
+  // FLIP: each card that moved glides from where it was; a card that arrived grows in.
+  function glide(snap) {
+    if (calm() || !Element.prototype.animate) { return; }
+    var seen = {};
+    $$("#hand [data-card-id], #players [data-card-id], #status .discard [data-card-id]").forEach(function (el) {
+      var id = el.getAttribute("data-card-id");
+      if (seen[id]) { return; }
+      seen[id] = true;
+      var now = el.getBoundingClientRect();
+      if (!now.width || !now.height) { return; }
+      var was = snap.rects[id];
+      if (was) {
+        var dx = was.left - now.left, dy = was.top - now.top;
+        if (Math.abs(dx) < 2 && Math.abs(dy) < 2) { return; }
+        el.animate([{ transform: "translate(" + dx + "px," + dy + "px)", zIndex: 10 },
+                    { transform: "none", zIndex: 10 }],
+                   { duration: 380, easing: "cubic-bezier(.2,.8,.2,1)" });
+      } else if (Object.keys(snap.rects).length) {
+        el.animate([{ transform: "scale(.6)", opacity: 0 }, { transform: "none", opacity: 1 }],
+                   { duration: 260, easing: "ease-out" });
+      }
+    });
+  }
+
+  // --- announcements (a persistent live region: the partials are replaced on every push) ---
+  var announcer = document.getElementById("announcer");
+  function announce(text) {
+    if (!announcer || !text) { return; }
+    var p = document.createElement("p");
+    p.textContent = text;
+    announcer.appendChild(p);
+    while (announcer.childNodes.length > 6) { announcer.removeChild(announcer.firstChild); }
+  }
+
+  // --- sounds: synthesised with WebAudio, no files; off switch remembered per browser ------
+  var SOUND_KEY = "chudopoly.sound";
+  var soundButton = document.getElementById("sound-toggle");
+  var audio = null;
+  function soundOn() {
+    try { return window.localStorage.getItem(SOUND_KEY) !== "off"; } catch (e) { return true; }
+  }
+  function showSound() {
+    if (!soundButton) { return; }
+    var on = soundOn();
+    soundButton.hidden = false;
+    soundButton.setAttribute("aria-pressed", on ? "true" : "false");
+    soundButton.textContent = on ? "Sound on" : "Sound off";
+  }
+  if (soundButton) {
+    soundButton.addEventListener("click", function () {
+      try { window.localStorage.setItem(SOUND_KEY, soundOn() ? "off" : "on"); } catch (e) { /* private mode */ }
+      showSound();
+      if (soundOn()) { unlock(); play("card"); }
+    });
+    showSound();
+  }
+  // Browsers allow audio only after a gesture: the first tap or key press creates the context.
+  function unlock() {
+    if (audio || !soundOn()) { return; }
+    var AC = window.AudioContext || window.webkitAudioContext;
+    if (AC) { try { audio = new AC(); } catch (e) { audio = null; } }
+  }
+  document.addEventListener("pointerdown", unlock, true);
+  document.addEventListener("keydown", unlock, true);
+  function tone(freq, at, dur, type, gain) {
+    var o = audio.createOscillator();
+    var g = audio.createGain();
+    var t = audio.currentTime + at;
+    o.type = type || "sine";
+    o.frequency.setValueAtTime(freq, t);
+    g.gain.setValueAtTime(0.0001, t);
+    g.gain.exponentialRampToValueAtTime(gain || 0.07, t + 0.012);
+    g.gain.exponentialRampToValueAtTime(0.0001, t + dur);
+    o.connect(g);
+    g.connect(audio.destination);
+    o.start(t);
+    o.stop(t + dur + 0.03);
+  }
+  var SOUNDS = {
+    card: function () { tone(700, 0, 0.07, "triangle", 0.04); },
+    turn: function () { tone(523, 0, 0.14, "sine"); tone(784, 0.13, 0.22, "sine"); },
+    alert: function () { tone(466, 0, 0.12, "square", 0.035); tone(466, 0.18, 0.14, "square", 0.035); },
+    set: function () { [523, 659, 784, 1047].forEach(function (f, i) { tone(f, i * 0.08, 0.2, "triangle", 0.06); }); },
+    approach: function () { tone(880, 0, 0.18, "sawtooth", 0.03); tone(660, 0.2, 0.18, "sawtooth", 0.03); tone(880, 0.4, 0.25, "sawtooth", 0.03); },
+    win: function () { [523, 659, 784, 1047, 1319].forEach(function (f, i) { tone(f, i * 0.11, 0.3, "triangle", 0.07); }); },
+    lose: function () { [392, 330, 262].forEach(function (f, i) { tone(f, i * 0.16, 0.3, "sine", 0.06); }); }
+  };
+  function play(name) {
+    if (!audio || !soundOn() || !SOUNDS[name]) { return; }
+    try {
+      if (audio.state === "suspended") { audio.resume(); }
+      SOUNDS[name]();
+    } catch (e) { /* sound is a nicety */ }
+  }
+
+  // --- after every push --------------------------------------------------------------------
+  function react(snap) {
+    var fresh = $$("#log li[data-k]").filter(function (li) { return !snap.lines[li.getAttribute("data-k")]; });
+    if (Object.keys(snap.lines).length || fresh.length < 6) {
+      fresh.slice().reverse().forEach(function (li) {
+        var t = li.querySelector(".log-text");
+        announce(t ? t.textContent : li.textContent);
+      });
+    }
+    var completed = $$(".zone.complete").filter(function (z) { return !snap.complete[z.id]; });
+    if (!calm()) { completed.forEach(function (z) { z.classList.add("just-completed"); }); }
+    var decision = $("#decision.active");
+    if (decision && !snap.decision) {
+      var title = $("#decision-heading");
+      var pending = $("#pending-text");
+      announce((title ? title.textContent + ". " : "") + (pending ? pending.textContent : ""));
+    }
+    var result = $("#result");
+    var sound = null;
+    if (result && !snap.result) { sound = result.classList.contains("i-won") ? "win" : "lose"; }
+    else if ($(".final-approach") && !snap.approach) { sound = "approach"; }
+    else if (completed.length) { sound = "set"; }
+    else if (decision && !snap.decision) { sound = "alert"; }
+    else if ($("#status.my-turn") && !snap.myTurn) { sound = "turn"; }
+    else if (fresh.length) { sound = "card"; }
+    if (sound) { play(sound); }
+  }
+
+  var pending = null;
   var errorTimer = null;
+  document.body.addEventListener("htmx:wsBeforeMessage", function () { pending = snapshot(); });
   document.body.addEventListener("htmx:wsAfterMessage", function () {
+    var snap = pending || snapshot();
+    pending = null;
+    applyOpen();
     refreshForms();
+    restore(snap);
+    refreshForms();
+    glide(snap);
+    react(snap);
     tick();
     var box = document.getElementById("frame-error");
     if (box && box.textContent.trim()) {
@@ -121,6 +357,29 @@
     }
   });
 
+  // --- keyboard: Escape closes what is open -------------------------------------------------
+  document.addEventListener("keydown", function (evt) {
+    if (evt.key !== "Escape") { return; }
+    var active = document.activeElement;
+    var open = active && active.closest && active.closest("details.opponent[open]");
+    if (open) {
+      open.open = false;
+      var summary = open.querySelector("summary");
+      if (summary) { summary.focus(); }
+      evt.preventDefault();
+      return;
+    }
+    var box = document.getElementById("frame-error");
+    if (box && box.textContent.trim()) { box.textContent = ""; evt.preventDefault(); return; }
+    var form = active && active.closest && active.closest(".pay-form, .discard-form");
+    if (form) {
+      $$("input[name=cards]", form).forEach(function (b) { b.checked = false; });
+      refreshForms();
+      evt.preventDefault();
+    }
+  });
+
+  applyOpen();
   refreshForms();
   tick();
 })();

@@ -1,0 +1,250 @@
+"""Builders and checks shared by the UI tests: prepared positions, a browser that is a given
+guest, and the layout, tap-target and accessibility checks every screenshot goes through."""
+
+from __future__ import annotations
+
+import json
+import secrets
+from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from django.contrib.sessions.backends.db import SessionStore
+from django.db import connections
+
+from games import services
+from games.engine.scenario import card as card_id
+from games.engine.scenario import scenario
+from games.identity import GUEST_SESSION_KEY, Viewer
+from games.interface import get_game
+from games.models import Game, Seat, Table
+
+ENGINE = get_game("chudopoly")
+
+
+def off_loop(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """Run database and service code on a worker thread: Playwright's sync API keeps an event
+    loop on the test thread, where async_to_sync (broadcasts) refuses to run."""
+    def call() -> Any:
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            connections.close_all()
+
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(call).result()
+
+
+def guest(name: str) -> Viewer:
+    return Viewer(user_id=None, guest_key=f"ui-{name.lower()}-{secrets.token_hex(8)}")
+
+
+def sign_in(page: Any, base_url: str, viewer: Viewer) -> None:
+    """Make the browser this guest: a session holding its key, as the site's cookie."""
+    def make() -> str:
+        session = SessionStore()
+        session[GUEST_SESSION_KEY] = viewer.guest_key
+        session.create()
+        return session.session_key
+
+    page.context.add_cookies([{"name": "sessionid", "value": off_loop(make), "url": base_url}])
+
+
+def my_seat(game: Game, viewer: Viewer) -> int:
+    seat = next(s for s in Seat.objects.filter(table_id=game.table_id) if viewer.owns(s))
+    assert seat.game_seat is not None
+    return seat.game_seat
+
+
+def prepared_game(viewer: Viewer, **kwargs: Any) -> tuple[Game, int]:
+    return off_loop(_prepared_game, viewer, **kwargs)
+
+
+def open_table(viewer: Viewer, *, bots: int = 1, preset: str = "chudopoly") -> Table:
+    def make() -> Table:
+        table = services.table_create(viewer=viewer, name="Ava", ruleset_spec={"preset": preset})
+        for _ in range(bots):
+            services.seat_add_bot(table_id=table.pk, viewer=viewer, level="easy")
+        return table
+
+    return off_loop(make)
+
+
+def _prepared_game(viewer: Viewer, *, bots: int, build: Any, preset: str = "chudopoly",
+                   turn_seconds: int = 300, response_seconds: int = 120) -> tuple[Game, int]:
+    """A started table (viewer + easy bots) whose state is replaced by `build(me, others)`, a
+    scenario state. Set up so the viewer (not a bot) owes the first decision; the live site's
+    bots take over from the first move."""
+    table = services.table_create(viewer=viewer, name="Ava", ruleset_spec={"preset": preset},
+                                  max_seats=bots + 1, turn_seconds=turn_seconds,
+                                  response_seconds=response_seconds)
+    for _ in range(bots):
+        services.seat_add_bot(table_id=table.pk, viewer=viewer, level="easy")
+    game = services.game_start(table_id=table.pk, viewer=viewer)
+    me = my_seat(game, viewer)
+    others = [s for s in range(bots + 1) if s != me]
+    state = build(me, others, ruleset=table.ruleset)
+    state["version"] = game.version
+    game.state = state
+    game.deadlines = _deadlines(game, table)
+    game.save()
+    game.table_code = table.code
+    return game, me
+
+
+def _deadlines(game: Game, table: Table) -> dict[str, Any]:
+    try:
+        from games.clocks import next_deadlines
+    except ImportError:  # clocks arrive in another issue
+        return {}
+    return next_deadlines(ENGINE, game.state, table, {})
+
+
+def act(game: Game, seat: int, action: Mapping[str, Any]) -> Game:
+    def apply() -> Game:
+        game.refresh_from_db()
+        return services.table_apply_action(game_id=game.pk, seat=seat, action=dict(action),
+                                           expected_version=game.version)
+
+    return off_loop(apply)
+
+
+# --- positions ---------------------------------------------------------------------------------
+
+
+def mid_game(me: int, others: list[int], ruleset: Any = None) -> dict:
+    a, b = others[0], others[1]
+    return scenario(
+        ruleset=ruleset,
+        seats=3, turn=me, turn_number=7, plays_left=2,
+        hands={me: ["F-35 Lightning II", "wild:red/yellow", "money:5", "rent:red/yellow",
+                    "midnight_requisition", "opsec", "pcs_orders"],
+               a: ["money:1", "money:1", "pcs_orders", "pcs_orders", "property:pink"],
+               b: ["money:1", "pcs_orders", "property:yellow", "money:2"]},
+        boards={me: {"red": ["F-22 Raptor"], "darkblue": ["The Pentagon", "Air Force One"],
+                     "lightblue": ["Lackland AFB (BMT)", "wild:brown/lightblue"]},
+                a: {"green": ["Thunderbirds", "Weapons School"],
+                    "orange": ["Nellis AFB", "Eglin AFB", "Edwards AFB"]},
+                b: {"base": ["Ramstein AB", "Kadena AB"], "intel": ["PAVE PAWS Radar"],
+                    "yellow": ["KC-135 Stratotanker"]}},
+        upgrades={a: {"orange": ["upgrade"]}},
+        banks={me: ["money:3", "money:1", "roll_call"], a: ["money:2", "money:4"],
+               b: ["money:10"]},
+        discard=["pcs_orders", "money:2"],
+    )
+
+
+def bot_charges_me(me: int, others: list[int], ruleset: Any = None) -> dict:
+    """A bot's turn with Finance Office in hand; the test plays it against the viewer."""
+    bot = others[0]
+    return scenario(
+        ruleset=ruleset,
+        seats=2, turn=bot, turn_number=4, plays_left=3,
+        hands={bot: ["finance_office", "money:1"], me: ["money:1", "pcs_orders", "property:pink"]},
+        boards={me: {"red": ["F-22 Raptor", "F-15 Eagle"], "brown": ["Creech AFB"]},
+                bot: {"green": ["Thunderbirds"]}},
+        banks={me: ["money:2", "money:1", "pcs_orders"], bot: ["money:3"]},
+    )
+
+
+def about_to_arm(me: int, others: list[int], ruleset: Any = None) -> dict:
+    """Two complete sets and two of three Fighters; the third is in hand."""
+    return scenario(
+        ruleset=ruleset,
+        seats=2, turn=me, turn_number=9, plays_left=3,
+        hands={me: ["F-15 Eagle", "money:2", "pcs_orders"],
+               others[0]: ["money:1", "money:1", "pcs_orders"]},
+        boards={me: {"darkblue": ["The Pentagon", "Air Force One"],
+                     "brown": ["Creech AFB", "Cannon AFB"],
+                     "red": ["F-22 Raptor", "F-35 Lightning II"]},
+                others[0]: {"green": ["Thunderbirds", "Weapons School"], "pink": ["Peterson SFB"]}},
+        banks={me: ["money:4"], others[0]: ["money:5", "money:2"]},
+    )
+
+
+def hand_card(game: Game, me: int, descriptor: str) -> int:
+    def find() -> int:
+        game.refresh_from_db()
+        return card_id(game.state, descriptor, me)
+
+    return off_loop(find)
+
+
+# --- checks ------------------------------------------------------------------------------------
+
+LAYOUT_JS = """() => {
+  const doc = document.documentElement;
+  const visible = el => {
+    const r = el.getBoundingClientRect();
+    if (r.width < 2 || r.height < 2) return false;
+    for (let n = el; n; n = n.parentElement) {
+      const cs = getComputedStyle(n);
+      if (cs.visibility === 'hidden' || cs.display === 'none') return false;
+    }
+    return !el.closest('.vh, .visually-hidden');
+  };
+  const name = el => (el.id ? '#' + el.id : el.tagName.toLowerCase()) + ' "' +
+      (el.getAttribute('aria-label') || el.textContent || el.value || '').trim().slice(0, 40) + '"';
+  const targets = [...document.querySelectorAll(
+      'button, select, input:not([type=hidden]), textarea, summary, a.button, label.pay-card,' +
+      ' .site-header a, .rules-toc a')].filter(visible);
+  const small = targets
+    .filter(el => !(el.matches('input[type=checkbox]') && el.closest('label')))
+    .filter(el => { const r = el.getBoundingClientRect(); return r.width < 44 || r.height < 44; })
+    .map(el => { const r = el.getBoundingClientRect();
+                 return name(el) + ' ' + Math.round(r.width) + 'x' + Math.round(r.height); });
+  const boxes = targets.map(el => [el, el.getBoundingClientRect()]);
+  const overlaps = [];
+  for (let i = 0; i < boxes.length; i++) {
+    for (let j = i + 1; j < boxes.length; j++) {
+      const [a, ra] = boxes[i], [b, rb] = boxes[j];
+      if (a.contains(b) || b.contains(a)) continue;
+      const w = Math.min(ra.right, rb.right) - Math.max(ra.left, rb.left);
+      const h = Math.min(ra.bottom, rb.bottom) - Math.max(ra.top, rb.top);
+      if (w > 2 && h > 2) overlaps.push(name(a) + ' / ' + name(b));
+    }
+  }
+  return {overflow: doc.scrollWidth - doc.clientWidth, small, overlaps,
+          width: doc.clientWidth};
+}"""
+
+
+def check_layout(page: Any, where: str) -> None:
+    """No horizontal scroll, no overlapping controls, every tap target at least 44×44 px."""
+    got = page.evaluate(LAYOUT_JS)
+    assert got["overflow"] <= 0, f"{where}: the page scrolls sideways by {got['overflow']} px"
+    assert not got["overlaps"], f"{where}: interactive elements overlap: {got['overlaps'][:8]}"
+    assert not got["small"], f"{where}: tap targets under 44 px: {got['small'][:8]}"
+
+
+def check_axe(page: Any, axe: Path, where: str) -> list[str]:
+    """axe-core on the page: no serious or critical violations. Returns the minor/moderate ones."""
+    if not page.evaluate("() => !!window.axe"):
+        page.add_script_tag(path=str(axe))
+    result = page.evaluate("""async () => {
+      const r = await axe.run(document, {resultTypes: ['violations'], runOnly: {type: 'tag',
+        values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice']}});
+      return r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help,
+        nodes: v.nodes.slice(0, 4).map(n => n.target.join(' ') + ': ' + n.failureSummary)}));
+    }""")
+    bad = [v for v in result if v["impact"] in ("serious", "critical")]
+    assert not bad, f"{where}: axe found:\n" + json.dumps(bad, indent=1)
+    return [f"{v['impact']} {v['id']}" for v in result]
+
+
+def shot(page: Any, artifacts: Path, name: str) -> Path:
+    path = artifacts / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path
+
+
+def settle(page: Any) -> None:
+    """Wait for the socket and for animations to end, so screenshots are sharp."""
+    page.wait_for_selector("#connection[data-state=open]")
+    page.wait_for_timeout(300)
+
+
+def wait_version_change(page: Any, before: str | None, timeout: float = 15_000) -> None:
+    page.wait_for_function(
+        "v => document.getElementById('table-version').value !== v", arg=before, timeout=timeout)
