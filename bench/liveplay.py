@@ -397,7 +397,7 @@ def start_worker(env: dict[str, str], log_path: Path, *, beat: bool = True,
            "--loglevel", "INFO", "--without-gossip", "--without-mingle"]
     if beat:
         cmd += ["--beat", "--schedule",
-                str(schedule or (ROOT / f".celerybeat-hardening-{os.getpid()}"))]
+                str(schedule or (ROOT / ".bench-logs" / f"celerybeat-{os.getpid()}"))]
     return subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
                             start_new_session=True)
 

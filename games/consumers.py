@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import time
 from collections import deque
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -26,6 +28,10 @@ RATE_LIMIT_SECONDS = 5.0
 FLOOD_FACTOR = 2  # past twice the limit in one window the socket is closed
 CLOSE_NO_TABLE = 4404
 CLOSE_FLOOD = 4429
+# A table socket that heard nothing for this long checks in: it joins its group again (a
+# restarted Redis forgets every group, which would leave the socket open but deaf) and pushes
+# if the table moved on meanwhile. See docs/reliability.md.
+HEARTBEAT_SECONDS = 15.0
 
 
 class LobbyConsumer(WebsocketConsumer):
@@ -58,6 +64,17 @@ class TableConsumer(WebsocketConsumer):
 
     table: Table
     code: str
+    seen: tuple[Any, ...] | None = None  # what the last push showed (see _fingerprint)
+
+    async def __call__(self, scope: dict[str, Any], receive: Callable[[], Awaitable[Any]],
+                       send: Callable[[Any], Awaitable[None]]) -> None:
+        async def receive_or_heartbeat() -> dict[str, Any]:
+            try:
+                return await asyncio.wait_for(receive(), HEARTBEAT_SECONDS)
+            except TimeoutError:
+                return {"type": "table.heartbeat"}
+
+        await super().__call__(scope, receive_or_heartbeat, send)
 
     def connect(self) -> None:
         self.code = normalize_code(self.scope["url_route"]["kwargs"]["code"])
@@ -140,6 +157,25 @@ class TableConsumer(WebsocketConsumer):
         if message is not None:
             self.send(text_data=presenters.render_chat_line(message))
 
+    def table_heartbeat(self, event: dict[str, Any]) -> None:
+        if not hasattr(self, "group"):
+            return
+        async_to_sync(self.channel_layer.group_add)(self.group, self.channel_name)
+        table = Table.objects.filter(pk=self.table.pk).first()
+        if table is None:
+            return
+        seats = list(Seat.objects.filter(table_id=table.pk).only("pk", "away", "name"))
+        game = (Game.objects.filter(table_id=table.pk).order_by("-number")
+                .only("pk", "version", "status").first())
+        if self._fingerprint(table, seats, game) != self.seen:
+            self.push()
+
+    @staticmethod
+    def _fingerprint(table: Table, seats: list[Seat], game: Game | None) -> tuple[Any, ...]:
+        return (table.updated_at, table.status, table.host_id,
+                tuple((s.pk, s.away, s.name) for s in seats),
+                (game.pk, game.version, game.status) if game is not None else None)
+
     def _my_game_seat(self) -> tuple[int | None, int | None]:
         """The current game and the engine seat this session owns in it (None: watching).
 
@@ -176,6 +212,7 @@ class TableConsumer(WebsocketConsumer):
             parts["chat-log"] = presenters.render_chat(self.table, oob=True)
         changed = [html for key, html in parts.items() if self.sent.get(key) != html]
         self.sent.update(parts)
+        self.seen = self._fingerprint(screen.table, screen.seats, screen.game)
         if changed:
             self.send(text_data="\n".join(changed))
 

@@ -1,0 +1,102 @@
+"""Self-healing of the table socket, in process (fast; the real restarts are in test_faults.py).
+
+A restarted Redis comes back empty: every group membership is gone, and a socket that stays open
+would never hear of another move. The table socket checks in after a quiet spell: it joins its
+group again and catches up on anything it missed.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
+from channels.testing import WebsocketCommunicator
+from django.contrib.sessions.backends.db import SessionStore
+from liveplay import version_in
+
+from games import consumers, services
+from games.identity import GUEST_SESSION_KEY, Viewer
+from games.interface import get_game
+from games.models import Game
+
+ALICE = Viewer(user_id=None, guest_key="reliability-alice-00000000000")
+BOB = Viewer(user_id=None, guest_key="reliability-bob-0000000000000")
+ENGINE = get_game("chudopoly")
+
+
+@pytest.fixture(autouse=True)
+def _in_process_tasks(settings: Any) -> None:
+    settings.TASK_BACKEND = "inprocess"
+
+
+def _game() -> Game:
+    table = services.table_create(viewer=ALICE, name="Alice", ruleset_spec={"preset": "blitz"},
+                                  turn_seconds=0, response_seconds=0)
+    services.seat_join(table_id=table.pk, viewer=BOB, name="Bob")
+    return services.game_start(table_id=table.pk, viewer=ALICE)
+
+
+def _cookie(viewer: Viewer) -> bytes:
+    session = SessionStore()
+    session[GUEST_SESSION_KEY] = viewer.guest_key
+    session.create()
+    return f"sessionid={session.session_key}".encode()
+
+
+def _move(game_id: int) -> int:
+    game = Game.objects.get(pk=game_id)
+    seat = ENGINE.to_decide(game.state)[0]
+    action = next(a for a in ENGINE.legal_actions(game.state, seat) if a["type"] != "scoop")
+    return services.table_apply_action(game_id=game_id, seat=seat, action=action,
+                                       expected_version=game.version).version
+
+
+async def _forget_group(group: str) -> None:
+    """What a Redis restart does to a group: it is gone."""
+    layer = get_channel_layer()
+    if hasattr(layer, "groups"):  # the in-memory layer
+        layer.groups.pop(group, None)
+        return
+    async with layer.connection(layer.consistent_hash(group)) as conn:
+        await conn.delete(layer._group_key(group))
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_socket_whose_group_was_forgotten_catches_up_by_itself(monkeypatch) -> None:
+    monkeypatch.setattr(consumers, "HEARTBEAT_SECONDS", 0.5)
+    from chudopoly_site.asgi import application
+
+    game = await database_sync_to_async(_game)()
+    comm = WebsocketCommunicator(application, f"/ws/table/{game.table.code}/", headers=[
+        (b"origin", b"http://localhost"), (b"host", b"localhost"),
+        (b"cookie", await database_sync_to_async(_cookie)(BOB))])
+    assert (await comm.connect())[0]
+    assert version_in(await comm.receive_from(timeout=5)) == 0
+    await _forget_group(f"table.{game.table.code}")
+    version = await database_sync_to_async(_move)(game.pk)
+    # The broadcast reached nobody; the heartbeat finds the table moved on and pushes.
+    frame = await comm.receive_from(timeout=10)
+    assert version_in(frame) == version == 1
+    # And it is back in the group: the next move arrives as usual.
+    version = await database_sync_to_async(_move)(game.pk)
+    assert version_in(await comm.receive_from(timeout=5)) == version
+    await comm.send_to(text_data=json.dumps({"kind": "chat", "text": "still here"}))
+    await comm.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_quiet_socket_that_missed_nothing_sends_nothing(monkeypatch) -> None:
+    monkeypatch.setattr(consumers, "HEARTBEAT_SECONDS", 0.3)
+    from chudopoly_site.asgi import application
+
+    game = await database_sync_to_async(_game)()
+    comm = WebsocketCommunicator(application, f"/ws/table/{game.table.code}/", headers=[
+        (b"origin", b"http://localhost"), (b"host", b"localhost"),
+        (b"cookie", await database_sync_to_async(_cookie)(ALICE))])
+    assert (await comm.connect())[0]
+    await comm.receive_from(timeout=5)
+    assert await comm.receive_nothing(timeout=1.5)  # several heartbeats, no frames
+    await comm.disconnect()
