@@ -36,8 +36,9 @@ def choose_action(view: dict[str, Any], *, level: str = "basic",
                   game_kind: str = "chudopoly") -> dict[str, Any]:
     """One action for the seat the view belongs to (legal: drawn from `view["legal"]`, or a
     payment/discard selection the engine's rule accepts)."""
-    if not view.get("legal"):
-        raise ValueError("The bot has no legal action to choose from")
+    if not any(a.get("type") != "scoop" for a in view.get("legal") or ()):
+        # Nothing is owed (scooping is always listed, and a bot never scoops).
+        raise ValueError("The bot has no decision to make")
     if game_kind != "chudopoly":
         return easy.choose_any(view)
     chooser = LEVELS.get(level, easy.choose_action)

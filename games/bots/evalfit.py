@@ -24,11 +24,11 @@ from games.engine.board import SET_SIZE, complete_colours
 from games.engine.state import catalogue_for
 
 FEATURES = ("sets", "armed", "converts", "shot_down", "near", "progress", "bank", "hand",
-            "breakers", "opsec", "to_move", "board")
+            "breakers", "opsec", "to_move", "board", "distance", "one_away")
 
 # Fitted by `python -m games.bots.evalfit` (see the module docstring); order as FEATURES.
 WEIGHTS: tuple[float, ...] = (0.793, 0.278, 1.416, -0.461, -0.123, 1.059, 0.154, 0.031, 0.454,
-                              0.481, -0.166, 0.06)
+                              0.481, -0.166, 0.06, 0.0, 0.0)
 
 
 def features(state: dict[str, Any], seat: int, order_pos: int,
@@ -53,6 +53,7 @@ def features(state: dict[str, Any], seat: int, order_pos: int,
     breakers = sum(1 for c in p["hand"] if key[c] in ("inspector_general", "chud"))
     opsec = sum(1 for c in p["hand"] if key[c] == "opsec")
     first, broken = forecast
+    distance = arming_distance(state, seat, sets)
     return [
         float(len(sets)),
         1.0 if p["armed_at"] is not None else 0.0,
@@ -66,7 +67,32 @@ def features(state: dict[str, Any], seat: int, order_pos: int,
         float(opsec),
         float(order_pos),
         board / 5.0,
+        float(min(distance, 8)),
+        1.0 if distance <= 1 else 0.0,
     ]
+
+
+def arming_distance(state: dict[str, Any], seat: int, sets: list[str]) -> int:
+    """How many more cards `seat` must get onto its board to hold the winning number of sets,
+    after placing what its hand can place (0 when it already holds them)."""
+    cat = catalogue_for(state)
+    p = state["players"][seat]
+    missing = state["ruleset"]["setsToWin"] - len(sets)
+    if missing <= 0:
+        return 0
+    needs = {c: SET_SIZE[c] - len(z) for c, z in p["zones"].items() if c not in sets}
+    wilds = 0
+    for c in p["hand"]:
+        if cat.kind[c] == "property":
+            colour = cat.colours[c][0]
+            if needs.get(colour, SET_SIZE[colour]) > 0:
+                needs[colour] = needs.get(colour, SET_SIZE[colour]) - 1
+        elif cat.kind[c] == "wild":
+            wilds += 1
+    for colour in SET_SIZE:
+        needs.setdefault(colour, SET_SIZE[colour])
+    best = sorted(n for c, n in needs.items() if c not in sets)[:missing]
+    return max(0, sum(best) - wilds)
 
 
 def table_features(state: dict[str, Any]) -> dict[int, list[float]]:

@@ -45,6 +45,8 @@ CANDIDATES = 6
 PAY_CANDIDATES = 4
 ROLLOUT_STEP_CAP = 400
 TEMPERATURE = 0.2
+CONFIDENCE = 2.0  # standard errors by which a candidate must beat the medium choice
+MIN_GAIN = 0.005  # and the least leaf value it must gain on average
 CONVERT_VALUE = 0.95  # the leaf value of a forecast conversion (not a certain win)
 HORIZON = "turn"  # "turn": until this turn ends; "round": until this seat's next turn starts
 EVAL = "learned"  # "learned": evalfit's fitted model; "hand": the hand-written one below
@@ -217,7 +219,9 @@ def candidates(o: Obs, rng: random.Random) -> list[dict[str, Any]]:
         return o.legal[:1]
     types = {a["type"] for a in legal}
     if "respond" in types:
-        return [a for a in legal if a["type"] == "respond"]
+        answers = [a for a in legal if a["type"] == "respond"]
+        first = medium.respond(o, answers)
+        return [first] + [a for a in answers if a != first]
     if "pay" in types:
         amount = (o.pending or {}).get("amount") or 0
         first = {"type": "pay", "cards": medium.payment(o, amount)[0]}
@@ -233,10 +237,11 @@ def candidates(o: Obs, rng: random.Random) -> list[dict[str, Any]]:
         return out
     if "discard" in types:
         return [medium.decide(o, rng)]
+    first = medium.decide(o, rng)
     scored = medium.play_scores(o)
     scored.sort(key=lambda sa: -sa[0])
-    out: list[dict[str, Any]] = []
-    seen: set[tuple] = set()
+    out: list[dict[str, Any]] = [first]
+    seen: set[tuple] = {_signature(o, first)}
     for score, a in scored:
         if score <= medium.NEG / 2:
             continue
@@ -270,39 +275,58 @@ def search(view: dict[str, Any], budget: float, steps: int | None = None
         info["seconds"] = time.perf_counter() - started
         return cands[0], info
     alive = list(range(len(cands)))
-    totals = [0.0] * len(cands)
-    counts = [0] * len(cands)
+    values: list[list[float]] = [[] for _ in cands]
     used = 0
     worlds = 0
     next_cut = 2
     out_of_time = False
     while used < step_budget and not out_of_time:
         world = sample_world(view, random.Random(seed + 7919 * (worlds + 1)))
-        values: list[tuple[int, float]] = []
+        got: list[tuple[int, float]] = []
         seen: dict[str, float] = {}
         for i in alive:
             value, spent = rollout(world, me, cands[i], seen)
             used += spent
-            values.append((i, value))
+            got.append((i, value))
             if time.perf_counter() > deadline:
                 out_of_time = True
                 break
         if out_of_time:
             break  # an unfinished round would compare candidates on different worlds
-        for i, value in values:
-            totals[i] += value
-            counts[i] += 1
+        for i, value in got:
+            values[i].append(value)
         worlds += 1
         if worlds >= next_cut and len(alive) > 2:
-            alive.sort(key=lambda i: (-totals[i] / counts[i], i))
-            alive = sorted(alive[: max(2, (len(alive) + 1) // 2)])
+            # Successive halving; the medium bot's own choice (index 0) always stays.
+            ranked = sorted(alive, key=lambda i: (-sum(values[i]) / len(values[i]), i))
+            keep = set(ranked[: max(2, (len(alive) + 1) // 2)]) | {0}
+            alive = sorted(keep)
             next_cut *= 2
-    best = max((i for i in range(len(cands)) if counts[i]),
-               key=lambda i: (totals[i] / counts[i], -i), default=0)
+    best = pick(values)
     info.update(worlds=worlds, steps=used, seconds=time.perf_counter() - started,
-                means={i: round(totals[i] / counts[i], 3) for i in range(len(cands))
-                       if counts[i]})
+                means={i: round(sum(v) / len(v), 3) for i, v in enumerate(values) if v})
     return cands[best], info
+
+
+def pick(values: list[list[float]]) -> int:
+    """The candidate to play: the best mean, but only if it beats the medium bot's own choice
+    (index 0) clearly on the worlds both were played in; otherwise the medium choice. Noise
+    alone then never pulls the search away from a sound heuristic move."""
+    if not values[0]:
+        return 0
+    means = [sum(v) / len(v) if v else -1.0 for v in values]
+    best = max(range(len(values)), key=lambda i: (means[i], -i))
+    if best == 0:
+        return 0
+    n = len(values[best])
+    diffs = [values[best][w] - values[0][w] for w in range(n)]
+    mean = sum(diffs) / n
+    if n < 2:
+        return 0
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    if mean > MIN_GAIN and mean > CONFIDENCE * math.sqrt(var / n):
+        return best
+    return 0
 
 
 def choose_action(view: dict[str, Any], budget: float | None = None) -> dict[str, Any]:

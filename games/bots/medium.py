@@ -39,6 +39,10 @@ NEG = -1e9
 BANK_CUSHION = 10.0  # a bank below this many M is "exposed": banking money gets urgent
 BANK_URGENCY = 1.5
 PLACE_BASE = 2.5
+OPSEC_BAR = (6.0, 3.5)  # damage (points) worth an OPSEC with one / with several in hand
+IG_KEEP = 7.0  # what an Inspector General in hand is worth while nobody is armed
+CHUD_KEEP = (4.5, 9.0)  # a CHUD's, and when an opponent is one set short
+ARM_CAUTION = 0.0  # hold the set that would arm while the odds of being shot down exceed this
 PCS_GAIN = 3.0
 
 
@@ -167,8 +171,8 @@ def _keep_value(o: Obs, cid: int) -> float:
         return 0.5 + 0.3 * max(o.rent(o.me, c) for c in held)
     return {
         "opsec": 6.0,
-        "inspector_general": 40.0 if armed else 7.0,
-        "chud": 30.0 if armed else 9.0 if near else 4.5,
+        "inspector_general": 40.0 if armed else IG_KEEP,
+        "chud": 30.0 if armed else CHUD_KEEP[1] if near else CHUD_KEEP[0],
         "midnight_requisition": 2.5,
         "tdy_orders": 1.5,
         "finance_office": 2.0,
@@ -280,12 +284,51 @@ def _place_gain(o: Obs, cid: int, colour: str) -> float:
     gain = after - before
     if complete and not o.is_set(o.me, colour):
         gain += _set_count_bonus(o, o.me, +1)
+        if ARM_CAUTION and o.sets(o.me) + 1 == o.target_sets() and not _race_on(o) \
+                and shot_down_odds(o) > ARM_CAUTION:
+            return NEG
     # A rainbow wild on its own is weak: hold it for a zone it will finish.
     if o.cat.rainbow[cid] and not complete:
         return gain - 1.0
     # Every property has to be placed to count at all, so placing one is worth a base amount
     # on top of its progress.
     return gain + PLACE_BASE
+
+
+def _race_on(o: Obs) -> bool:
+    """Someone else is armed or one set short: no time to wait."""
+    return any(o.armed[s] or o.sets(s) >= o.target_sets() - 1 for s in o.opponents())
+
+
+def shot_down_odds(o: Obs) -> float:
+    """The chance that, once armed, more opponents hold a breaker (Inspector General or CHUD)
+    than this seat holds OPSEC: card counting over what the seat has not seen."""
+    def compute() -> float:
+        key = o.cat.key
+        breakers = {c for c in range(o.cat.size) if key[c] in ("inspector_general", "chud")}
+        seen = set(o.hand) | set(o.discard)
+        for s in range(len(o.bank)):
+            seen.update(o.bank[s])
+        unseen_breakers = len(breakers - seen)
+        unseen = o.deck_count + sum(o.hand_count[s] for s in o.opponents())
+        if unseen_breakers <= 0 or unseen <= 0:
+            return 0.0
+        opsec = sum(1 for c in o.hand if key[c] == "opsec")
+        dist = [1.0]  # dist[k] = chance that k opponents can shoot
+        for s in o.opponents():
+            h = min(unseen, o.hand_count[s] + 2)
+            none = 1.0
+            for i in range(h):
+                none *= max(0.0, (unseen - unseen_breakers - i) / (unseen - i))
+            p = 1.0 - none
+            nxt = [0.0] * (len(dist) + 1)
+            for k, q in enumerate(dist):
+                nxt[k] += q * (1 - p)
+                nxt[k + 1] += q * p
+            dist = nxt
+        return sum(q for k, q in enumerate(dist) if k > opsec)
+
+    return o.memo("shot_odds", compute)
 
 
 def _bank_context(o: Obs) -> tuple[bool, float, bool, bool]:
@@ -425,11 +468,11 @@ def respond(o: Obs, answers: list[dict[str, Any]]) -> dict[str, Any]:
             continue
         if p is not None and p["source"] == o.me:
             worth = _my_play_worth(o, chain_target)
-            if worth >= (6.0 if opsecs == 1 else 4.0):
+            if worth >= (OPSEC_BAR[0] if opsecs == 1 else OPSEC_BAR[1] + 0.5):
                 return options["opsec"]
             continue
         damage = hit_damage(o)
-        bar = 6.0 if opsecs == 1 else 3.5
+        bar = OPSEC_BAR[0] if opsecs == 1 else OPSEC_BAR[1]
         if p is not None and p["kind"] == "inspector_general":
             bar = 0.0
         if damage >= bar:

@@ -161,3 +161,14 @@ def test_scoop_is_never_chosen() -> None:
     state = table(["money:1"])
     for level in LEVELS:
         assert decide(state, 0, level)["type"] != "scoop"
+
+
+def test_a_seat_with_nothing_to_decide_is_refused_not_scooped() -> None:
+    from games.bots import choose_action
+
+    state = table(["money:1"])
+    view = engine.view(state, 1)  # seat 1 owes nothing while seat 0 plays
+    assert [a["type"] for a in view["legal"]] == ["scoop"]
+    for level in LEVELS:
+        with pytest.raises(ValueError):
+            choose_action(view, level=level)
