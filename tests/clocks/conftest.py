@@ -7,8 +7,10 @@ seconds pass at once; deadlines are computed and checked against that same time.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
 from datetime import datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,6 +19,12 @@ from django.utils import timezone
 from games import clocks
 from games.identity import Viewer
 from games.scheduler import in_process_scheduler
+
+# `from clocks_helpers import ...` works under either pytest import mode (importlib does not put
+# test directories on sys.path).
+HERE = str(Path(__file__).resolve().parent)
+if HERE not in sys.path:
+    sys.path.insert(0, HERE)
 
 
 @pytest.fixture(autouse=True)
