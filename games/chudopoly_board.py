@@ -146,7 +146,8 @@ def board_context(view: Mapping[str, Any], *, me: int | None, names: Sequence[st
     """Template data for the Chudopoly board as seat `me` (None: a spectator) sees it.
 
     `seats[i]` carries the public facts the site knows about engine seat i: "is_bot",
-    "is_away" and the ISO "deadline" of the decision it owes, if any.
+    "is_away", the ISO "deadline" of the decision it owes, if any, and "paused" ("m:ss" left on
+    its turn clock while answers are owed).
     """
     cards = _cards_by_id(view)
     legal = list(view.get("legal") or []) if me is not None else []
@@ -195,6 +196,7 @@ def board_context(view: Mapping[str, Any], *, me: int | None, names: Sequence[st
             "is_me": seat_no == me, "is_turn": seat_no == turn,
             "is_bot": bool(meta.get("is_bot")), "is_away": bool(meta.get("is_away")),
             "deciding": seat_no in to_decide, "deadline": meta.get("deadline"),
+            "paused": meta.get("paused"),
         })
 
     # What I owe, if anything.

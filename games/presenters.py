@@ -86,6 +86,16 @@ def _deadline_for(game: Game, seat: int | None) -> str | None:
     return entry.get("deadline") if isinstance(entry, Mapping) else None
 
 
+def _paused_turn_clock(game: Game, engine: GameEngine, view: Mapping[str, Any]
+                       ) -> tuple[int | None, str | None]:
+    """(turn holder, "m:ss" left) while their turn clock waits for answers (games/clocks.py)."""
+    paused = (game.deadlines or {}).get("paused")
+    if game.status != Game.Status.RUNNING or not isinstance(paused, Mapping):
+        return None, None
+    left = max(0, round(float(paused.get("remaining") or 0)))
+    return engine.clock_context(view).get("turn_seat"), f"{left // 60}:{left % 60:02d}"
+
+
 def build_context(screen: TableScreen, engine: GameEngine) -> dict[str, Any]:
     """The template context for one seat: the game's board context (built from the view only)
     plus what every game shares: names, bots, clocks, the log and the result."""
@@ -96,10 +106,12 @@ def build_context(screen: TableScreen, engine: GameEngine) -> dict[str, Any]:
     names = screen.names
     by_seat = {s.game_seat: s for s in screen.seats if s.game_seat is not None
                and _in_game(game, s)}
+    paused_seat, paused_left = _paused_turn_clock(game, engine, view)
     seats_meta = [
         {"name": names[i], "is_bot": bool(by_seat.get(i) and by_seat[i].is_bot),
          "is_away": bool(by_seat.get(i) and by_seat[i].away),
-         "deadline": _deadline_for(game, i)}
+         "deadline": _deadline_for(game, i),
+         "paused": paused_left if i == paused_seat else None}
         for i in range(len(names))
     ]
     result = view.get("result") or game.result
@@ -114,6 +126,7 @@ def build_context(screen: TableScreen, engine: GameEngine) -> dict[str, Any]:
                         if result and result.get("winner") is not None else None),
         "log": build_log(game, engine, me, names),
         "my_deadline": _deadline_for(game, me),
+        "my_paused": paused_left if me is not None and me == paused_seat else None,
         "finished": game.status == Game.Status.FINISHED,
     })
     return ctx

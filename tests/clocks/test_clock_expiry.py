@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 
 import pytest
@@ -220,3 +221,26 @@ def test_a_source_who_runs_out_of_time_lets_the_opsec_stand_and_keeps_their_paus
     assert ENGINE.to_decide(game.state) == [a] and game.deadlines[str(a)]["kind"] == "turn"
     left = datetime.fromisoformat(game.deadlines[str(a)]["deadline"]) - clock.now()
     assert left.total_seconds() == pytest.approx(50, abs=1)
+
+
+def test_the_page_shows_the_paused_turn_clock_to_players_and_spectators(
+        alice: Viewer, bob: Viewer, clock, client) -> None:
+    from games.identity import GUEST_SESSION_KEY
+
+    game = started_game(alice, (bob, "Bob"))
+    a, b = seat_of(game, alice), seat_of(game, bob)
+    game = set_position(game, turn=a, hands={a: ["roll_call", "money:1"]},
+                        banks={b: ["money:2"]})
+    clock.advance(20)
+    game = act(game, a, first_legal(game, a, "action"))
+    url = f"/t/{game.table.code}/"
+    spectator = client.get(url).content.decode()
+    assert f'id="seat-{a}"' in spectator and re.search("⏸ 0:(39|40)", spectator)
+    bobs_clock = game.deadlines[str(b)]["deadline"]
+    assert f'data-deadline="{bobs_clock}"' in spectator  # the responder's own clock runs
+
+    session = client.session
+    session[GUEST_SESSION_KEY] = alice.guest_key
+    session.save()
+    mine = client.get(url).content.decode()
+    assert re.search("your turn clock waits at 0:(39|40)", mine)
