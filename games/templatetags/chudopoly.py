@@ -110,11 +110,9 @@ GLYPHS: dict[str, tuple[str, bool]] = {
 
 def glyph(name: str) -> str:
     path, filled = GLYPHS.get(name, GLYPHS["action"])
-    paint = ('fill="currentColor"' if filled else
-             'fill="none" stroke="currentColor" stroke-width="2" stroke-linejoin="round"'
-             ' stroke-linecap="round"')
-    return (f'<svg class="glyph" viewBox="0 0 24 24" aria-hidden="true" focusable="false">'
-            f'<path d="{path}" {paint}/></svg>')
+    kind = "glyph" if filled else "glyph s"  # site.css paints filled and stroked glyphs
+    return (f'<svg class="{kind}" viewBox="0 0 24 24" aria-hidden="true">'
+            f'<path d="{path}"/></svg>')
 
 
 # --- the card component -------------------------------------------------------------------------
@@ -122,8 +120,9 @@ def glyph(name: str) -> str:
 
 def _ladder(colour: str, cls: str = "") -> str:
     c = COLOURS[colour]
+    last = len(c.rents)
     rungs = "".join(
-        f'<span class="rung"><b>{n}</b>{amount}M</span>'
+        f'<span class="rung{" full" if n == last else ""}"><b>{n}</b>{amount}M</span>'
         for n, amount in enumerate(c.rents, start=1))
     spoken = ", ".join(f"{n} card{'s' if n != 1 else ''} {amount}M"
                        for n, amount in enumerate(c.rents, start=1))
@@ -150,7 +149,7 @@ def _face(cid: Any, kind: str, key: str, name: str, value: int, colours: tuple[s
         col = colours[0]
         classes.append(f"c1-{col}")
         parts += [_band(col, COLOURS[col].name), f'<span class="card-name">{escape(name)}</span>',
-                  _ladder(col), _coin(value)]
+                  f'<span class="card-art">{glyph(col)}</span>', _ladder(col), _coin(value)]
         title = f"{name} ({COLOURS[col].name}), {value}M"
     elif kind == "wild" and key == "wild_pair" and len(colours) >= 2:
         a, b = colours[:2]
@@ -172,8 +171,7 @@ def _face(cid: Any, kind: str, key: str, name: str, value: int, colours: tuple[s
     elif kind == "money":
         classes.append(f"m-{value}")
         parts += [_band(None, "Money", icon="money"),
-                  f'<span class="card-big" aria-hidden="true">{value}M</span>',
-                  f'<span class="vh">{value}M</span>']
+                  f'<span class="card-big" aria-hidden="true">{value}M</span>', _coin(value)]
         title = f"Money, {value}M"
     elif kind == "rent":
         if key == "rent_pair" and len(colours) >= 2:

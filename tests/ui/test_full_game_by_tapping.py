@@ -26,8 +26,23 @@ RACES = ("stale", "not_your_turn", "duplicate")
 # so the plan names elements by id and is carried out at once (or re-made).
 PLAN_JS = """(prefs) => {
   const q = s => document.querySelector(s);
-  const rank = label => { const i = prefs.findIndex(p => label.startsWith(p));
-                          return i < 0 ? prefs.length : i; };
+  // How close each of my sets is to complete, by set name: a place that completes a set comes
+  // first, then one that adds to a set, then a new set (small sets first).
+  const mine = {};
+  for (const z of document.querySelectorAll('.player.mine .zone')) {
+    const [have, size] = z.querySelector('.zone-count').textContent.split('/').map(Number);
+    mine[z.querySelector('.zone-name').textContent.trim()] = [have, size];
+  }
+  const rank = label => {
+    const i = prefs.findIndex(p => label.startsWith(p));
+    if (i < 0) return prefs.length * 10;
+    if (label.startsWith('Place in ')) {
+      const zone = mine[label.slice(9).trim()];
+      if (!zone) return i * 10 + 3;
+      return i * 10 + (zone[0] + 1 >= zone[1] ? 0 : zone[0] + 1 > zone[1] ? 9 : 1);
+    }
+    return i * 10;
+  };
   if (q('#result')) return {kind: 'over'};
   const answer = q('.respond-form button:not(.opsec)') || q('.respond-form button');
   if (answer) return {kind: 'answer', tap: [answer.id]};

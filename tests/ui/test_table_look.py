@@ -128,3 +128,77 @@ def _game_over(page: Any, ava: Any, base: str, axe: Path, artifacts: Path, tap: 
     settle(page)
     assert "You won" in page.locator("#result").inner_text()
     _look(page, axe, artifacts, "phone-game-over")
+
+
+FOCUSED_JS = """() => {
+  const el = document.activeElement;
+  if (!el || el === document.body) return null;
+  const cs = getComputedStyle(el);
+  const zone = el.closest('#hand, #decision, #players, #status, #log, #lobby, .chat');
+  return {id: el.id, tag: el.tagName, zone: zone && (zone.id || zone.className),
+          outline: cs.outlineStyle !== 'none' ? parseFloat(cs.outlineWidth) : 0};
+}"""
+
+
+def test_keyboard_only_play_motion_and_sound_preferences(live_server_url: str, desktop: Any
+                                                         ) -> None:
+    page = desktop
+    ava = guest("kay")
+    sign_in(page, live_server_url, ava)
+    game, me = prepared_game(ava, bots=2, build=mid_game)
+    page.goto(f"{live_server_url}/t/{game.table_code}/")
+    settle(page)
+    f35 = hand_card(game, me, "F-35 Lightning II")
+
+    # Tab reaches the hand's first play button, with a visible focus ring.
+    for _ in range(120):
+        page.keyboard.press("Tab")
+        focused = page.evaluate(FOCUSED_JS)
+        if focused and focused["id"] == f"play-btn-{f35}":
+            break
+    else:
+        raise AssertionError("Tab never reached the hand's first play button")
+    assert focused["outline"] >= 2
+
+    # Enter plays it; the card glides to its set; focus stays in the hand for the next play.
+    before = page.locator("#table-version").get_attribute("value")
+    page.keyboard.press("Enter")
+    wait_version_change(page, before)
+    page.wait_for_function("document.getAnimations().length > 0", timeout=2000)
+    focused = page.evaluate(FOCUSED_JS)
+    assert focused and focused["zone"] == "hand", focused
+    assert page.locator(f"#set-{me}-red [data-card-id='{f35}']").count() == 1
+    # The log is announced through a live region that survives the pushes.
+    page.wait_for_function(
+        "document.getElementById('announcer').textContent.includes('placed F-35')")
+    assert page.locator("#log [role=log]").count() == 1
+
+    # Escape closes an opened opponent; Enter opens it again.
+    summary = page.locator("details.opponent summary").first
+    summary.focus()
+    assert summary.evaluate("s => s.parentElement.open")
+    page.keyboard.press("Escape")
+    assert not summary.evaluate("s => s.parentElement.open")
+    page.keyboard.press("Enter")
+    assert summary.evaluate("s => s.parentElement.open")
+
+    # prefers-reduced-motion: a move makes no animation at all.
+    page.emulate_media(reduced_motion="reduce")
+    bank = page.locator("#hand .play-form button", has_text="Bank it").first
+    bank.focus()
+    before = page.locator("#table-version").get_attribute("value")
+    page.keyboard.press("Enter")
+    wait_version_change(page, before)
+    page.wait_for_timeout(50)
+    assert page.evaluate("document.getAnimations().length") == 0
+
+    # Sound is on by default; the mute toggle is remembered by this browser.
+    toggle = page.locator("#sound-toggle")
+    assert toggle.get_attribute("aria-pressed") == "true"
+    toggle.focus()
+    page.keyboard.press("Space")
+    assert toggle.get_attribute("aria-pressed") == "false"
+    page.reload()
+    settle(page)
+    assert page.locator("#sound-toggle").get_attribute("aria-pressed") == "false"
+    assert page.locator("#sound-toggle").inner_text() == "Sound off"
