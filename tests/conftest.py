@@ -82,31 +82,60 @@ def _stop(process: subprocess.Popen[Any]) -> None:
         process.wait()
 
 
+class _WorkerSupervisor:
+    """Keeps one real Celery worker (with beat) running on the test database.
+
+    The fault-injection tests restart Redis, which makes a Celery worker exit, so every user
+    asks `ensure()` and gets a live worker, restarted if it died (as production's supervisor
+    would).
+    """
+
+    def __init__(self, env: dict[str, str]) -> None:
+        self.env = env
+        self.process: subprocess.Popen[Any] | None = None
+        self.log = open(ROOT / ".celery-test.log", "w")  # noqa: SIM115 - closed in stop()
+
+    def ensure(self) -> None:
+        from chudopoly_site.celery import app
+
+        if self.process is not None and self.process.poll() is None:
+            if app.control.ping(timeout=2.0):
+                return
+            _stop(self.process)
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "celery", "-A", "chudopoly_site", "worker", "--beat",
+             "--pool", "solo", "--loglevel", "INFO", "--without-gossip", "--without-mingle",
+             "--schedule", str(ROOT / ".celerybeat-test-schedule")],
+            cwd=ROOT, env=self.env, stdout=self.log, stderr=subprocess.STDOUT,
+        )
+        deadline = time.monotonic() + 30
+        while not app.control.ping(timeout=1.0):
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError("the Celery worker did not start; see .celery-test.log")
+
+    def stop(self) -> None:
+        if self.process is not None:
+            _stop(self.process)
+        self.log.close()
+
+
 @pytest.fixture(scope="session")
-def celery_worker_process(django_db_setup: None, django_db_blocker: Any) -> Iterator[None]:
-    """A real Celery worker (with beat) on the Redis broker, using the test database."""
+def _celery_worker(django_db_setup: None, django_db_blocker: Any) -> Iterator[_WorkerSupervisor]:
     if not os.environ.get("REDIS_URL"):
         pytest.skip("needs REDIS_URL: the embedded default runs tasks in-process")
     with django_db_blocker.unblock():
-        env = _test_database_env()
-    log = open(ROOT / ".celery-test.log", "w")  # noqa: SIM115 - closed below
-    worker = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "chudopoly_site", "worker", "--beat",
-         "--pool", "solo", "--loglevel", "INFO", "--without-gossip", "--without-mingle",
-         "--schedule", str(ROOT / ".celerybeat-test-schedule")],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-    )
+        supervisor = _WorkerSupervisor(_test_database_env())
     try:
-        from chudopoly_site.celery import app
-
-        deadline = time.monotonic() + 30
-        while not app.control.ping(timeout=1.0):
-            if worker.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError("the Celery worker did not start; see .celery-test.log")
-        yield
+        supervisor.ensure()
+        yield supervisor
     finally:
-        _stop(worker)
-        log.close()
+        supervisor.stop()
+
+
+@pytest.fixture
+def celery_worker_process(_celery_worker: _WorkerSupervisor) -> None:
+    """A real Celery worker on the Redis broker, using the test database (alive now)."""
+    _celery_worker.ensure()
 
 
 @pytest.fixture(scope="session")
@@ -115,7 +144,7 @@ def live_site(django_db_setup: None, django_db_blocker: Any,
     """Base URL of a real Daphne process serving the site on the test database."""
     if os.environ.get("REDIS_URL"):
         # Background work at a live site runs on a real worker when a broker exists.
-        request.getfixturevalue("celery_worker_process")
+        request.getfixturevalue("_celery_worker")
     with django_db_blocker.unblock():
         env = _test_database_env()
     port = _free_port()
@@ -135,7 +164,10 @@ def live_site(django_db_setup: None, django_db_blocker: Any,
 
 
 @pytest.fixture
-def live_server_url(live_site: str, transactional_db: None) -> str:
+def live_server_url(live_site: str, transactional_db: None,
+                    request: pytest.FixtureRequest) -> str:
+    if os.environ.get("REDIS_URL"):
+        request.getfixturevalue("_celery_worker").ensure()
     return live_site
 
 
@@ -188,7 +220,9 @@ def _close_stray_connections(request: pytest.FixtureRequest) -> Iterator[None]:
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     # Browser tests run last: Playwright's sync API keeps an event loop on the main thread
     # while it is open, which async_to_sync in other tests would trip over.
-    items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
+    # Fault injection (restarting Redis, killing processes) goes after everything else.
+    items.sort(key=lambda item: (item.get_closest_marker("faults") is not None,
+                                 item.get_closest_marker("browser") is not None))
 
 
 @pytest.fixture
