@@ -45,6 +45,8 @@ def test_every_screen_at_phone_and_desktop_size(live_server_url: str, device: tu
     # The home page and a table's lobby before the start.
     page.goto(live_server_url + "/")
     _look(page, axe_script, artifacts, f"{size}-home")
+    page.goto(live_server_url + "/tables/new/")
+    _look(page, axe_script, artifacts, f"{size}-new-table")
     table = open_table(ava)
     page.goto(f"{live_server_url}/t/{table.code}/")
     settle(page)

@@ -190,7 +190,9 @@ LAYOUT_JS = """() => {
       'button, select, input:not([type=hidden]), textarea, summary, a.button, label.pay-card,' +
       ' .site-header a, .rules-toc a')].filter(visible);
   const small = targets
-    .filter(el => !(el.matches('input[type=checkbox]') && el.closest('label')))
+    // A checkbox's target is its label when the label is big enough (tap the words).
+    .filter(el => !(el.matches('input[type=checkbox], input[type=radio]') &&
+                    [...(el.labels || [])].some(l => l.getBoundingClientRect().height >= 44)))
     .filter(el => { const r = el.getBoundingClientRect(); return r.width < 44 || r.height < 44; })
     .map(el => { const r = el.getBoundingClientRect();
                  return name(el) + ' ' + Math.round(r.width) + 'x' + Math.round(r.height); });
