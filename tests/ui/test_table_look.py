@@ -47,6 +47,8 @@ def test_every_screen_at_phone_and_desktop_size(live_server_url: str, device: tu
     _look(page, axe_script, artifacts, f"{size}-home")
     page.goto(live_server_url + "/tables/new/")
     _look(page, axe_script, artifacts, f"{size}-new-table")
+    page.goto(live_server_url + "/play/bots/")
+    _look(page, axe_script, artifacts, f"{size}-play-bots")
     table = open_table(ava)
     page.goto(f"{live_server_url}/t/{table.code}/")
     settle(page)
