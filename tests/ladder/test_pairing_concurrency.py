@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import threading
-import time
 
 import pytest
 from django.db import connection
@@ -19,23 +18,29 @@ def test_running_the_pairing_twice_at_once_makes_one_table(alice, bob, monkeypat
     ticket(alice)
     ticket(bob)
     create = services._match_create
+    other_run_finished = threading.Event()
+    lock_holder_saw_the_other_run_finish: list[bool] = []
+    # Only PostgreSQL skips locked rows; SQLite serialises the two runs instead.
+    patience = 15.0 if connection.vendor == "postgresql" else 0.2
 
     def slow_create(*args, **kwargs):
-        time.sleep(0.5)  # hold the queue's lock while the other run arrives
+        # Hold the queue's lock until the other run has finished: it can only finish now
+        # if it skipped the locked queue instead of waiting for it.
+        lock_holder_saw_the_other_run_finish.append(other_run_finished.wait(patience))
         return create(*args, **kwargs)
 
     monkeypatch.setattr(services, "_match_create", slow_create)
     barrier = threading.Barrier(2)
     made: list[int] = []
-    seconds: list[float] = []
     errors: list[BaseException] = []
 
     def run() -> None:
         try:
             barrier.wait()
-            started = time.monotonic()
-            made.append(len(services.queue_pair()))
-            seconds.append(time.monotonic() - started)
+            tables = len(services.queue_pair())
+            made.append(tables)
+            if tables == 0:
+                other_run_finished.set()
         except BaseException as exc:  # reported below; a thread must not swallow it
             errors.append(exc)
         finally:
@@ -52,4 +57,4 @@ def test_running_the_pairing_twice_at_once_makes_one_table(alice, bob, monkeypat
     assert QueueTicket.objects.filter(status="matched").count() == 2
     if connection.vendor == "postgresql":
         # The second run skipped the locked queue instead of waiting for it.
-        assert min(seconds) < 0.4
+        assert lock_holder_saw_the_other_run_finish == [True]
