@@ -281,7 +281,9 @@ class ScriptedSeat:
                 if code == "ok":
                     self.stats.acked += 1
                     self.acked_moves.append((sent_version, move))
-                elif code == "stale":
+                elif code in ("stale", "finished"):
+                    # Another seat (or a clock) moved first: the server rightly refused a move
+                    # made from a view that was already out of date.
                     self.stats.races += 1
                     return
                 else:
