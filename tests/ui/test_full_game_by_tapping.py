@@ -143,8 +143,9 @@ def test_a_whole_game_against_an_easy_bot_by_tapping_then_clicking(
         made[kind] = made.get(kind, 0) + 1
         assert sum(made.values()) < MOVE_LIMIT, f"no result after {made}"
         wait_version_change(page, before)
-        box = page.locator("#frame-error")
-        code, error = box.get_attribute("data-code"), (box.text_content() or "").strip()
+        code, error = page.evaluate(
+            "() => { const b = document.getElementById('frame-error');"
+            " return [b.dataset.code || '', b.textContent.trim()]; }")
         # A bot may move between reading the page and the tap landing: the server refuses the
         # late move as stale and sends the fresh board. Anything else is a bug.
         assert not error or code in RACES, f"the server refused a tapped move: {code} {error}"
