@@ -43,6 +43,8 @@ OPSEC_BAR = (6.0, 3.5)  # damage (points) worth an OPSEC with one / with several
 IG_KEEP = 7.0  # what an Inspector General in hand is worth while nobody is armed
 CHUD_KEEP = (4.5, 9.0)  # a CHUD's, and when an opponent is one set short
 ARM_CAUTION = 0.0  # hold the set that would arm while the odds of being shot down exceed this
+THREAT_SCALE = 0.8  # how much more an opponent's damage counts per set it holds
+DENY_ARMING = 0.0  # extra worth of taking from the zone an opponent is one card from arming with
 PCS_GAIN = 3.0
 
 
@@ -80,7 +82,7 @@ def _threat(o: Obs, seat: int) -> float:
     if o.armed[seat]:
         return 2.5
     target = max(1, o.target_sets() - 1)
-    return 0.5 + 0.8 * min(1.0, o.sets(seat) / target)
+    return 0.5 + THREAT_SCALE * min(1.0, o.sets(seat) / target)
 
 
 def _complete_after(o: Obs, seat: int, colour: str, zone: list[int]) -> bool:
@@ -123,6 +125,10 @@ def remove_loss(o: Obs, seat: int, cid: int) -> float:
     loss = before - after
     if o.is_set(seat, colour) and not complete:
         loss += _set_count_bonus(o, seat, -1)
+    elif (DENY_ARMING and len(zone) + 2 == SET_SIZE[colour]
+          and o.sets(seat) == o.target_sets() - 1):
+        # One card short of the set that would arm them: taking from it holds them back.
+        loss += DENY_ARMING
     return loss
 
 
