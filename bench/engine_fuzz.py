@@ -215,8 +215,8 @@ def play_and_check(spec: dict[str, Any], seats: int, seed: int, *, junk_rate: fl
             "preset": spec["preset"], "custom_deck": "deck" in spec, "seats": seats}
 
 
-def fuzz(games: int, seed: int, *, junk_rate: float = 0.1, view_every: int = 1
-         ) -> dict[str, Any]:
+def fuzz(games: int, seed: int, *, junk_rate: float = 0.1, view_every: int = 1,
+         progress: int = 0) -> dict[str, Any]:
     """Run `games` Hypothesis examples (seeded) and summarise them."""
     played: list[dict[str, Any]] = []
 
@@ -228,6 +228,8 @@ def fuzz(games: int, seed: int, *, junk_rate: float = 0.1, view_every: int = 1
     def one(spec: dict[str, Any], seats: int, game_seed: int) -> None:
         played.append(play_and_check(spec, seats, game_seed, junk_rate=junk_rate,
                                      view_every=view_every))
+        if progress and len(played) % progress == 0:
+            print(f"[seed {seed}] {len(played)}/{games} games", file=sys.stderr, flush=True)
 
     started = time.process_time()
     one()
@@ -237,7 +239,7 @@ def fuzz(games: int, seed: int, *, junk_rate: float = 0.1, view_every: int = 1
 
 def _job(args: tuple[int, int, float, int]) -> dict[str, Any]:
     games, seed, junk_rate, view_every = args
-    return fuzz(games, seed, junk_rate=junk_rate, view_every=view_every)
+    return fuzz(games, seed, junk_rate=junk_rate, view_every=view_every, progress=250)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -13,6 +13,7 @@ import contextlib
 import json
 import os
 import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -153,16 +154,50 @@ def start_postgres() -> None:
         time.sleep(0.2)
 
 
+def stop_postgres() -> None:
+    """Stop the local cluster (fast: open sessions are cut); callers `start_postgres()` in a
+    finally."""
+    subprocess.run(["pg_ctlcluster", "--skip-systemctl-redirect", _cluster(), "main", "stop",
+                    "--", "-m", "fast"], capture_output=True, timeout=120)
+
+
 @contextlib.contextmanager
 def postgres_down(seconds: float = 2.0) -> Iterator[None]:
     """Stop the local PostgreSQL cluster, keep it down `seconds`, and always start it again."""
     try:
-        subprocess.run(["pg_ctlcluster", "--skip-systemctl-redirect", _cluster(), "main",
-                        "stop", "--", "-m", "fast"], capture_output=True, timeout=120)
+        stop_postgres()
         time.sleep(seconds)
         yield
     finally:
         start_postgres()
+
+
+# --- a move from outside, through the processes' own database and channel layer -------------------
+
+_ONE_MOVE = """
+import django, sys
+django.setup()
+from games import services
+from games.interface import get_game
+from games.models import Game
+game = Game.objects.get(pk=int(sys.argv[1]))
+engine = get_game(game.game_kind)
+seat = engine.to_decide(game.state)[0]
+action = next(a for a in engine.legal_actions(game.state, seat) if a["type"] != "scoop")
+print(services.table_apply_action(game_id=game.pk, seat=seat, action=action,
+                                  expected_version=game.version).version)
+"""
+
+
+def one_move(env: dict[str, str], game_id: int) -> int:
+    """Make one legal move in a game as the live processes would (their database and Redis),
+    so the broadcast reaches their sockets. Returns the new version."""
+    result = subprocess.run([sys.executable, "-c", _ONE_MOVE, str(game_id)], cwd=liveplay.ROOT,
+                            env={**env, "DJANGO_SETTINGS_MODULE": "chudopoly_site.settings"},
+                            capture_output=True, text=True, timeout=120)
+    if result.returncode != 0:
+        raise RuntimeError(result.stderr[-2000:])
+    return int(result.stdout.strip().splitlines()[-1])
 
 
 # --- after the faults: was anything lost or doubled? --------------------------------------------

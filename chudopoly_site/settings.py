@@ -106,7 +106,12 @@ if REDIS_URL:
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             "CONFIG": {
-                "hosts": [REDIS_URL],
+                # redis-py 8 reads with a 5 s socket timeout by default, the same as the
+                # layer's blocking BZPOPMIN: every socket idle for 5 s would crash and reconnect
+                # (channels_redis#422). Reads may take longer than the block; a dead Redis is
+                # still noticed.
+                "hosts": [{"address": REDIS_URL, "socket_timeout": 15,
+                           "socket_connect_timeout": 5}],
                 "prefix": env_str("CHANNEL_PREFIX", "chudopoly"),
                 "capacity": 1500,
                 "expiry": 30,

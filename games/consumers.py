@@ -10,6 +10,8 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from asgiref.sync import async_to_sync
+from channels.consumer import get_handler_name
+from channels.db import DatabaseSyncToAsync
 from channels.generic.websocket import WebsocketConsumer
 from django.conf import settings
 from django.template.loader import render_to_string
@@ -75,6 +77,22 @@ class TableConsumer(WebsocketConsumer):
                 return {"type": "table.heartbeat"}
 
         await super().__call__(scope, receive_or_heartbeat, send)
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """Handle one message on a thread of the pool, not the one thread that every sync
+        consumer of the process shares by default: a socket waiting on PostgreSQL then no
+        longer holds up every other socket's push. A socket still handles its own messages
+        one at a time. SQLite (one writer at a time) keeps the shared thread."""
+        if settings.DATABASES["default"]["ENGINE"].endswith("sqlite3"):
+            await super().dispatch(message)
+            return
+        await DatabaseSyncToAsync(self._handle, thread_sensitive=False)(message)
+
+    def _handle(self, message: dict[str, Any]) -> None:
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        handler(message)
 
     def connect(self) -> None:
         self.code = normalize_code(self.scope["url_route"]["kwargs"]["code"])
@@ -150,6 +168,13 @@ class TableConsumer(WebsocketConsumer):
 
     # --- group messages -------------------------------------------------------------------
     def table_update(self, event: dict[str, Any]) -> None:
+        version = event.get("version")
+        seen_game = self.seen[4] if self.seen else None
+        if (version is not None and seen_game is not None and seen_game[2] == Game.Status.RUNNING
+                and version < seen_game[1]):
+            # A push already showed a later move of this game (read after this one's commit):
+            # a socket that fell behind catches up once, not once per move it missed.
+            return
         self.push()
 
     def table_chat(self, event: dict[str, Any]) -> None:

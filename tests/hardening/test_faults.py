@@ -17,6 +17,7 @@ import os
 import random
 import time
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -180,3 +181,46 @@ def test_games_survive_kill_9_of_daphne_and_the_worker_and_a_redis_restart(
     ratings = faultkit.audit_ratings(ranked.game_id)
     assert ratings == {"records": 1, "rated": True, "unrated_reason": "", "results": 2,
                        "rating_rows": 2, "games_counted": [1, 1]}, ratings
+
+
+def _off_loop(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """Database set-up on a worker thread: Playwright's sync API keeps an event loop on this
+    one, where async_to_sync (the broadcasts) refuses to run."""
+    from django.db import connections
+
+    def call() -> Any:
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            connections.close_all()
+
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(call).result()
+
+
+@pytest.mark.browser
+def test_a_real_browser_reconnects_by_itself_after_daphne_is_killed(
+        processes: faultkit.Processes, browser: Any) -> None:
+    """The page's own socket (htmx ws + static/js/table.js) finds the restarted server."""
+    table = _off_loop(livesetup.guest_table, 2, preset="blitz", prefix="W")
+    watcher = next(iter(table.cookies.values())).partition("=")[2]
+    context = browser.new_context()
+    context.add_cookies([{"name": "sessionid", "value": watcher, "url": processes.http}])
+    page = context.new_page()
+    try:
+        page.goto(f"{processes.http}/t/{table.code}/")
+        page.wait_for_selector('#connection[data-state="open"]', timeout=30_000)
+
+        def shows(version: int) -> None:
+            page.wait_for_function(
+                f"document.getElementById('table-version').value === '{version}'",
+                timeout=30_000)
+
+        shows(faultkit.one_move(processes.env, table.game_id))
+        processes.kill_web()
+        page.wait_for_selector('#connection:not([data-state="open"])', timeout=30_000)
+        processes.start_web()
+        page.wait_for_selector('#connection[data-state="open"]', timeout=60_000)
+        shows(faultkit.one_move(processes.env, table.game_id))  # live again, no reload
+    finally:
+        context.close()

@@ -7,7 +7,9 @@ group again and catches up on anything it missed.
 
 from __future__ import annotations
 
+import asyncio
 import json
+import os
 from typing import Any
 
 import pytest
@@ -100,3 +102,15 @@ async def test_a_quiet_socket_that_missed_nothing_sends_nothing(monkeypatch) -> 
     await comm.receive_from(timeout=5)
     assert await comm.receive_nothing(timeout=1.5)  # several heartbeats, no frames
     await comm.disconnect()
+
+
+@pytest.mark.skipif(not os.environ.get("REDIS_URL"), reason="needs REDIS_URL")
+async def test_an_idle_socket_survives_the_redis_layers_blocking_pop() -> None:
+    """redis-py 8 reads with a 5 s timeout by default, as long as the layer's BZPOPMIN blocks:
+    every socket quiet for 5 s used to crash and reconnect (channels_redis#422)."""
+    layer = get_channel_layer()
+    channel = await layer.new_channel()
+    with pytest.raises(TimeoutError):  # ours, after 7 s of nothing: not Redis's at 5 s
+        await asyncio.wait_for(layer.receive(channel), 7)
+    await layer.send(channel, {"type": "still.here"})
+    assert (await layer.receive(channel))["type"] == "still.here"
