@@ -62,12 +62,13 @@ def test_bot_seats_move_by_themselves_through_the_scheduler(alice: Viewer,
         if game.status == Game.Status.FINISHED or any(
                 not game.players[s]["bot"] for s in owed):
             break
-        jobs = runner.pending()
+        # Response clocks also schedule their expiry; only the bot moves are run here.
+        jobs = [(task, kwargs) for _when, task, kwargs in runner.pending()
+                if task == "chudopoly.bot_move"]
         runner.clear()
         assert jobs, "a bot owes a move but none was scheduled"
         with django_capture_on_commit_callbacks(execute=True):
-            for _when, task, kwargs in jobs:
-                assert task == "chudopoly.bot_move"
+            for _task, kwargs in jobs:
                 bot_move(**kwargs)  # the task body, run here instead of on the thread
     game.refresh_from_db()
     owed = ENGINE.to_decide(game.state)
