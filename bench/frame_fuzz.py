@@ -398,11 +398,13 @@ async def fuzz_frames(target: Target, frames: int, *, seed: int = 1, concurrency
 # --- form posts ---------------------------------------------------------------------------------
 
 
-def fuzz_posts(target: Target, posts: int, *, seed: int = 1) -> Counter[int]:
+def fuzz_posts(target: Target, posts: int, *, seed: int = 1,
+               server_errors: list[str] | None = None) -> Counter[int]:
     """Bad form posts: no token, wrong token, strangers, junk fields, huge bodies, bad codes."""
     rng = random.Random(seed)
     base = target.http_base
     statuses: Counter[int] = Counter()
+    server_errors = server_errors if server_errors is not None else []
     stranger = liveplay.HttpSession(base)
     stranger.get(f"/t/{target.code}/")
     seated = liveplay.HttpSession(base)
@@ -450,6 +452,8 @@ def fuzz_posts(target: Target, posts: int, *, seed: int = 1) -> Counter[int]:
                 path = "/t/ZZZZ/start/"  # the seated player's own lobby posts are real moves
             status, _, _ = who.post(path, data)
         statuses[status] += 1
+        if status >= 500:
+            server_errors.append(f"{status} POST {path} (case {pick})")
     return statuses
 
 
@@ -505,7 +509,8 @@ def run_fuzz(ws_base: str, http_base: str, *, frames: int, posts: int, seed: int
     started = time.monotonic()
     out = asyncio.run(fuzz_frames(target, frames, seed=seed, concurrency=concurrency))
     frame_seconds = time.monotonic() - started
-    out.posts = fuzz_posts(target, posts, seed=seed)
+    post_errors: list[str] = []
+    out.posts = fuzz_posts(target, posts, seed=seed, server_errors=post_errors)
     after = snapshot(target)
     alive = asyncio.run(board_after(target))
     status, _, _ = liveplay.HttpSession(http_base).get("/healthz")
@@ -520,6 +525,7 @@ def run_fuzz(ws_base: str, http_base: str, *, frames: int, posts: int, seed: int
         "failure_count": len(out.failures),
         "posts": dict(sorted(out.posts.items())),
         "posts_5xx": sum(n for s, n in out.posts.items() if s >= 500),
+        "posts_5xx_samples": post_errors[:10],
         "unchanged": before == after,
         "healthz": status,
         "socket_after": alive,

@@ -252,6 +252,25 @@ def test_every_form_post_without_a_csrf_token_is_refused() -> None:
 
 
 @pytest.mark.django_db
+def test_a_nul_byte_in_any_url_is_a_bad_request_not_a_server_error() -> None:
+    """PostgreSQL cannot compare a string holding NUL: `/t/%00%00/start/` used to be a 500."""
+    client = Client(raise_request_exception=False)
+    seen = 0
+    for pattern, _view in _routes():
+        if "<" not in pattern and "(?P" not in pattern:
+            continue
+        url = _concrete(pattern, "%00%00")
+        url = re.sub(r"/x/", "/%00/", url)
+        for method in (client.get, client.post):
+            response = method(url)
+            assert response.status_code < 500, (method.__name__, url, response.status_code)
+        seen += 1
+    assert seen >= 10
+    assert client.get("/?next=%00").status_code == 400
+    assert client.get("/t/%00%00/").status_code == 400
+
+
+@pytest.mark.django_db
 def test_a_post_with_the_pages_own_token_is_accepted() -> None:
     """The other side of the CSRF check: the forms the pages render do carry a valid token."""
     table = services.table_create(viewer=ALICE, name="Alice", ruleset_spec={})
