@@ -44,6 +44,7 @@ IG_KEEP = 7.0  # what an Inspector General in hand is worth while nobody is arme
 CHUD_KEEP = (4.5, 9.0)  # a CHUD's, and when an opponent is one set short
 ARM_CAUTION = 0.0  # hold the set that would arm while the odds of being shot down exceed this
 THREAT_SCALE = 0.8  # how much more an opponent's damage counts per set it holds
+CHARGE_PROPERTY = 2.0  # extra worth per 1M a charge must take as properties
 DENY_ARMING = 0.0  # extra worth of taking from the zone an opponent is one card from arming with
 PCS_GAIN = 3.0
 
@@ -200,6 +201,9 @@ def _charge_gain(o: Obs, target: int, amount: int) -> float:
     payable = o.payable(target)
     got = min(amount, payable)
     gain = MONEY * got
+    if CHARGE_PROPERTY:
+        # What the bank cannot cover comes as properties, onto this bot's board.
+        gain += CHARGE_PROPERTY * max(0, got - o.bank_total(target))
     loose = o.loose_payable(target)
     if amount > loose and payable > loose:
         gain += 4.0 * threat(o, target)
