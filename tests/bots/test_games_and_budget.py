@@ -67,3 +67,28 @@ def test_the_hard_bot_picks_the_same_move_for_the_same_view() -> None:
         assert first == again
         assert info["steps"] >= 300 or info["worlds"] >= 1
 
+
+
+@pytest.mark.parametrize("preset", ["mdFaithful", "blitz", "longGame"])
+def test_every_level_finishes_games_under_every_preset(preset: str) -> None:
+    def choose(view: dict, level: str) -> dict:
+        if level == "hard":
+            return hard.choose_action(view, budget=0.02)
+        return choose_action(view, level=level)
+
+    record = play_game(["hard", "medium", "easy"], seed=11, ruleset={"preset": preset},
+                       chooser=choose, check=True)
+    assert record.result["placements"]
+
+
+def test_house_rules_and_a_custom_deck() -> None:
+    """Pure sets, OPSEC costing a play, PCS restarting the turn, a contested approach on
+    points, and a deck without CHUD but with more breakers."""
+    ruleset = {"preset": "chudopoly", "pureSetRequired": True, "counterCostsPlay": True,
+               "passGoRestartsTurn": True, "suddenDeath": "points",
+               "deck": {"chud": 0, "inspector_general": 4, "opsec": 5, "wildAny": 4}}
+    for seed in (1, 2):
+        record = play_game(["medium", "easy", "medium", "hard"], seed=seed, ruleset=ruleset,
+                           chooser=lambda v, lv: hard.choose_action(v, budget=0.02)
+                           if lv == "hard" else choose_action(v, level=lv), check=True)
+        assert record.result["placements"]
