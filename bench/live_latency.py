@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import sys
 import time
@@ -46,7 +47,7 @@ def _our_postgres_pids(database: str) -> list[int]:
 
 
 async def run_step(stack: livestack.LiveStack, tables: int, *, think: float, duration: float,
-                   warmup: float, seed: int) -> dict[str, Any]:
+                   warmup: float, seed: int, idle: bool = False) -> dict[str, Any]:
     import livesetup
     from asgiref.sync import sync_to_async
 
@@ -62,6 +63,7 @@ async def run_step(stack: livestack.LiveStack, tables: int, *, think: float, dur
             seats.append(liveplay.ScriptedSeat(stack.ws_base(n), t.code, cookie,
                                                rng=random.Random(seed * 100_003 + n),
                                                think=think, name=name, reply_timeout=30))
+            seats[-1].watching = idle  # --idle: open the tables and listen, nobody moves
             n += 1
     # Connect in small batches, as a crowd arriving would.
     for i in range(0, len(seats), 20):
@@ -108,6 +110,8 @@ async def run_step(stack: livestack.LiveStack, tables: int, *, think: float, dur
         "races": sum(st.races for st in stats),
         "reconnects": sum(st.reconnects for st in stats),
         "games_finished": finished,
+        "load_average": round(os.getloadavg()[0], 1),
+        "web_cpu_ms_per_move": round(1000 * cpu["web"] * elapsed / max(1, len(lat)), 1),
         "web_cpu_cores": round(cpu["web"], 3),
         "web_cpu_per_table": round(cpu["web"] / tables, 4),
         "worker_cpu_cores": round(cpu.get("worker", 0.0), 3),
@@ -132,6 +136,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--warmup", type=float, default=5.0)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true", help="one JSON line per step")
+    parser.add_argument("--idle", action="store_true",
+                        help="nobody moves: what idle sockets cost (reconnects, CPU)")
     args = parser.parse_args(argv)
     steps = [int(x) for x in args.tables.split(",") if x]
     stack = livestack.LiveStack(web=args.web)
@@ -142,7 +148,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         for tables in steps:
             out = asyncio.run(run_step(stack, tables, think=args.think, duration=args.duration,
-                                       warmup=args.warmup, seed=args.seed))
+                                       warmup=args.warmup, seed=args.seed, idle=args.idle))
             results.append(out)
             if args.json:
                 print(json.dumps(out), flush=True)
@@ -151,11 +157,13 @@ def main(argv: list[str] | None = None) -> int:
                       f"{out['moves']} moves ({out['moves_per_s']}/s) "
                       f"p50 {out['p50_ms']} ms p99 {out['p99_ms']} ms max {out['max_ms']} ms, "
                       f"errors {out['errors']}, races {out['races']}, "
-                      f"web CPU {out['web_cpu_cores']} cores "
+                      f"web CPU {out['web_cpu_cores']} cores, "
+                      f"{out['web_cpu_ms_per_move']} ms/move "
                       f"({out['web_cpu_per_table']}/table), worker {out['worker_cpu_cores']}, "
                       f"postgres {out['postgres_cpu_cores']}, redis {out['redis_cpu_cores']}, "
                       f"clients {out['client_cpu_cores']}, "
-                      f"web RSS {out['web_rss_mb']} MB (+{out['web_mb_per_table']} MB/table)",
+                      f"web RSS {out['web_rss_mb']} MB (+{out['web_mb_per_table']} MB/table), "
+                      f"load average {out['load_average']}",
                       flush=True)
                 for sample in out["error_samples"]:
                     print(f"      error: {sample}", flush=True)

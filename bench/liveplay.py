@@ -144,7 +144,7 @@ class Stats:
     latencies: list[float] = field(default_factory=list)  # seconds, frame sent -> own update
     sent: int = 0
     acked: int = 0
-    races: int = 0  # "stale" because another seat moved first (several answer at once)
+    races: int = 0  # "stale"/"finished"/"duplicate": refused because our view was behind
     errors: list[str] = field(default_factory=list)  # anything unexpected
     reconnects: int = 0
     frames_in: int = 0
@@ -281,9 +281,10 @@ class ScriptedSeat:
                 if code == "ok":
                     self.stats.acked += 1
                     self.acked_moves.append((sent_version, move))
-                elif code in ("stale", "finished"):
-                    # Another seat (or a clock) moved first: the server rightly refused a move
-                    # made from a view that was already out of date.
+                elif code in ("stale", "finished", "duplicate"):
+                    # Another seat (or a clock) moved first, or our own update had not reached
+                    # us when we chose again: the server rightly refused a move made from a
+                    # view that was already out of date.
                     self.stats.races += 1
                     return
                 else:

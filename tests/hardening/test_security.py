@@ -451,16 +451,8 @@ def test_production_settings_serve_no_debug_pages() -> None:
     assert "Something went wrong" in body
 
 
-def test_production_settings_pass_check_deploy() -> None:
-    env = {k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"}
-    env.update(PRODUCTION)
-    env.pop("SECURE_SSL_REDIRECT")  # production keeps the redirect on
-    env["DJANGO_SETTINGS_MODULE"] = "chudopoly_site.settings"
-    result = subprocess.run([sys.executable, "manage.py", "check", "--deploy",
-                             "--fail-level", "WARNING"], cwd=ROOT, env=env,
-                            capture_output=True, text=True, timeout=120)
-    assert result.returncode == 0, result.stdout + result.stderr
-    assert "no issues" in result.stdout
+# `manage.py check --deploy --fail-level WARNING` with production settings: that test is
+# tests/site/test_settings_from_environment.py (the deploy check without warnings).
 
 
 def test_the_shipped_images_run_with_debug_off() -> None:
