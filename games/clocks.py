@@ -361,7 +361,8 @@ def give_back_downtime(at: datetime) -> float:
                 for key, entry in game.deadlines.items()}
             game.clock_due = earliest(game.deadlines)
             game.save(update_fields=["deadlines", "clock_due", "updated_at"])
-            _announce(game.table, version=game.version, lobby=False)
+            # No version: the move count is unchanged but every clock on the page moved.
+            _announce(game.table, lobby=False)
             game_id, version, due = game.pk, game.version, game.clock_due
             transaction.on_commit(lambda g=game_id, v=version, d=due: schedule_expiry(
                 game_id=g, version=v, due=d))

@@ -23,6 +23,7 @@ from games.identity import viewer_from_scope
 from games.lobby import LOBBY_GROUP, public_tables
 from games.models import ChatMessage, Game, Seat, Table
 from games.services import TableError, chat_post, normalize_code, table_apply_action
+from games.snapshot_cache import snapshots
 
 # REFERENCE §7: the server's frame rate limit is 40 messages per 5 seconds.
 RATE_LIMIT_FRAMES = 40
@@ -103,6 +104,7 @@ class TableConsumer(WebsocketConsumer):
         self.table = table
         self.viewer = viewer_from_scope(self.scope)
         self.sent: dict[str, str] = {}
+        self.log_cache: presenters.LogCache = {}
         self.frames: deque[float] = deque()
         self.group = table.group_name
         async_to_sync(self.channel_layer.group_add)(self.group, self.channel_name)
@@ -164,6 +166,9 @@ class TableConsumer(WebsocketConsumer):
             # The sender may be looking at an old board: bring it up to date.
             self.push()
             return
+        # The mover sees their move at once, without waiting for the group message to come
+        # back through the channel layer; that message then finds this socket up to date.
+        self.push()
         self.send(text_data=presenters.render_error("", "ok"))
 
     # --- group messages -------------------------------------------------------------------
@@ -171,11 +176,12 @@ class TableConsumer(WebsocketConsumer):
         version = event.get("version")
         seen_game = self.seen[4] if self.seen else None
         if (version is not None and seen_game is not None and seen_game[2] == Game.Status.RUNNING
-                and version < seen_game[1]):
-            # A push already showed a later move of this game (read after this one's commit):
-            # a socket that fell behind catches up once, not once per move it missed.
+                and version <= seen_game[1]):
+            # A push already showed this move or a later one (read after its commit): a socket
+            # that fell behind catches up once, not once per move it missed, and the mover's
+            # own push (after its move) is not repeated.
             return
-        self.push()
+        self.push(token=event.get("token"))
 
     def table_chat(self, event: dict[str, Any]) -> None:
         message = ChatMessage.objects.filter(pk=event.get("id"), table=self.table).first()
@@ -223,13 +229,17 @@ class TableConsumer(WebsocketConsumer):
         return game.pk, None
 
     # --- outgoing -------------------------------------------------------------------------
-    def _table(self) -> Table:
-        self.table = Table.objects.get(pk=self.table.pk)
-        return self.table
+    def push(self, *, full: bool = False, token: str | None = None) -> None:
+        """Render this seat's partials and send those that changed since the last push.
 
-    def push(self, *, full: bool = False) -> None:
-        """Render this seat's partials and send those that changed since the last push."""
-        screen = presenters.load_screen(self._table(), self.viewer)
+        With the token of a group update, the table is read once per process for every socket
+        that heard that update (games/snapshot_cache.py); otherwise this socket reads it."""
+        if token:
+            snapshot = snapshots.get(self.table.pk, token, presenters.load_snapshot)
+        else:
+            snapshot = presenters.load_snapshot(self.table.pk)
+        self.table = snapshot.table
+        screen = presenters.screen_from(snapshot, self.viewer, self.log_cache)
         csrf = (self.scope.get("cookies") or {}).get(settings.CSRF_COOKIE_NAME, "")
         parts = presenters.render_all(screen, oob=True, extra={"csrf_value": csrf})
         if full:

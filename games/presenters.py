@@ -47,18 +47,54 @@ class TableScreen:
         return self.game.version if self.game else 0
 
 
-def load_screen(table: Table, viewer: Viewer) -> TableScreen:
-    seats = list(Seat.objects.filter(table=table).order_by("position"))
-    me = next((s for s in seats if viewer.owns(s)), None)
+@dataclass(frozen=True)
+class TableSnapshot:
+    """The rows every browser at a table renders from, read once: the table, its seats, the
+    current game and the tail of its log. A snapshot is read-only once built, so the sockets of
+    one process that heard the same update can share it (games/consumers.py)."""
+
+    table: Table
+    seats: tuple[Seat, ...]
+    game: Game | None
+    log_rows: tuple[tuple[int, list[Any]], ...]  # (version, events), oldest first
+
+
+def load_snapshot(table_id: int) -> TableSnapshot:
+    table = Table.objects.get(pk=table_id)
+    seats = tuple(Seat.objects.filter(table_id=table_id).order_by("position"))
     game = table.games.order_by("-number").first()
-    screen = TableScreen(table=table, seats=seats, me=me, viewer=viewer, game=game)
+    rows: tuple[tuple[int, list[Any]], ...] = ()
+    if game is not None:
+        # Only actions the game row already counts: the board and the log show the same moment
+        # even when a move commits between the two reads.
+        recent = (GameAction.objects.filter(game=game, version__lt=game.version)
+                  .order_by("-version").values_list("version", "events")[:LOG_LINES])
+        rows = tuple((version, events or []) for version, events in reversed(list(recent)))
+    return TableSnapshot(table=table, seats=seats, game=game, log_rows=rows)
+
+
+LogCache = dict[tuple[int, int, int | None], list["LogLine"]]
+
+
+def load_screen(table: Table, viewer: Viewer) -> TableScreen:
+    return screen_from(load_snapshot(table.pk), viewer)
+
+
+def screen_from(snapshot: TableSnapshot, viewer: Viewer,
+                log_cache: LogCache | None = None) -> TableScreen:
+    """One viewer's screen from a snapshot. `log_cache` (one per socket) keeps the log lines
+    already described for this viewer, so a push describes only the new actions."""
+    seats = list(snapshot.seats)
+    me = next((s for s in seats if viewer.owns(s)), None)
+    game = snapshot.game
+    screen = TableScreen(table=snapshot.table, seats=seats, me=me, viewer=viewer, game=game)
     if game is not None:
         engine = get_game(game.game_kind)
         screen.names = [p["name"] for p in game.players]
         if me is not None and me.game_seat is not None and _in_game(game, me):
             screen.seat = me.game_seat
         screen.view = engine.view(game.state, screen.seat)
-        screen.ctx = build_context(screen, engine)
+        screen.ctx = build_context(screen, engine, snapshot.log_rows, log_cache)
     return screen
 
 
@@ -96,7 +132,9 @@ def _paused_turn_clock(game: Game, engine: GameEngine, view: Mapping[str, Any]
     return engine.clock_context(view).get("turn_seat"), f"{left // 60}:{left % 60:02d}"
 
 
-def build_context(screen: TableScreen, engine: GameEngine) -> dict[str, Any]:
+def build_context(screen: TableScreen, engine: GameEngine,
+                  log_rows: Sequence[tuple[int, list[Any]]] | None = None,
+                  log_cache: LogCache | None = None) -> dict[str, Any]:
     """The template context for one seat: the game's board context (built from the view only)
     plus what every game shares: names, bots, clocks, the log and the result."""
     view = screen.view or {}
@@ -124,7 +162,7 @@ def build_context(screen: TableScreen, engine: GameEngine) -> dict[str, Any]:
         "view": view, "me": me, "result": result, "placements": placements,
         "winner_name": (_name(names, result.get("winner"), me, subject=True)
                         if result and result.get("winner") is not None else None),
-        "log": build_log(game, engine, me, names),
+        "log": build_log(game, engine, me, names, rows=log_rows, cache=log_cache),
         "my_deadline": _deadline_for(game, me),
         "my_paused": paused_left if me is not None and me == paused_seat else None,
         "finished": game.status == Game.Status.FINISHED,
@@ -151,19 +189,39 @@ class LogLine:
         return self.text
 
 
-def build_log(game: Game, engine: GameEngine, me: int | None, names: Sequence[str]
-              ) -> list[LogLine]:
-    rows = list(GameAction.objects.filter(game=game).order_by("-version")
-                .values_list("version", "events")[:LOG_LINES])
+def build_log(game: Game, engine: GameEngine, me: int | None, names: Sequence[str], *,
+              rows: Sequence[tuple[int, list[Any]]] | None = None,
+              cache: LogCache | None = None) -> list[LogLine]:
+    """The last LOG_LINES lines of the game's log as seat `me` may read them."""
+    if rows is None:
+        recent = (GameAction.objects.filter(game=game).order_by("-version")
+                  .values_list("version", "events")[:LOG_LINES])
+        rows = [(version, events or []) for version, events in reversed(list(recent))]
     lines: list[LogLine] = []
-    for version, events in reversed(rows):
-        index = 0
-        for event in engine.events_for(events or [], me):
-            line = engine.describe_event(event, viewer=me, names=names, ruleset=game.ruleset)
-            if line:
-                lines.append(LogLine(line, version, index, (event,)))
-                index += 1
+    for version, events in rows:
+        key = (game.pk, version, me)
+        described = cache.get(key) if cache is not None else None
+        if described is None:
+            described = _describe_action(game, engine, me, names, version, events)
+            if cache is not None:
+                cache[key] = described
+        lines.extend(described)
+    if cache is not None and rows:
+        # Lines older than the window are never shown again.
+        oldest = rows[0][0]
+        for stale in [k for k in cache if k[0] != game.pk or k[1] < oldest]:
+            del cache[stale]
     return lines[-LOG_LINES:]
+
+
+def _describe_action(game: Game, engine: GameEngine, me: int | None, names: Sequence[str],
+                     version: int, events: list[Any]) -> list[LogLine]:
+    lines: list[LogLine] = []
+    for event in engine.events_for(events, me):
+        line = engine.describe_event(event, viewer=me, names=names, ruleset=game.ruleset)
+        if line:
+            lines.append(LogLine(line, version, len(lines), (event,)))
+    return lines
 
 
 # --- rendering --------------------------------------------------------------------------------

@@ -94,7 +94,10 @@ class InProcessScheduler:
 
     def pending(self) -> list[tuple[datetime, str, dict[str, Any]]]:
         with self._wake:
-            return sorted((job.when, job.task, job.kwargs) for job in self._jobs)
+            # By time and name only: two jobs due at the same instant (bots scheduled in one
+            # call) would otherwise compare their kwargs dicts, which Python refuses.
+            return sorted(((job.when, job.task, job.kwargs) for job in self._jobs),
+                          key=lambda job: (job[0], job[1]))
 
     def clear(self) -> None:
         with self._wake:

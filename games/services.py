@@ -469,7 +469,12 @@ def settle_locked(game: Game, table: Table, engine: GameEngine,
     _announce(table, version=game.version, lobby=not running)
     if running:
         game_id, version, due = game.pk, game.version, game.clock_due
-        transaction.on_commit(lambda: schedule_bot_moves(game_id=game_id, version=version))
+        # Which bots owe a move is known here, under the lock: scheduling them after the commit
+        # needs no second read of the game (the task checks the version anyway).
+        owed = [seat for seat in engine.to_decide(game.state)
+                if seat in _bot_seat_numbers(game)]
+        if owed:
+            transaction.on_commit(lambda: _schedule_bot_tasks(game_id, version, owed))
         transaction.on_commit(lambda: clocks.schedule_expiry(game_id=game_id, version=version,
                                                              due=due))
 
@@ -481,6 +486,20 @@ def _bot_seats(game: Game) -> dict[int, Seat]:
     return {s.game_seat: s for s in Seat.objects.filter(table_id=game.table_id,
                                                         game_seat__isnull=False)
             if s.bot_controlled and s.game_seat is not None}
+
+
+def _bot_seat_numbers(game: Game) -> set[int]:
+    return {s.game_seat for s in Seat.objects.filter(table_id=game.table_id,
+                                                     game_seat__isnull=False)
+            .only("game_seat", "is_bot", "away")
+            if s.bot_controlled and s.game_seat is not None}
+
+
+def _schedule_bot_tasks(game_id: int, version: int, seats: Sequence[int]) -> None:
+    delay = bot_pause_seconds()
+    for seat in seats:
+        scheduler.run_after(delay, "chudopoly.bot_move", game_id=game_id, seat=seat,
+                            version=version)
 
 
 def bot_pause_seconds() -> float:
@@ -500,15 +519,10 @@ def schedule_bot_moves(*, game_id: int, version: int | None = None) -> int:
     if version is not None and version != game.version:
         return 0
     engine = get_game(game.game_kind)
-    bots = _bot_seats(game)
-    delay = bot_pause_seconds()
-    count = 0
-    for seat in engine.to_decide(game.state):
-        if seat in bots:
-            scheduler.run_after(delay, "chudopoly.bot_move", game_id=game.pk, seat=seat,
-                                version=game.version)
-            count += 1
-    return count
+    bots = _bot_seat_numbers(game)
+    owed = [seat for seat in engine.to_decide(game.state) if seat in bots]
+    _schedule_bot_tasks(game.pk, game.version, owed)
+    return len(owed)
 
 
 def game_bot_move(*, game_id: int, seat: int, version: int) -> Game | None:

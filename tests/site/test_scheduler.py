@@ -14,6 +14,10 @@ from django.utils import timezone
 from games import scheduler
 from games.scheduler import InProcessScheduler
 
+# The runner closes stale database connections around each job (as Django does per request),
+# which touches the connection an earlier test in this process may have opened.
+pytestmark = pytest.mark.django_db
+
 calls: list[str] = []
 ran = threading.Event()
 
@@ -40,6 +44,17 @@ def test_an_in_process_job_waits_until_its_time_comes() -> None:
     assert calls == ["now"]
     assert runner.run_due(now + timedelta(seconds=31)) == 1
     assert calls == ["now", "later"]
+
+
+@override_settings(TASK_INPROCESS_THREAD=False)
+def test_two_jobs_due_at_the_same_instant_are_both_listed_as_pending() -> None:
+    # Regression: pending() compared the kwargs dicts of same-time, same-task jobs and raised.
+    runner = InProcessScheduler()
+    runner._jobs.clear()
+    now = timezone.now()
+    runner.submit(now, "tests.record_call", {"token": "a"})
+    runner.submit(now, "tests.record_call", {"token": "b"})
+    assert sorted(kwargs["token"] for _, _, kwargs in runner.pending()) == ["a", "b"]
 
 
 @override_settings(TASK_INPROCESS_THREAD=False, PERIODIC_TASKS={"tests.record_call": 5.0})

@@ -116,6 +116,26 @@ async def test_a_move_over_the_socket_reaches_every_seat_and_spectator(
         await comm.disconnect()
 
 
+async def test_the_mover_sees_their_move_before_the_ok_and_only_once(
+        alice: Viewer, bob: Viewer) -> None:
+    game = await start(alice, (bob, "Bob"))
+    turn = game.state["turn"]
+    mover = alice if owner(game, turn) == "Alice" else bob
+    a = await connect(game.table.code, mover)
+    await frames(a)
+    action = next(x for x in ENGINE.legal_actions(game.state, turn) if x["type"] == "bank"
+                  or x["type"] == "place")
+    await a.send_to(text_data=json.dumps({"kind": "act", "action": json.dumps(action),
+                                          "expected_version": "0"}))
+    got = await frames(a)
+    replies = [error_code(frame) for frame in got]
+    updates = [i for i, frame in enumerate(got) if version_in(frame) == 1]
+    # One push showing the move, sent before the "ok"; the group's echo adds nothing.
+    assert len(updates) == 1, got
+    assert updates[0] < replies.index("ok")
+    await a.disconnect()
+
+
 @pytest.mark.parametrize(("payload", "code"), [
     ("{not json", "malformed"),
     (json.dumps({"kind": "act", "action": "{\"type\":\"end_turn\"}"}), "malformed"),

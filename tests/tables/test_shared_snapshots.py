@@ -1,0 +1,122 @@
+"""Sockets of one table share one read per update, and a shared read shows each seat only its own
+view: exactly what each socket would have rendered from its own read."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from tables_helpers import play_one, started_game
+
+from games import presenters
+from games.identity import Viewer
+from games.models import Table
+from games.snapshot_cache import SnapshotCache
+
+ALICE = Viewer(user_id=None, guest_key="alice-key")
+BOB = Viewer(user_id=None, guest_key="bob-key")
+CAROL = Viewer(user_id=None, guest_key="carol-key")
+
+
+def test_sockets_hearing_the_same_token_read_the_table_once() -> None:
+    cache = SnapshotCache()
+    reads: list[int] = []
+
+    def load(table_id: int) -> tuple[int, int]:
+        reads.append(table_id)
+        return (table_id, len(reads))
+
+    first = cache.get(7, "token-a", load)
+    assert cache.get(7, "token-a", load) is first
+    assert cache.get(7, "token-b", load) != first  # a new update is read again
+    assert cache.get(8, "token-a", load)[0] == 8  # tokens are per table
+    assert reads == [7, 7, 8]
+
+
+def test_a_socket_arriving_mid_read_waits_for_that_read_instead_of_making_its_own() -> None:
+    cache = SnapshotCache()
+    started, release = threading.Event(), threading.Event()
+    reads: list[str] = []
+
+    def slow_load(table_id: int) -> str:
+        reads.append("read")
+        started.set()
+        release.wait(5)
+        return "rows"
+
+    results: list[str] = []
+    first = threading.Thread(target=lambda: results.append(cache.get(1, "t", slow_load)))
+    first.start()
+    assert started.wait(5)
+    second = threading.Thread(target=lambda: results.append(cache.get(1, "t", slow_load)))
+    second.start()
+    release.set()
+    first.join(5)
+    second.join(5)
+    assert results == ["rows", "rows"]
+    assert reads == ["read"]
+
+
+def test_a_failed_read_is_not_shared_the_next_socket_reads_for_itself() -> None:
+    cache = SnapshotCache()
+    calls: list[int] = []
+
+    def flaky(table_id: int) -> str:
+        calls.append(table_id)
+        if len(calls) == 1:
+            raise ConnectionError("database went away")
+        return "rows"
+
+    with pytest.raises(ConnectionError):
+        cache.get(1, "t", flaky)
+    assert cache.get(1, "t", flaky) == "rows"
+
+
+def test_old_reads_are_dropped_after_a_while_and_beyond_the_size_cap() -> None:
+    cache = SnapshotCache(keep_seconds=0.0)
+    cache.get(1, "t", lambda table_id: "rows")
+    cache.get(1, "u", lambda table_id: "rows")
+    assert len(cache._entries) == 1
+    small = SnapshotCache(max_entries=3)
+    for n in range(10):
+        small.get(1, f"t{n}", lambda table_id: "rows")
+    assert len(small._entries) <= 3
+
+
+@pytest.mark.django_db
+def test_one_shared_read_gives_every_seat_the_screen_its_own_read_would() -> None:
+    game = started_game(ALICE, (BOB, "Bob"), (CAROL, "Carol"), turn_seconds=0)
+    for _ in range(25):
+        game = play_one(game)
+    table = Table.objects.get(pk=game.table_id)
+    snapshot = presenters.load_snapshot(table.pk)
+    for viewer in (ALICE, BOB, CAROL, Viewer(user_id=None, guest_key="spectator")):
+        shared = presenters.render_all(presenters.screen_from(snapshot, viewer))
+        own = presenters.render_all(presenters.load_screen(table, viewer))
+        assert shared == own
+
+
+@pytest.mark.django_db
+def test_a_socket_describes_each_logged_move_once_and_its_log_reads_the_same() -> None:
+    game = started_game(ALICE, (BOB, "Bob"), turn_seconds=0)
+    cache: presenters.LogCache = {}
+    for _ in range(60):
+        game = play_one(game)
+        snapshot = presenters.load_snapshot(game.table_id)
+        cached = presenters.screen_from(snapshot, BOB, cache).ctx["log"]
+        fresh = presenters.screen_from(snapshot, BOB).ctx["log"]
+        assert [(line.text, line.key) for line in cached] == [(line.text, line.key)
+                                                               for line in fresh]
+        # Only the moves still on screen are remembered.
+        assert {key[1] for key in cache} <= {line.version for line in fresh} | {
+            version for version, _ in snapshot.log_rows}
+
+
+@pytest.mark.django_db
+def test_the_log_never_runs_ahead_of_the_board_it_is_shown_with() -> None:
+    game = started_game(ALICE, (BOB, "Bob"), turn_seconds=0)
+    for _ in range(5):
+        game = play_one(game)
+    snapshot = presenters.load_snapshot(game.table_id)
+    assert snapshot.game is not None
+    assert max(version for version, _ in snapshot.log_rows) == snapshot.game.version - 1
