@@ -9,11 +9,15 @@ and cached.
 
 from __future__ import annotations
 
+import json
+import threading
+from collections import OrderedDict
 from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from typing import Any
 
 from django import template
+from django.template.loader import render_to_string
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
@@ -324,3 +328,31 @@ def hero_cards() -> SafeString:
              next(c for c in deck if c.kind == "money" and c.value == 5)]
     faces = "".join(render_card({**card_dict(c), "id": None}) for c in picks)
     return mark_safe(f'<div class="hero-fan" aria-hidden="true">{faces}</div>')
+
+
+# An opponent's panel shows only public facts, so every viewer at the table gets the same HTML
+# for it. The four sockets of a table rendered the same three panels after every move; the
+# panels are now rendered once per distinct content and process. Keyed by the content itself,
+# so a stale panel cannot be served: any change makes a new key.
+_PANEL_MEMO: OrderedDict[str, SafeString] = OrderedDict()
+_PANEL_MEMO_SIZE = 2048
+_PANEL_LOCK = threading.Lock()
+
+
+@register.simple_tag
+def opponent_panel(player: Mapping[str, Any], result: Any) -> SafeString:
+    if player.get("is_me"):
+        raise ValueError("opponent_panel renders other seats only")
+    key = json.dumps([player, bool(result)], sort_keys=True, default=str)
+    with _PANEL_LOCK:
+        html = _PANEL_MEMO.get(key)
+        if html is not None:
+            _PANEL_MEMO.move_to_end(key)
+            return html
+    html = mark_safe(render_to_string("games/chudopoly/_opponent.html",
+                                      {"p": player, "c": {"result": result}}))
+    with _PANEL_LOCK:
+        _PANEL_MEMO[key] = html
+        while len(_PANEL_MEMO) > _PANEL_MEMO_SIZE:
+            _PANEL_MEMO.popitem(last=False)
+    return html

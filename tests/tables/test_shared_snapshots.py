@@ -120,3 +120,27 @@ def test_the_log_never_runs_ahead_of_the_board_it_is_shown_with() -> None:
     snapshot = presenters.load_snapshot(game.table_id)
     assert snapshot.game is not None
     assert max(version for version, _ in snapshot.log_rows) == snapshot.game.version - 1
+
+
+@pytest.mark.django_db
+def test_an_opponents_panel_is_the_same_for_every_viewer_and_changes_with_its_content() -> None:
+    from games.templatetags.chudopoly import opponent_panel
+
+    game = started_game(ALICE, (BOB, "Bob"), (CAROL, "Carol"), turn_seconds=0)
+    for _ in range(25):
+        game = play_one(game)
+    snapshot = presenters.load_snapshot(game.table_id)
+    carol_seen_by = []
+    for viewer in (ALICE, BOB, Viewer(user_id=None, guest_key="spectator")):
+        players = presenters.screen_from(snapshot, viewer).ctx["players"]
+        carol = next(p for p in players if p["name"] == "Carol")
+        carol_seen_by.append(carol)
+        html = opponent_panel(carol, None)
+        assert f'id="seat-{carol["seat"]}"' in html
+        assert html in presenters.render_all(presenters.screen_from(snapshot, viewer))["players"]
+    assert len({opponent_panel(p, None) for p in carol_seen_by}) == 1
+    fewer = {**carol_seen_by[0], "hand_count": carol_seen_by[0]["hand_count"] + 1}
+    assert opponent_panel(fewer, None) != opponent_panel(carol_seen_by[0], None)
+    assert "is-turn" not in opponent_panel({**carol_seen_by[0], "is_turn": True}, {"winner": 0})
+    with pytest.raises(ValueError):
+        opponent_panel({**carol_seen_by[0], "is_me": True}, None)
