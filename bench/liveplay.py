@@ -27,6 +27,7 @@ import subprocess
 import sys
 import time
 import urllib.parse
+from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -34,6 +35,9 @@ from typing import Any
 from wsclient import ConnectionClosed, HandshakeRefused, WSClient
 
 ROOT = Path(__file__).resolve().parent.parent
+# The server allows 40 frames in 5 s per socket (games/consumers.py); clients keep a margin.
+PACE_FRAMES = 35
+PACE_SECONDS = 5.0
 
 # The partials a table page is made of (games/presenters.py render_all + the socket's extras).
 ROOT_IDS = ("table-version", "lobby", "status", "decision", "hand", "players", "log",
@@ -175,6 +179,7 @@ class ScriptedSeat:
         self.acked_moves: list[tuple[int, dict[str, Any]]] = []
         self.ws: WSClient | None = None
         self.watching = False  # True for a spectator: it only listens
+        self.sent_at: deque[float] = deque()  # for pacing under the server's frame limit
 
     @property
     def finished(self) -> bool:
@@ -254,7 +259,19 @@ class ScriptedSeat:
             except ConnectionClosed:
                 await self.reconnect()
 
+    async def _pace(self) -> None:
+        """Stay under the server's frame limit (40 per 5 s) as a polite client does: a script
+        answering at machine speed would otherwise be told to wait, or be cut off."""
+        now = time.monotonic()
+        while self.sent_at and now - self.sent_at[0] > PACE_SECONDS:
+            self.sent_at.popleft()
+        if len(self.sent_at) >= PACE_FRAMES:
+            await asyncio.sleep(PACE_SECONDS - (now - self.sent_at[0]) + 0.01)
+            await self.drain(quiet=0)
+        self.sent_at.append(time.monotonic())
+
     async def _send_move(self, move: dict[str, Any]) -> None:
+        await self._pace()
         assert self.ws is not None
         sent_version = self.version
         self.sent_moves.append((sent_version, move))

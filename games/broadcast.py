@@ -9,6 +9,7 @@ sockets of one process that hear the same token share one read of the table
 
 from __future__ import annotations
 
+import threading
 import uuid
 from typing import Any
 
@@ -21,7 +22,18 @@ def group_name(code: str) -> str:
     return f"table.{code}"
 
 
+_sent = threading.local()
+
+
+def last_update_token() -> str | None:
+    """The token of the last table update this thread sent: the socket that made a move pushes
+    its own board under it, sharing the read with the other sockets of the table."""
+    return getattr(_sent, "token", None)
+
+
 def _send(code: str, message: dict[str, Any]) -> None:
+    if "token" in message:
+        _sent.token = message["token"]
     layer = get_channel_layer()
     if layer is not None:
         async_to_sync(layer.group_send)(group_name(code), message)

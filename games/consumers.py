@@ -17,6 +17,7 @@ from django.conf import settings
 from django.template.loader import render_to_string
 
 from games import presenters
+from games.broadcast import last_update_token
 from games.clocks import seat_connected, seat_disconnected
 from games.frames import FrameError, parse_frame
 from games.identity import viewer_from_scope
@@ -168,7 +169,7 @@ class TableConsumer(WebsocketConsumer):
             return
         # The mover sees their move at once, without waiting for the group message to come
         # back through the channel layer; that message then finds this socket up to date.
-        self.push()
+        self.push(token=last_update_token())
         self.send(text_data=presenters.render_error("", "ok"))
 
     # --- group messages -------------------------------------------------------------------
