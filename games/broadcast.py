@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import threading
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -22,18 +24,42 @@ def group_name(code: str) -> str:
     return f"table.{code}"
 
 
-_sent = threading.local()
+_held = threading.local()
 
 
-def last_update_token() -> str | None:
-    """The token of the last table update this thread sent: the socket that made a move pushes
-    its own board under it, sharing the read with the other sockets of the table."""
-    return getattr(_sent, "token", None)
+@contextmanager
+def held_updates() -> Iterator[list[tuple[str, dict[str, Any]]]]:
+    """Hold this thread's group messages until the block ends, then send them.
+
+    The socket that made a move renders its own board first, under the update's token, and
+    only then lets the table hear of it: the mover's push does not queue behind the other
+    sockets' (they share its read a moment later). Whatever happens in the block, the held
+    messages are sent at its end."""
+    messages: list[tuple[str, dict[str, Any]]] = []
+    _held.messages = messages
+    try:
+        yield messages
+    finally:
+        _held.messages = None
+        for code, message in messages:
+            _deliver(code, message)
+
+
+def update_token(messages: list[tuple[str, dict[str, Any]]]) -> str | None:
+    """The token of the last table update among held messages."""
+    tokens = [m["token"] for _, m in messages if m.get("type") == "table.update"]
+    return tokens[-1] if tokens else None
 
 
 def _send(code: str, message: dict[str, Any]) -> None:
-    if "token" in message:
-        _sent.token = message["token"]
+    held = getattr(_held, "messages", None)
+    if held is not None:
+        held.append((code, message))
+        return
+    _deliver(code, message)
+
+
+def _deliver(code: str, message: dict[str, Any]) -> None:
     layer = get_channel_layer()
     if layer is not None:
         async_to_sync(layer.group_send)(group_name(code), message)

@@ -17,7 +17,7 @@ from django.conf import settings
 from django.template.loader import render_to_string
 
 from games import presenters
-from games.broadcast import last_update_token
+from games.broadcast import held_updates, update_token
 from games.clocks import seat_connected, seat_disconnected
 from games.frames import FrameError, parse_frame
 from games.identity import viewer_from_scope
@@ -159,17 +159,18 @@ class TableConsumer(WebsocketConsumer):
         if frame.seat is not None and frame.seat != seat:
             self.send_error("That is not your seat.", "forged")
             return
-        try:
-            table_apply_action(game_id=game_id, seat=seat, action=frame.action,
-                               expected_version=frame.expected_version)
-        except TableError as exc:
-            self.send_error(exc.message, exc.code)
-            # The sender may be looking at an old board: bring it up to date.
-            self.push()
-            return
-        # The mover sees their move at once, without waiting for the group message to come
-        # back through the channel layer; that message then finds this socket up to date.
-        self.push(token=last_update_token())
+        with held_updates() as updates:
+            try:
+                table_apply_action(game_id=game_id, seat=seat, action=frame.action,
+                                   expected_version=frame.expected_version)
+            except TableError as exc:
+                self.send_error(exc.message, exc.code)
+                # The sender may be looking at an old board: bring it up to date.
+                self.push()
+                return
+            # The mover sees their move at once, before the table hears of it (see
+            # held_updates); the group message then finds this socket up to date.
+            self.push(token=update_token(updates))
         self.send(text_data=presenters.render_error("", "ok"))
 
     # --- group messages -------------------------------------------------------------------
