@@ -76,11 +76,14 @@ def test_quick_play_shows_a_ticking_clock_and_the_bots_move(live_server_url: str
     page.reload()
     page.wait_for_selector("#connection[data-state=open]")
 
-    mine = page.locator(f'time[data-deadline="{deadlines[str(me)]["deadline"]}"]').first
-    page.wait_for_function("el => /^0:4\\d$/.test(el.textContent)", arg=mine.element_handle())
+    # Looked up afresh each time: a push may swap the element for a new one meanwhile.
+    selector = f'time[data-deadline="{deadlines[str(me)]["deadline"]}"]'
+    mine = page.locator(selector).first
+    page.wait_for_function("s => /^0:4\\d$/.test(document.querySelector(s)?.textContent)",
+                           arg=selector)
     first = mine.text_content()
-    page.wait_for_function("([el, t]) => el.textContent !== t",
-                           arg=[mine.element_handle(), first], timeout=10_000)
+    page.wait_for_function("([s, t]) => (document.querySelector(s)?.textContent ?? t) !== t",
+                           arg=[selector, first], timeout=10_000)
     assert mine.text_content() < first  # it counts down in the browser, between pushes
 
     # The other bots answer and pay (the watchdog wakes them), and my page follows.
