@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -20,6 +18,7 @@ from games import presenters
 from games.broadcast import held_updates, update_token
 from games.clocks import seat_connected, seat_disconnected
 from games.frames import FrameError, parse_frame
+from games.heartbeat import HeartbeatMixin
 from games.identity import viewer_from_scope
 from games.lobby import LOBBY_GROUP, public_tables
 from games.models import ChatMessage, Game, Seat, Table
@@ -32,14 +31,12 @@ RATE_LIMIT_SECONDS = 5.0
 FLOOD_FACTOR = 2  # past twice the limit in one window the socket is closed
 CLOSE_NO_TABLE = 4404
 CLOSE_FLOOD = 4429
-# A table socket that heard nothing for this long checks in: it joins its group again (a
-# restarted Redis forgets every group, which would leave the socket open but deaf) and pushes
-# if the table moved on meanwhile. See docs/reliability.md.
-HEARTBEAT_SECONDS = 15.0
 
 
-class LobbyConsumer(WebsocketConsumer):
+class LobbyConsumer(HeartbeatMixin, WebsocketConsumer):
     """Keeps the home page's list of public tables live (htmx ws out-of-band swap)."""
+
+    last_html = ""
 
     def connect(self) -> None:
         async_to_sync(self.channel_layer.group_add)(LOBBY_GROUP, self.channel_name)
@@ -53,12 +50,21 @@ class LobbyConsumer(WebsocketConsumer):
         return
 
     def lobby_changed(self, event: dict[str, Any]) -> None:
+        self.last_html = render_to_string("games/_public_tables.html",
+                                          {"tables": public_tables(), "oob": True})
+        self.send(text_data=self.last_html)
+
+    def socket_heartbeat(self, event: dict[str, Any]) -> None:
+        # Join again (a restarted Redis forgot the group) and send the list if it changed.
+        async_to_sync(self.channel_layer.group_add)(LOBBY_GROUP, self.channel_name)
         html = render_to_string("games/_public_tables.html",
                                 {"tables": public_tables(), "oob": True})
-        self.send(text_data=html)
+        if html != self.last_html:
+            self.last_html = html
+            self.send(text_data=html)
 
 
-class TableConsumer(WebsocketConsumer):
+class TableConsumer(HeartbeatMixin, WebsocketConsumer):
     """One browser tab at one table. It acts for the seat its session owns (or watches).
 
     Frames in: see games/frames.py. Frames out: HTML fragments with hx-swap-oob, rendered from
@@ -69,16 +75,6 @@ class TableConsumer(WebsocketConsumer):
     table: Table
     code: str
     seen: tuple[Any, ...] | None = None  # what the last push showed (see _fingerprint)
-
-    async def __call__(self, scope: dict[str, Any], receive: Callable[[], Awaitable[Any]],
-                       send: Callable[[Any], Awaitable[None]]) -> None:
-        async def receive_or_heartbeat() -> dict[str, Any]:
-            try:
-                return await asyncio.wait_for(receive(), HEARTBEAT_SECONDS)
-            except TimeoutError:
-                return {"type": "table.heartbeat"}
-
-        await super().__call__(scope, receive_or_heartbeat, send)
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Handle one message on a thread of the pool, not the one thread that every sync
@@ -190,7 +186,8 @@ class TableConsumer(WebsocketConsumer):
         if message is not None:
             self.send(text_data=presenters.render_chat_line(message))
 
-    def table_heartbeat(self, event: dict[str, Any]) -> None:
+    def socket_heartbeat(self, event: dict[str, Any]) -> None:
+        # A quiet spell (games/heartbeat.py): join again, push if the table moved on.
         if not hasattr(self, "group"):
             return
         async_to_sync(self.channel_layer.group_add)(self.group, self.channel_name)

@@ -11,13 +11,14 @@ from channels.generic.websocket import WebsocketConsumer
 from django.conf import settings
 from django.template.loader import render_to_string
 
+from games.heartbeat import HeartbeatMixin
 from games.identity import viewer_from_scope
 from ladder import broadcast, services
 from ladder.models import QueueTicket
 from ladder.queries import queue_status_context
 
 
-class QueueConsumer(WebsocketConsumer):
+class QueueConsumer(HeartbeatMixin, WebsocketConsumer):
     ticket_id: int | None = None
     groups_joined: tuple[str, ...] = ()
     sent_match = False  # the jump to the table goes out once (a second would abort the first)
@@ -55,6 +56,13 @@ class QueueConsumer(WebsocketConsumer):
         self.push()
 
     def queue_matched(self, event: dict[str, Any]) -> None:
+        self.push()
+
+    def socket_heartbeat(self, event: dict[str, Any]) -> None:
+        # A quiet spell (games/heartbeat.py): join the groups again (a restarted Redis forgot
+        # them) and show the current status, in case a match was made meanwhile.
+        for group in self.groups_joined:
+            async_to_sync(self.channel_layer.group_add)(group, self.channel_name)
         self.push()
 
     def push(self) -> None:

@@ -1,4 +1,4 @@
-"""Self-healing of the table socket, in process (fast; the real restarts are in test_faults.py).
+"""Self-healing of the sockets, in process (fast; the real restarts are in test_faults.py).
 
 A restarted Redis comes back empty: every group membership is gone, and a socket that stays open
 would never hear of another move. The table socket checks in after a quiet spell: it joins its
@@ -19,7 +19,8 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.sessions.backends.db import SessionStore
 from liveplay import version_in
 
-from games import consumers, services
+from games import services
+from games.heartbeat import HeartbeatMixin
 from games.identity import GUEST_SESSION_KEY, Viewer
 from games.interface import get_game
 from games.models import Game
@@ -68,7 +69,7 @@ async def _forget_group(group: str) -> None:
 
 @pytest.mark.django_db(transaction=True)
 async def test_a_socket_whose_group_was_forgotten_catches_up_by_itself(monkeypatch) -> None:
-    monkeypatch.setattr(consumers, "HEARTBEAT_SECONDS", 0.5)
+    monkeypatch.setattr(HeartbeatMixin, "heartbeat_seconds", 0.5)
     from chudopoly_site.asgi import application
 
     game = await database_sync_to_async(_game)()
@@ -91,7 +92,7 @@ async def test_a_socket_whose_group_was_forgotten_catches_up_by_itself(monkeypat
 
 @pytest.mark.django_db(transaction=True)
 async def test_a_quiet_socket_that_missed_nothing_sends_nothing(monkeypatch) -> None:
-    monkeypatch.setattr(consumers, "HEARTBEAT_SECONDS", 0.3)
+    monkeypatch.setattr(HeartbeatMixin, "heartbeat_seconds", 0.3)
     from chudopoly_site.asgi import application
 
     game = await database_sync_to_async(_game)()
@@ -101,6 +102,25 @@ async def test_a_quiet_socket_that_missed_nothing_sends_nothing(monkeypatch) -> 
     assert (await comm.connect())[0]
     await comm.receive_from(timeout=5)
     assert await comm.receive_nothing(timeout=1.5)  # several heartbeats, no frames
+    await comm.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_the_home_pages_list_catches_up_after_its_group_was_forgotten(monkeypatch) -> None:
+    monkeypatch.setattr(HeartbeatMixin, "heartbeat_seconds", 0.5)
+    from chudopoly_site.asgi import application
+    from games.lobby import LOBBY_GROUP
+
+    comm = WebsocketCommunicator(application, "/ws/lobby/", headers=[
+        (b"origin", b"http://localhost"), (b"host", b"localhost")])
+    assert (await comm.connect())[0]
+    await _forget_group(LOBBY_GROUP)
+    table = await database_sync_to_async(services.table_create)(
+        viewer=ALICE, name="Alice", ruleset_spec={"preset": "blitz"}, is_public=True)
+    frame = await comm.receive_from(timeout=10)  # from the heartbeat: nobody else told it
+    assert table.code in frame
+    await _forget_group(LOBBY_GROUP)
+    assert await comm.receive_nothing(timeout=1.5)  # nothing new: quiet heartbeats
     await comm.disconnect()
 
 
