@@ -257,10 +257,11 @@ def _bot_levels() -> list[tuple[str, str]]:
 
 
 def render_partial(template: str, screen: TableScreen, *, oob: bool,
-                   extra: Mapping[str, Any] | None = None) -> str:
+                   extra: Mapping[str, Any] | None = None,
+                   lobby: Mapping[str, Any] | None = None) -> str:
     context = {"screen": screen, "table": screen.table, "oob": oob, "c": screen.ctx,
                "version": screen.version, "game": screen.game,
-               **lobby_context(screen), **(extra or {})}
+               **(lobby if lobby is not None else lobby_context(screen)), **(extra or {})}
     return _render_unlocalized(template, context)
 
 
@@ -279,12 +280,13 @@ def render_all(screen: TableScreen, *, oob: bool = True,
     out = {"version": render_to_string("games/_version.html",
                                        {"version": screen.version, "oob": oob,
                                         "seat": screen.seat})}
-    out["lobby"] = render_partial(LOBBY_TEMPLATE, screen, oob=oob, extra=extra)
+    lobby = lobby_context(screen)  # once for all the partials
+    out["lobby"] = render_partial(LOBBY_TEMPLATE, screen, oob=oob, extra=extra, lobby=lobby)
     # The board partials belong to the game; each template renders an empty element with its
     # id before the start, so the page always has every swap target.
     engine = get_game(screen.table.game_kind)
     for name, template in engine.board_templates.items():
-        out[name] = render_partial(template, screen, oob=oob, extra=extra)
+        out[name] = render_partial(template, screen, oob=oob, extra=extra, lobby=lobby)
     return out
 
 
