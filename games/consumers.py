@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import time
 from collections import deque
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -31,6 +32,9 @@ RATE_LIMIT_SECONDS = 5.0
 FLOOD_FACTOR = 2  # past twice the limit in one window the socket is closed
 CLOSE_NO_TABLE = 4404
 CLOSE_FLOOD = 4429
+
+
+_PUSH_LANE = ThreadPoolExecutor(max_workers=1, thread_name_prefix="table-push")
 
 
 class LobbyConsumer(HeartbeatMixin, WebsocketConsumer):
@@ -84,7 +88,12 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
         if settings.DATABASES["default"]["ENGINE"].endswith("sqlite3"):
             await super().dispatch(message)
             return
-        await DatabaseSyncToAsync(self._handle, thread_sensitive=False)(message)
+        # Re-renders after someone else's move go through one thread of their own: a move
+        # being made (and the mover's own push) then shares the GIL with at most that one
+        # thread, not with every other socket of the table re-rendering at once. A socket that
+        # falls behind there catches up in one push (see table_update).
+        lane = _PUSH_LANE if message.get("type") == "table.update" else None
+        await DatabaseSyncToAsync(self._handle, thread_sensitive=False, executor=lane)(message)
 
     def _handle(self, message: dict[str, Any]) -> None:
         handler = getattr(self, get_handler_name(message), None)
@@ -102,6 +111,7 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
         self.viewer = viewer_from_scope(self.scope)
         self.sent: dict[str, str] = {}
         self.log_cache: presenters.LogCache = {}
+        self.partial_memo: presenters.PartialMemo = {}
         self.frames: deque[float] = deque()
         self.group = table.group_name
         async_to_sync(self.channel_layer.group_add)(self.group, self.channel_name)
@@ -165,9 +175,9 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
                 self.push()
                 return
             # The mover sees their move at once, before the table hears of it (see
-            # held_updates); the group message then finds this socket up to date.
-            self.push(token=update_token(updates))
-        self.send(text_data=presenters.render_error("", "ok"))
+            # held_updates); the group message then finds this socket up to date. The "ok"
+            # rides in the same frame.
+            self.push(token=update_token(updates), also=presenters.render_error("", "ok"))
 
     # --- group messages -------------------------------------------------------------------
     def table_update(self, event: dict[str, Any]) -> None:
@@ -228,8 +238,9 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
         return game.pk, None
 
     # --- outgoing -------------------------------------------------------------------------
-    def push(self, *, full: bool = False, token: str | None = None) -> None:
-        """Render this seat's partials and send those that changed since the last push.
+    def push(self, *, full: bool = False, token: str | None = None, also: str = "") -> None:
+        """Render this seat's partials and send those that changed since the last push (with
+        `also` appended: one frame rather than two).
 
         With the token of a group update, the table is read once per process for every socket
         that heard that update (games/snapshot_cache.py); otherwise this socket reads it."""
@@ -240,13 +251,16 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
         self.table = snapshot.table
         screen = presenters.screen_from(snapshot, self.viewer, self.log_cache)
         csrf = (self.scope.get("cookies") or {}).get(settings.CSRF_COOKIE_NAME, "")
-        parts = presenters.render_all(screen, oob=True, extra={"csrf_value": csrf})
+        parts = presenters.render_all(screen, oob=True, extra={"csrf_value": csrf},
+                                      memo=self.partial_memo)
         if full:
             self.sent = {}
             parts["chat-log"] = presenters.render_chat(self.table, oob=True)
         changed = [html for key, html in parts.items() if self.sent.get(key) != html]
         self.sent.update(parts)
         self.seen = self._fingerprint(screen.table, screen.seats, screen.game)
+        if also:
+            changed.append(also)
         if changed:
             self.send(text_data="\n".join(changed))
 

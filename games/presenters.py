@@ -181,6 +181,8 @@ class LogLine:
     version: int
     index: int = 0
     events: tuple[Mapping[str, Any], ...] = ()
+    # Its list-item HTML once rendered, with and without card peeks ({% log_item %}).
+    rendered: dict[bool, str] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def key(self) -> str:
@@ -273,15 +275,37 @@ def _render_unlocalized(template: str, context: dict[str, Any]) -> str:
     return compiled.render(Context(context, autoescape=True, use_l10n=False))
 
 
+def lobby_key(screen: TableScreen, extra: Mapping[str, Any] | None) -> tuple[Any, ...]:
+    """Everything the lobby partial shows (templates/games/_lobby.html): equal keys, equal HTML."""
+    t = screen.table
+    return (t.pk, t.code, t.status, t.host_id, t.max_seats, t.turn_seconds, t.response_seconds,
+            t.is_public, t.ruleset_label,
+            tuple((s.pk, s.position, s.name, s.is_bot, s.bot_level, s.away, s.away_reason)
+                  for s in screen.seats),
+            screen.me.pk if screen.me else None, screen.viewer.user_id is None,
+            tuple(sorted((extra or {}).items())))
+
+
+PartialMemo = dict[str, tuple[tuple[Any, ...], str]]
+
+
 def render_all(screen: TableScreen, *, oob: bool = True,
-               extra: Mapping[str, Any] | None = None) -> dict[str, str]:
+               extra: Mapping[str, Any] | None = None,
+               memo: PartialMemo | None = None) -> dict[str, str]:
     """Every partial of the table page, by element id. `extra` carries per-browser values the
-    lobby forms need (`csrf_value`, `remembered_name`)."""
+    lobby forms need (`csrf_value`, `remembered_name`). With a socket's `memo`, the lobby
+    partial is rendered again only when what it shows changed (during a game, almost never)."""
     out = {"version": render_to_string("games/_version.html",
                                        {"version": screen.version, "oob": oob,
                                         "seat": screen.seat})}
     lobby = lobby_context(screen)  # once for all the partials
-    out["lobby"] = render_partial(LOBBY_TEMPLATE, screen, oob=oob, extra=extra, lobby=lobby)
+    key = (oob, *lobby_key(screen, extra))
+    if memo is not None and memo.get("lobby", ((), ""))[0] == key:
+        out["lobby"] = memo["lobby"][1]
+    else:
+        out["lobby"] = render_partial(LOBBY_TEMPLATE, screen, oob=oob, extra=extra, lobby=lobby)
+        if memo is not None:
+            memo["lobby"] = (key, out["lobby"])
     # The board partials belong to the game; each template renders an empty element with its
     # id before the start, so the page always has every swap target.
     engine = get_game(screen.table.game_kind)

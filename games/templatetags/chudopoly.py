@@ -356,3 +356,21 @@ def opponent_panel(player: Mapping[str, Any], result: Any) -> SafeString:
         while len(_PANEL_MEMO) > _PANEL_MEMO_SIZE:
             _PANEL_MEMO.popitem(last=False)
     return html
+
+
+@register.simple_tag
+def log_item(line: Any, peek: bool) -> SafeString:
+    """One log line as a list item; with `peek`, the cards its events show. A line never
+    changes once written, and a socket keeps its lines from push to push
+    (presenters.build_log), so each is rendered once and kept on the line."""
+    rendered = getattr(line, "rendered", None)
+    if rendered is not None and peek in rendered:
+        return rendered[peek]
+    cards = event_cards(line.events) if peek else []
+    peek_html = ('<span class="log-peek" aria-hidden="true">'
+                 + "".join(render_card(c) for c in cards) + "</span>") if cards else ""
+    html = mark_safe(f'<li data-k="{escape(line.key)}"><span class="log-text">'
+                     f"{escape(str(line))}</span>{peek_html}</li>")
+    if rendered is not None:
+        rendered[peek] = html
+    return html

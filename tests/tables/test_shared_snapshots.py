@@ -144,3 +144,37 @@ def test_an_opponents_panel_is_the_same_for_every_viewer_and_changes_with_its_co
     assert "is-turn" not in opponent_panel({**carol_seen_by[0], "is_turn": True}, {"winner": 0})
     with pytest.raises(ValueError):
         opponent_panel({**carol_seen_by[0], "is_me": True}, None)
+
+
+@pytest.mark.django_db
+def test_a_socket_renders_the_lobby_again_only_when_what_it_shows_changed(monkeypatch) -> None:
+    game = started_game(ALICE, (BOB, "Bob"), turn_seconds=0)
+    memo: presenters.PartialMemo = {}
+    rendered: list[str] = []
+    real = presenters.render_partial
+
+    def counting(template: str, *args, **kwargs):  # type: ignore[no-untyped-def]
+        rendered.append(template)
+        return real(template, *args, **kwargs)
+
+    monkeypatch.setattr(presenters, "render_partial", counting)
+
+    def lobby_html() -> str:
+        screen = presenters.load_screen(Table.objects.get(pk=game.table_id), BOB)
+        return presenters.render_all(screen, extra={"csrf_value": "t"}, memo=memo)["lobby"]
+
+    first = lobby_html()
+    play_one(game)
+    assert lobby_html() == first  # a move: the lobby is not rendered again
+    assert rendered.count(presenters.LOBBY_TEMPLATE) == 1
+    from games.models import Seat
+
+    Seat.objects.filter(table_id=game.table_id, name="Bob").update(away=True,
+                                                                  away_reason="timeouts")
+    away = lobby_html()
+    assert away != first and "timed out" in away
+    assert rendered.count(presenters.LOBBY_TEMPLATE) == 2
+    # What a socket without a memo renders is the same.
+    assert away == presenters.render_all(
+        presenters.load_screen(Table.objects.get(pk=game.table_id), BOB),
+        extra={"csrf_value": "t"})["lobby"]

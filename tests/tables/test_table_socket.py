@@ -116,7 +116,7 @@ async def test_a_move_over_the_socket_reaches_every_seat_and_spectator(
         await comm.disconnect()
 
 
-async def test_the_mover_sees_their_move_before_the_ok_and_only_once(
+async def test_the_mover_sees_their_move_with_the_ok_and_only_once(
         alice: Viewer, bob: Viewer) -> None:
     game = await start(alice, (bob, "Bob"))
     turn = game.state["turn"]
@@ -130,9 +130,10 @@ async def test_the_mover_sees_their_move_before_the_ok_and_only_once(
     got = await frames(a)
     replies = [error_code(frame) for frame in got]
     updates = [i for i, frame in enumerate(got) if version_in(frame) == 1]
-    # One push showing the move, sent before the "ok"; the group's echo adds nothing.
+    # One push showing the move, with the "ok" in the same frame; the group's echo adds nothing.
     assert len(updates) == 1, got
-    assert updates[0] < replies.index("ok")
+    assert updates[0] == replies.index("ok")
+    assert got[updates[0]].index('id="table-version"') < got[updates[0]].index('id="frame-error"')
     await a.disconnect()
 
 
