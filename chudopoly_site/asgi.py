@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import sys
 
 from django.core.asgi import get_asgi_application
 
@@ -27,12 +26,6 @@ application = ProtocolTypeRouter(
         ),
     }
 )
-
-# Every database query and socket write lets go of the GIL and must win it back; under load a
-# thread rendering a board holds it for the whole default 5 ms switch interval, so a move's ten
-# or so round trips queue for up to 5 ms each (the convoy effect). A shorter interval hands the
-# GIL back sooner (docs/performance.md, "Live tables under load").
-sys.setswitchinterval(settings.GIL_SWITCH_INTERVAL)
 
 if settings.TASK_BACKEND == "inprocess":
     # The embedded default has no worker or beat: this process runs the periodic sweeps.

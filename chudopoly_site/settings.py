@@ -145,12 +145,6 @@ BOT_PAUSE_SECONDS = float(env_str("BOT_PAUSE_SECONDS", "1.2") or 0)
 if BOT_PAUSE_SECONDS < 0:
     raise ImproperlyConfigured("BOT_PAUSE_SECONDS must be zero or more")
 
-# Seconds a thread of a web process may hold the GIL before it must offer it to another
-# (Python's default is 0.005). See chudopoly_site/asgi.py.
-GIL_SWITCH_INTERVAL = float(env_str("GIL_SWITCH_INTERVAL", "0.005") or 0.005)
-if not 0 < GIL_SWITCH_INTERVAL <= 1:
-    raise ImproperlyConfigured("GIL_SWITCH_INTERVAL must be between 0 and 1 second")
-
 # Periodic jobs, run by Celery beat or by the in-process scheduler: task name -> seconds.
 PERIODIC_TASKS: dict[str, float] = {}
 
