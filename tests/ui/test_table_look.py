@@ -110,6 +110,15 @@ def test_every_screen_at_phone_and_desktop_size(live_server_url: str, device: tu
     tap(page.locator(f"#play-btn-{hand_card(game, me, 'F-15 Eagle')}"))
     page.wait_for_selector(".final-approach", timeout=10_000)
     page.wait_for_selector(f"#set-{me}-red.complete")
+    # The completed set celebrates without growing past its column, which on a phone would
+    # scroll the page sideways while the animation runs: sample it frame by frame.
+    zone = page.locator(f"#set-{me}-red")
+    assert zone.evaluate("z => z.classList.contains('just-completed')")
+    growth = zone.evaluate("""z => new Promise(done => { const seen = [];
+      const tick = () => { seen.push(z.getBoundingClientRect().width / z.offsetWidth);
+        if (seen.length < 40) requestAnimationFrame(tick); else done(Math.max(...seen)); };
+      tick(); })""")
+    assert growth <= 1.001, f"the completed set grew to {growth:.3f}× its width"
     settle(page)
     assert "Final approach" in page.locator(".final-approach").text_content()
     _look(page, axe_script, artifacts, f"{size}-final-approach")

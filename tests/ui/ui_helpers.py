@@ -207,7 +207,19 @@ LAYOUT_JS = """() => {
       if (w > 2 && h > 2) overlaps.push(name(a) + ' / ' + name(b));
     }
   }
-  return {overflow: doc.scrollWidth - doc.clientWidth, small, overlaps,
+  // What sticks out on the right (innermost first), to say where a sideways scroll comes from.
+  const sticksOut = el => el.getBoundingClientRect().right > doc.clientWidth + 1;
+  const wide = [...document.body.querySelectorAll('*')]
+    .filter(el => sticksOut(el) && ![...el.children].some(sticksOut))
+    .slice(0, 6).map(el => {
+      const path = [];
+      for (let n = el; n && n !== document.body; n = n.parentElement)
+        path.unshift(n.tagName.toLowerCase() + (n.id ? '#' + n.id : '') +
+                     (n.classList.length ? '.' + [...n.classList].join('.') : ''));
+      return path.join(' > ') + ' "' + (el.textContent || '').trim().slice(0, 30) + '" right=' +
+             Math.round(el.getBoundingClientRect().right);
+    });
+  return {overflow: doc.scrollWidth - doc.clientWidth, small, overlaps, wide,
           width: doc.clientWidth};
 }"""
 
@@ -215,7 +227,8 @@ LAYOUT_JS = """() => {
 def check_layout(page: Any, where: str) -> None:
     """No horizontal scroll, no overlapping controls, every tap target at least 44×44 px."""
     got = page.evaluate(LAYOUT_JS)
-    assert got["overflow"] <= 0, f"{where}: the page scrolls sideways by {got['overflow']} px"
+    assert got["overflow"] <= 0, (
+        f"{where}: the page scrolls sideways by {got['overflow']} px: {got['wide']}")
     assert not got["overlaps"], f"{where}: interactive elements overlap: {got['overlaps'][:8]}"
     assert not got["small"], f"{where}: tap targets under 44 px: {got['small'][:8]}"
 
