@@ -16,9 +16,9 @@ RULINGS "Clocks" and "Leaving and timing out", REFERENCE §7 "Timers" and "Bot t
 - Time the site was down is given back: the sweep notes when it last ran, and after a long gap
   every running clock moves forward by the time lost, so nobody times out because of us.
 
-How an expiry reaches a game: after each commit that leaves a clock running, one task
-`chudopoly.clock_expire(game_id, version)` is scheduled at the earliest deadline. It does
-nothing if the game has moved on (the move that moved it scheduled its own). The periodic
+How an expiry reaches a game: after each commit that moves the earliest deadline, one task
+`chudopoly.clock_expire(game_id, due)` is scheduled at it. It does nothing if the game's
+earliest deadline is no longer `due` (whatever moved it scheduled its own). The periodic
 `chudopoly.clocks_sweep` acts on any game whose `clock_due` passed anyway (a lost task, a
 restart) and on seats disconnected past the grace. Both lock the game row, so an expiry
 happens once however many of them arrive.
@@ -134,10 +134,13 @@ def due_seats(deadlines: Mapping[str, Any], at: datetime) -> list[int]:
                   if _when(e["deadline"]) <= at)
 
 
-def schedule_expiry(*, game_id: int, version: int, due: datetime | None) -> None:
-    """Ask the scheduler to look at this game at its earliest deadline (call after commit)."""
+def schedule_expiry(*, game_id: int, due: datetime | None) -> None:
+    """Ask the scheduler to look at this game at its earliest deadline (call after commit).
+
+    The task names the deadline it is for, not the game version: moves that leave the earliest
+    deadline where it was (every play of a turn but the last) need no task of their own."""
     if due is not None:
-        scheduler.run_at(due, CLOCK_EXPIRE_TASK, game_id=game_id, version=version)
+        scheduler.run_at(due, CLOCK_EXPIRE_TASK, game_id=game_id, due=due.isoformat())
 
 
 def reset_timeouts(game: Game, seat: int) -> None:
@@ -192,11 +195,14 @@ def _time_out(game: Game, table: Table, engine: GameEngine, seat: int,
     return done > 0
 
 
-def game_clock_expire(*, game_id: int, version: int | None = None) -> int:
+def game_clock_expire(*, game_id: int, due: str | None = None,
+                      version: int | None = None) -> int:
     """Make the automatic decision for every seat whose clock has run out; returns how many.
 
-    `version` is the game version the task was scheduled for: if the game has moved on, the
-    task does nothing (the move scheduled its own). The sweep passes None: whatever is due now.
+    `due` is the deadline the task was scheduled for: if the game's earliest deadline is no
+    longer that one, the task does nothing (whatever moved it scheduled its own), so a late or
+    duplicated task is harmless. `version` (tasks queued by older releases) does the same by
+    move count. The sweep passes neither: whatever is due now.
     """
     from games.services import settle_locked
 
@@ -206,14 +212,15 @@ def game_clock_expire(*, game_id: int, version: int | None = None) -> int:
             return 0
         if version is not None and version != game.version:
             return 0
+        if due is not None and (game.clock_due is None or game.clock_due != _when(due)):
+            return 0
         at = now()
-        due = due_seats(game.deadlines, at)
-        if not due:
+        due_now = due_seats(game.deadlines, at)
+        if not due_now:
             nxt = earliest(game.deadlines)
-            if version is not None and nxt is not None:
+            if (version is not None or due is not None) and nxt is not None:
                 # Early (clocks of two hosts disagree): look again at the deadline.
-                transaction.on_commit(lambda: schedule_expiry(game_id=game_id, version=version,
-                                                              due=nxt))
+                transaction.on_commit(lambda: schedule_expiry(game_id=game_id, due=nxt))
             return 0
         engine = get_game(game.game_kind)
         table = Table.objects.select_for_update().get(pk=game.table_id)
@@ -222,7 +229,7 @@ def game_clock_expire(*, game_id: int, version: int | None = None) -> int:
         humans = {s.game_seat: s for s in Seat.objects.filter(
             table_id=table.pk, game_seat__isnull=False, is_bot=False)}
         expired = 0
-        for seat in due:
+        for seat in due_now:
             if game.status != Game.Status.RUNNING:
                 break
             if seat not in engine.to_decide(game.state):
@@ -363,9 +370,8 @@ def give_back_downtime(at: datetime) -> float:
             game.save(update_fields=["deadlines", "clock_due", "updated_at"])
             # No version: the move count is unchanged but every clock on the page moved.
             _announce(game.table, lobby=False)
-            game_id, version, due = game.pk, game.version, game.clock_due
-            transaction.on_commit(lambda g=game_id, v=version, d=due: schedule_expiry(
-                game_id=g, version=v, due=d))
+            game_id, due = game.pk, game.clock_due
+            transaction.on_commit(lambda g=game_id, d=due: schedule_expiry(game_id=g, due=d))
         log.warning("clocks: %.0f s without a sweep; gave %.0f s back to every running clock",
                     gap, lost.total_seconds())
         return lost.total_seconds()

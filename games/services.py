@@ -336,7 +336,7 @@ def _deal(table: Table, engine: GameEngine, *, number: int) -> Game:
     _announce(table, version=0)
     transaction.on_commit(lambda: schedule_bot_moves(game_id=game.pk))
     due = game.clock_due
-    transaction.on_commit(lambda: clocks.schedule_expiry(game_id=game.pk, version=0, due=due))
+    transaction.on_commit(lambda: clocks.schedule_expiry(game_id=game.pk, due=due))
     return game
 
 
@@ -471,12 +471,14 @@ def settle_locked(game: Game, table: Table, engine: GameEngine,
         game_id, version, due = game.pk, game.version, game.clock_due
         # Which bots owe a move is known here, under the lock: scheduling them after the commit
         # needs no second read of the game (the task checks the version anyway).
-        owed = [seat for seat in engine.to_decide(game.state)
-                if seat in _bot_seat_numbers(game)]
+        deciding = engine.to_decide(game.state)
+        bots = _bot_seat_numbers(game) if deciding else set()
+        owed = [seat for seat in deciding if seat in bots]
         if owed:
             transaction.on_commit(lambda: _schedule_bot_tasks(game_id, version, owed))
-        transaction.on_commit(lambda: clocks.schedule_expiry(game_id=game_id, version=version,
-                                                             due=due))
+        if due is not None and due != clocks.earliest(old_deadlines):
+            # The task already scheduled for an unchanged deadline still stands.
+            transaction.on_commit(lambda: clocks.schedule_expiry(game_id=game_id, due=due))
 
 
 # --- bots --------------------------------------------------------------------------------------

@@ -35,11 +35,12 @@ def bots_watchdog(idle_seconds: float = 5.0) -> int:
 
 
 @shared_task(name="chudopoly.clock_expire")
-def clock_expire(game_id: int, version: int) -> int:
-    """The clock ran out at this version: the automatic decisions (nothing if it moved on)."""
+def clock_expire(game_id: int, due: str | None = None, version: int | None = None) -> int:
+    """The deadline `due` came: the automatic decisions (nothing if the deadline moved).
+    `version` is what tasks queued by older releases carry instead."""
     from games.clocks import game_clock_expire
 
-    return game_clock_expire(game_id=game_id, version=version)
+    return game_clock_expire(game_id=game_id, due=due, version=version)
 
 
 @shared_task(name="chudopoly.clocks_sweep")

@@ -132,35 +132,59 @@ def test_the_turn_clock_pauses_while_a_response_is_owed(alice: Viewer, bob: View
     assert left.total_seconds() == pytest.approx(40, abs=1)  # resumed, not restarted
 
 
-def test_the_clock_task_is_scheduled_at_the_deadline_with_the_game_version(
+def _expiry_jobs() -> list[tuple[datetime, dict[str, object]]]:
+    return [(when, kw) for when, task, kw in in_process_scheduler().pending()
+            if task == "chudopoly.clock_expire"]
+
+
+def test_the_clock_task_is_scheduled_at_the_deadline_and_names_it(
         alice: Viewer, bob: Viewer, django_capture_on_commit_callbacks) -> None:
     with django_capture_on_commit_callbacks(execute=True):
         game = started_game(alice, (bob, "Bob"))
     turn = game.state["turn"]
-    jobs = [(when, kw) for when, task, kw in in_process_scheduler().pending()
-            if task == "chudopoly.clock_expire"]
-    assert jobs == [(datetime.fromisoformat(game.deadlines[str(turn)]["deadline"]),
-                     {"game_id": game.pk, "version": 0})]
+    deadline = datetime.fromisoformat(game.deadlines[str(turn)]["deadline"])
+    assert _expiry_jobs() == [(deadline, {"game_id": game.pk, "due": deadline.isoformat()})]
     with django_capture_on_commit_callbacks(execute=True):
         game = end_turn(game, turn)
-    versions = [kw["version"] for _, task, kw in in_process_scheduler().pending()
-                if task == "chudopoly.clock_expire"]
-    assert versions[-1] == game.version
+    (when, kwargs) = _expiry_jobs()[-1]
+    assert when == game.clock_due and kwargs["due"] == game.clock_due.isoformat()
+
+
+def test_a_play_that_leaves_the_deadline_where_it_was_schedules_no_new_task(
+        alice: Viewer, bob: Viewer, django_capture_on_commit_callbacks) -> None:
+    game = started_game(alice, (bob, "Bob"))
+    turn = game.state["turn"]
+    game = set_position(game, turn=turn, hands={turn: ["money:1", "money:2"]})
+    due = game.clock_due
+    in_process_scheduler().clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        game = act(game, turn, first_legal(game, turn, "bank"))
+    assert game.clock_due == due  # the same turn clock
+    assert _expiry_jobs() == []
 
 
 def test_a_late_or_duplicate_clock_task_does_nothing(alice: Viewer, bob: Viewer,
                                                      clock) -> None:
     game = started_game(alice, (bob, "Bob"))
     turn = game.state["turn"]
-    game = end_turn(game, turn)  # the table moved on before the version-0 task came due
+    first_due = game.clock_due.isoformat()
+    game = end_turn(game, turn)  # the table moved on before the first deadline came
     clock.advance(61)
-    assert clock_expire(game_id=game.pk, version=0) == 0
+    assert clock_expire(game_id=game.pk, due=first_due) == 0
     assert clock_actions(game) == []
 
-    version = game.version
-    assert clock_expire(game_id=game.pk, version=version) == 1
-    assert clock_expire(game_id=game.pk, version=version) == 0  # delivered twice: once only
+    due = game.clock_due.isoformat()
+    assert clock_expire(game_id=game.pk, due=due) == 1
+    assert clock_expire(game_id=game.pk, due=due) == 0  # delivered twice: once only
     assert len(clock_actions(game)) == 1
+
+
+def test_a_task_queued_by_an_older_release_still_checks_the_version(
+        alice: Viewer, bob: Viewer, clock) -> None:
+    game = started_game(alice, (bob, "Bob"))
+    clock.advance(61)
+    assert clock_expire(game_id=game.pk, version=game.version + 1) == 0
+    assert clock_expire(game_id=game.pk, version=game.version) == 1
 
 
 def test_an_early_clock_task_waits_for_the_deadline(alice: Viewer, bob: Viewer, clock,
@@ -168,10 +192,11 @@ def test_an_early_clock_task_waits_for_the_deadline(alice: Viewer, bob: Viewer, 
     game = started_game(alice, (bob, "Bob"))
     in_process_scheduler().clear()
     clock.advance(30)
+    due = game.clock_due.isoformat()
     with django_capture_on_commit_callbacks(execute=True):
-        assert clock_expire(game_id=game.pk, version=0) == 0
-    (when, task, kwargs), = in_process_scheduler().pending()
-    assert task == "chudopoly.clock_expire" and kwargs == {"game_id": game.pk, "version": 0}
+        assert clock_expire(game_id=game.pk, due=due) == 0
+    (when, kwargs), = _expiry_jobs()
+    assert kwargs == {"game_id": game.pk, "due": due}
     assert when == datetime.fromisoformat(game.deadlines[str(game.state["turn"])]["deadline"])
 
 
