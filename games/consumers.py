@@ -167,8 +167,8 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
             return
         with held_updates() as updates:
             try:
-                table_apply_action(game_id=game_id, seat=seat, action=frame.action,
-                                   expected_version=frame.expected_version)
+                game = table_apply_action(game_id=game_id, seat=seat, action=frame.action,
+                                          expected_version=frame.expected_version)
             except TableError as exc:
                 self.send_error(exc.message, exc.code)
                 # The sender may be looking at an old board: bring it up to date.
@@ -177,7 +177,8 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
             # The mover sees their move at once, before the table hears of it (see
             # held_updates); the group message then finds this socket up to date. The "ok"
             # rides in the same frame.
-            self.push(token=update_token(updates), also=presenters.render_error("", "ok"))
+            self.push(token=update_token(updates), also=presenters.render_error("", "ok"),
+                      game=game)
 
     # --- group messages -------------------------------------------------------------------
     def table_update(self, event: dict[str, Any]) -> None:
@@ -238,14 +239,19 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
         return game.pk, None
 
     # --- outgoing -------------------------------------------------------------------------
-    def push(self, *, full: bool = False, token: str | None = None, also: str = "") -> None:
+    def push(self, *, full: bool = False, token: str | None = None, also: str = "",
+             game: Game | None = None) -> None:
         """Render this seat's partials and send those that changed since the last push (with
         `also` appended: one frame rather than two).
 
         With the token of a group update, the table is read once per process for every socket
-        that heard that update (games/snapshot_cache.py); otherwise this socket reads it."""
+        that heard that update (games/snapshot_cache.py); otherwise this socket reads it. The
+        mover passes the game it just committed, which that read then need not fetch again."""
         if token:
-            snapshot = snapshots.get(self.table.pk, token, presenters.load_snapshot)
+            def load(table_id: int) -> presenters.TableSnapshot:
+                return presenters.load_snapshot(table_id, game=game)
+
+            snapshot = snapshots.get(self.table.pk, token, load)
         else:
             snapshot = presenters.load_snapshot(self.table.pk)
         self.table = snapshot.table

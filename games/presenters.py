@@ -60,10 +60,13 @@ class TableSnapshot:
     log_rows: tuple[tuple[int, list[Any]], ...]  # (version, events), oldest first
 
 
-def load_snapshot(table_id: int) -> TableSnapshot:
+def load_snapshot(table_id: int, *, game: Game | None = None) -> TableSnapshot:
+    """Read a table's snapshot. `game` is the table's latest game as the caller just committed
+    it (the mover's socket after its move): the heaviest row, its state, is not read back."""
     table = Table.objects.get(pk=table_id)
     seats = tuple(Seat.objects.filter(table_id=table_id).order_by("position"))
-    game = table.games.order_by("-number").first()
+    if game is None:
+        game = table.games.order_by("-number").first()
     rows: tuple[tuple[int, list[Any]], ...] = ()
     if game is not None:
         # Only actions the game row already counts: the board and the log show the same moment

@@ -4,6 +4,7 @@ view: exactly what each socket would have rendered from its own read."""
 from __future__ import annotations
 
 import threading
+from typing import Any
 
 import pytest
 from tables_helpers import play_one, started_game
@@ -178,3 +179,18 @@ def test_a_socket_renders_the_lobby_again_only_when_what_it_shows_changed(monkey
     assert away == presenters.render_all(
         presenters.load_screen(Table.objects.get(pk=game.table_id), BOB),
         extra={"csrf_value": "t"})["lobby"]
+
+
+@pytest.mark.django_db
+def test_the_movers_committed_game_makes_the_same_snapshot_as_reading_it_back(
+        django_assert_max_num_queries: Any) -> None:
+    game = started_game(ALICE, (BOB, "Bob"), turn_seconds=0)
+    for _ in range(12):
+        game = play_one(game)  # the game object as its move committed it
+    with django_assert_max_num_queries(3):  # table, seats, log: not the game row again
+        handed = presenters.load_snapshot(game.table_id, game=game)
+    read = presenters.load_snapshot(game.table_id)
+    assert handed.log_rows == read.log_rows
+    for viewer in (ALICE, BOB, Viewer(user_id=None, guest_key="spectator")):
+        assert (presenters.render_all(presenters.screen_from(handed, viewer))
+                == presenters.render_all(presenters.screen_from(read, viewer)))
