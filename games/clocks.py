@@ -27,6 +27,7 @@ happens once however many of them arrive.
 from __future__ import annotations
 
 import logging
+import uuid
 from collections.abc import Mapping
 from datetime import datetime, timedelta
 from typing import Any
@@ -38,7 +39,7 @@ from django.utils import timezone
 from games import scheduler
 from games.identity import Viewer
 from games.interface import GameEngine, get_game
-from games.models import ClockSweep, Game, Seat, Table
+from games.models import ClockSweep, Game, Seat, SeatSocket, Table
 
 log = logging.getLogger(__name__)
 
@@ -48,6 +49,11 @@ DISCONNECT_GRACE_SECONDS = 30.0  # REFERENCE §7: a dropped player's room is kep
 SWEEP_SECONDS = 2.0  # games/apps.py runs the sweep this often
 DOWNTIME_SECONDS = 15.0  # a longer gap between sweeps means the site (or its worker) was down
 SWEEP_LIMIT = 200
+
+# A table socket checks in at least this often (games/consumers.py); one silent for
+# SOCKET_STALE_SECONDS belonged to a web process that died without closing it.
+SOCKET_CHECK_IN_SECONDS = 20.0
+SOCKET_STALE_SECONDS = 60.0
 
 CLOCK_EXPIRE_TASK = "chudopoly.clock_expire"
 GRACE_TASK = "chudopoly.seat_grace_check"
@@ -270,16 +276,20 @@ def _owned_seat(table_id: int, viewer: Viewer) -> Seat | None:
             .filter(viewer.seat_filter()).first())
 
 
-def seat_connected(*, table_id: int, viewer: Viewer) -> Seat | None:
-    """A table socket of this seat's owner opened: count it, and give the seat back from the
-    bot if it was away (the owner came back from their browser)."""
+def seat_connected(*, table_id: int, viewer: Viewer, channel: str | None = None) -> Seat | None:
+    """A table socket of this seat's owner opened (`channel`: its channel-layer name): count it,
+    and give the seat back from the bot if it was away (the owner came back from their
+    browser)."""
     from games.services import seat_return
 
     with transaction.atomic():
         seat = _owned_seat(table_id, viewer)
         if seat is None:
             return None
-        seat.connections += 1
+        SeatSocket.objects.update_or_create(
+            channel=channel or f"local-{uuid.uuid4().hex}",
+            defaults={"seat": seat, "seen_at": now()})
+        seat.connections = seat.sockets.count()
         seat.disconnected_at = None
         seat.save(update_fields=["connections", "disconnected_at"])
     if seat.away:
@@ -287,24 +297,59 @@ def seat_connected(*, table_id: int, viewer: Viewer) -> Seat | None:
     return seat
 
 
-def seat_disconnected(*, table_id: int, viewer: Viewer) -> None:
-    """A table socket closed. When the owner's last one closes during a game, a bot takes the
-    seat if they are not back within the grace period."""
+def socket_checked_in(channel: str) -> None:
+    """A table socket is still open (it checks in every SOCKET_CHECK_IN_SECONDS or so)."""
+    SeatSocket.objects.filter(channel=channel).update(seen_at=now())
+
+
+def seat_disconnected(*, table_id: int, viewer: Viewer, channel: str | None = None) -> None:
+    """A table socket closed (`channel`; without one, the seat's oldest). When the owner's last
+    one closes during a game, a bot takes the seat if they are not back within the grace
+    period."""
     with transaction.atomic():
         seat = _owned_seat(table_id, viewer)
         if seat is None:
             return
-        seat.connections = max(0, seat.connections - 1)
-        if seat.connections == 0:
-            seat.disconnected_at = now()
-        seat.save(update_fields=["connections", "disconnected_at"])
-        if seat.connections or seat.is_bot or seat.away:
-            return
-        if not Table.objects.filter(pk=table_id, status=Table.Status.PLAYING).exists():
-            return
-        seat_id, since = seat.pk, seat.disconnected_at.isoformat()
-        transaction.on_commit(lambda: scheduler.run_after(
-            disconnect_grace_seconds(), GRACE_TASK, seat_id=seat_id, since=since))
+        sockets = seat.sockets.filter(channel=channel) if channel else seat.sockets.order_by(
+            "seen_at")[:1]
+        SeatSocket.objects.filter(pk__in=list(sockets.values_list("pk", flat=True))).delete()
+        _recount(seat, closed_at=now())
+
+
+def _recount(seat: Seat, *, closed_at: datetime) -> None:
+    """Count the seat's sockets again (the caller holds its row); when none is left during a
+    game, the grace period starts from `closed_at`."""
+    was = seat.connections
+    seat.connections = seat.sockets.count()
+    if seat.connections == 0 and (was or seat.disconnected_at is None):
+        seat.disconnected_at = closed_at
+    seat.save(update_fields=["connections", "disconnected_at"])
+    if seat.connections or seat.is_bot or seat.away or not was:
+        return
+    if not Table.objects.filter(pk=seat.table_id, status=Table.Status.PLAYING).exists():
+        return
+    seat_id, since = seat.pk, seat.disconnected_at.isoformat()
+    wait = max(0.0, disconnect_grace_seconds() - (now() - closed_at).total_seconds())
+    transaction.on_commit(lambda: scheduler.run_after(wait, GRACE_TASK, seat_id=seat_id,
+                                                      since=since))
+
+
+def drop_stale_sockets(at: datetime, *, limit: int = SWEEP_LIMIT) -> int:
+    """Forget sockets that stopped checking in (their web process was killed): each such seat
+    counts as disconnected since the socket was last seen. Returns how many were dropped."""
+    cutoff = at - timedelta(seconds=SOCKET_STALE_SECONDS)
+    stale = list(SeatSocket.objects.filter(seen_at__lt=cutoff).order_by("seen_at")
+                 .values_list("pk", "seat_id", "seen_at")[:limit])
+    for seat_id in sorted({seat_id for _, seat_id, _ in stale}):
+        with transaction.atomic():
+            seat = Seat.objects.select_for_update().filter(pk=seat_id).first()
+            if seat is None:
+                continue
+            mine = [(pk, seen) for pk, sid, seen in stale if sid == seat_id]
+            SeatSocket.objects.filter(pk__in=[pk for pk, _ in mine],
+                                      seen_at__lt=cutoff).delete()
+            _recount(seat, closed_at=max(seen for _, seen in mine))
+    return len(stale)
 
 
 def seat_takeover_if_gone(*, seat_id: int, since: str | None = None) -> bool:
@@ -393,6 +438,7 @@ def clocks_sweep(*, limit: int = SWEEP_LIMIT) -> int:
         except Exception:
             # One broken game must not stop the others; the next sweep tries it again.
             log.exception("clocks sweep: game %s", game_id)
+    drop_stale_sockets(at)
     cutoff = at - timedelta(seconds=disconnect_grace_seconds())
     gone = (Seat.objects.filter(is_bot=False, away=False, connections=0,
                                 disconnected_at__lte=cutoff, table__status=Table.Status.PLAYING)

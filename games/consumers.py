@@ -17,7 +17,12 @@ from django.template.loader import render_to_string
 
 from games import presenters
 from games.broadcast import held_updates, update_token
-from games.clocks import seat_connected, seat_disconnected
+from games.clocks import (
+    SOCKET_CHECK_IN_SECONDS,
+    seat_connected,
+    seat_disconnected,
+    socket_checked_in,
+)
 from games.frames import FrameError, parse_frame
 from games.heartbeat import HeartbeatMixin
 from games.identity import viewer_from_scope
@@ -100,6 +105,16 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
         handler(message)
+        self._check_in()
+
+    def _check_in(self) -> None:
+        """Tell the clocks this socket is alive, every SOCKET_CHECK_IN_SECONDS at most: a socket
+        that stops checking in belonged to a process that died (games/clocks.py)."""
+        if (not getattr(self, "viewer", None) or not self.viewer.known
+                or time.monotonic() - getattr(self, "checked_in", 0.0) < SOCKET_CHECK_IN_SECONDS):
+            return
+        self.checked_in = time.monotonic()
+        socket_checked_in(self.channel_name)
 
     def connect(self) -> None:
         self.code = normalize_code(self.scope["url_route"]["kwargs"]["code"])
@@ -120,14 +135,16 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
         # from the bot that held it (games/clocks.py).
         if self.viewer.known:
             with contextlib.suppress(TableError):
-                seat_connected(table_id=table.pk, viewer=self.viewer)
+                seat_connected(table_id=table.pk, viewer=self.viewer, channel=self.channel_name)
+        self.checked_in = time.monotonic()
         self.push(full=True)
 
     def disconnect(self, code: int) -> None:
         if hasattr(self, "group"):
             async_to_sync(self.channel_layer.group_discard)(self.group, self.channel_name)
             if self.viewer.known:
-                seat_disconnected(table_id=self.table.pk, viewer=self.viewer)
+                seat_disconnected(table_id=self.table.pk, viewer=self.viewer,
+                                  channel=self.channel_name)
 
     # --- incoming -------------------------------------------------------------------------
     def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:

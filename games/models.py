@@ -65,8 +65,8 @@ class Seat(models.Model):
     away = models.BooleanField(default=False)
     # Why (games/clocks.py): "left", "timeouts" (three expiries in a row) or "disconnected".
     away_reason = models.CharField(max_length=12, blank=True, default="")
-    # Open table sockets of this seat's owner, and when the last one closed (bot takeover after
-    # a grace period). A crash can leave the count too high; the clocks still take over then.
+    # Open table sockets of this seat's owner (its SeatSocket rows, counted), and when the last
+    # one closed (bot takeover after a grace period).
     connections = models.PositiveSmallIntegerField(default=0)
     disconnected_at = models.DateTimeField(null=True, blank=True)
     game_seat = models.PositiveSmallIntegerField(null=True, blank=True)
@@ -89,6 +89,19 @@ class Seat(models.Model):
     @property
     def bot_controlled(self) -> bool:
         return self.is_bot or self.away
+
+
+class SeatSocket(models.Model):
+    """One open table socket of a seat's owner. A socket checks in now and then (`seen_at`);
+    one whose web process died without closing it stops checking in and the clock sweep drops
+    it, so a crashed process cannot keep a seat "connected" for ever (games/clocks.py)."""
+
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="sockets")
+    channel = models.CharField(max_length=200, unique=True)
+    seen_at = models.DateTimeField(db_index=True)
+
+    def __str__(self) -> str:
+        return f"socket {self.channel} of seat {self.seat_id}"
 
 
 class Game(models.Model):

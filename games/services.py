@@ -586,6 +586,7 @@ def seat_move_claim(*, code: str, token: str, viewer: Viewer) -> Seat:
         seat.away = False
         seat.away_reason = ""
         # The old device's sockets no longer count as this seat's (they only watch now).
+        seat.sockets.all().delete()
         seat.connections = 0
         seat.move_token = None
         seat.move_token_expires = None

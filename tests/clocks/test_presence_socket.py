@@ -43,10 +43,18 @@ async def test_the_socket_counts_the_owner_in_and_out_and_starts_the_grace(
     second = await _connect(code, alice)
     seat = await database_sync_to_async(seat_row)(game, alice)
     assert seat.connections == 2 and seat.disconnected_at is None
+    # Each socket is on record under its own channel, so the one that closes is the one that
+    # stops counting (and one whose process dies stops checking in: test_takeover.py).
+    channels = await database_sync_to_async(
+        lambda: set(seat.sockets.values_list("channel", flat=True)))()
+    assert len(channels) == 2
 
     await first.disconnect()
     seat = await database_sync_to_async(seat_row)(game, alice)
     assert seat.connections == 1 and seat.disconnected_at is None
+    left = await database_sync_to_async(lambda: set(seat.sockets.values_list("channel",
+                                                                             flat=True)))()
+    assert len(left) == 1 and left < channels
     runner.clear()
     await second.disconnect()
     seat = await database_sync_to_async(seat_row)(game, alice)

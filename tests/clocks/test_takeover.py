@@ -167,19 +167,23 @@ def test_a_player_disconnected_past_the_grace_is_replaced_until_they_reconnect(
 def test_a_quick_reload_or_a_second_tab_is_no_disconnect(alice: Viewer, bob: Viewer,
                                                         clock) -> None:
     game = started_game(alice, (bob, "Bob"), turn_seconds=300)
-    clocks.seat_connected(table_id=game.table_id, viewer=alice)
-    clocks.seat_connected(table_id=game.table_id, viewer=alice)  # a second tab
-    clocks.seat_disconnected(table_id=game.table_id, viewer=alice)
-    clock.advance(60)
+    clocks.seat_connected(table_id=game.table_id, viewer=alice, channel="tab-1")
+    clocks.seat_connected(table_id=game.table_id, viewer=alice, channel="tab-2")  # a second tab
+    clocks.seat_disconnected(table_id=game.table_id, viewer=alice, channel="tab-1")
+    for _ in range(3):  # the open tab checks in while it stays open
+        clock.advance(20)
+        clocks.socket_checked_in("tab-2")
     assert clocks.clocks_sweep() == 0
     stamp = seat_row(game, alice).disconnected_at
     assert stamp is None
 
-    clocks.seat_disconnected(table_id=game.table_id, viewer=alice)
+    clocks.seat_disconnected(table_id=game.table_id, viewer=alice, channel="tab-2")
     since = seat_row(game, alice).disconnected_at.isoformat()
     clock.advance(5)
-    clocks.seat_connected(table_id=game.table_id, viewer=alice)  # the reload's new socket
-    clock.advance(60)
+    clocks.seat_connected(table_id=game.table_id, viewer=alice, channel="tab-3")  # the reload
+    clock.advance(30)
+    clocks.socket_checked_in("tab-3")
+    clock.advance(30)
     assert clocks.seat_takeover_if_gone(seat_id=seat_row(game, alice).pk, since=since) is False
     assert clocks.clocks_sweep() == 0
     assert not seat_row(game, alice).away
@@ -247,3 +251,32 @@ def test_a_seat_taken_over_in_a_ranked_game_takes_last_place(
     # ...but in a ranked game a seat its owner left takes last place.
     result = PlayerResult.objects.get(record__game=game, user_id=cat.user_id)
     assert result.left and result.placement == 3
+
+
+def test_a_socket_whose_web_process_died_stops_counting_and_the_bot_takes_over(
+        alice: Viewer, bob: Viewer, clock, django_capture_on_commit_callbacks) -> None:
+    """kill -9 of a web process closes no socket: nothing calls seat_disconnected. The socket
+    stops checking in, and the sweep drops it and starts the grace from when it was last seen."""
+    game = started_game(alice, (bob, "Bob"), turn_seconds=300)
+    clocks.seat_connected(table_id=game.table_id, viewer=alice, channel="killed-process")
+    clock.advance(clocks.SOCKET_STALE_SECONDS - 1)
+    assert clocks.clocks_sweep() == 0
+    assert seat_row(game, alice).connections == 1  # not stale yet
+    clock.advance(2)
+    with django_capture_on_commit_callbacks(execute=True):
+        clocks.clocks_sweep()
+    seat = seat_row(game, alice)
+    # Last seen over a grace period ago: the seat goes to the bot at once.
+    assert seat.connections == 0 and seat.away and seat.away_reason == "disconnected"
+
+
+def test_a_socket_that_keeps_checking_in_is_never_dropped(alice: Viewer, bob: Viewer,
+                                                           clock) -> None:
+    game = started_game(alice, (bob, "Bob"), turn_seconds=300)
+    clocks.seat_connected(table_id=game.table_id, viewer=alice, channel="alive")
+    for _ in range(10):
+        clock.advance(clocks.SOCKET_CHECK_IN_SECONDS)
+        clocks.socket_checked_in("alive")
+        assert clocks.clocks_sweep() == 0
+    seat = seat_row(game, alice)
+    assert seat.connections == 1 and not seat.away
