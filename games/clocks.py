@@ -218,7 +218,7 @@ def game_clock_expire(*, game_id: int, due: str | None = None,
             return 0
         if version is not None and version != game.version:
             return 0
-        if due is not None and (game.clock_due is None or game.clock_due != _when(due)):
+        if due is not None and game.clock_due is not None and game.clock_due != _when(due):
             return 0
         at = now()
         due_now = due_seats(game.deadlines, at)

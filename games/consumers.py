@@ -13,6 +13,7 @@ from channels.consumer import get_handler_name
 from channels.db import DatabaseSyncToAsync
 from channels.generic.websocket import WebsocketConsumer
 from django.conf import settings
+from django.db.models import Subquery
 from django.template.loader import render_to_string
 
 from games import presenters
@@ -240,19 +241,22 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
         The same answer as presenters.load_screen gives, from two small queries: a move needs
         only this, not the rendered board.
         """
-        game = (Game.objects.filter(table_id=self.table.pk).order_by("-number")
-                .only("pk", "players").first())
+        games = Game.objects.filter(table_id=self.table.pk).order_by("-number")
+        if self.viewer.known:
+            # The viewer's seat rides along as subqueries: one round trip for the pair.
+            mine = (Seat.objects.filter(table_id=self.table.pk).filter(self.viewer.seat_filter())
+                    .order_by("pk"))
+            games = games.annotate(my_seat_id=Subquery(mine.values("pk")[:1]),
+                                   my_game_seat=Subquery(mine.values("game_seat")[:1]))
+        game = games.only("pk", "players").first()
         if game is None:
             return None, None
-        if not self.viewer.known:
-            return game.pk, None
-        seat = (Seat.objects.filter(table_id=self.table.pk).filter(self.viewer.seat_filter())
-                .only("pk", "game_seat").first())
-        if seat is None or seat.game_seat is None:
+        seat_id, game_seat = getattr(game, "my_seat_id", None), getattr(game, "my_game_seat", None)
+        if seat_id is None or game_seat is None:
             return game.pk, None
         players = game.players
-        if seat.game_seat < len(players) and players[seat.game_seat].get("seat_id") == seat.pk:
-            return game.pk, seat.game_seat
+        if game_seat < len(players) and players[game_seat].get("seat_id") == seat_id:
+            return game.pk, game_seat
         return game.pk, None
 
     # --- outgoing -------------------------------------------------------------------------

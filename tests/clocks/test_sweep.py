@@ -94,7 +94,7 @@ def test_a_real_worker_acts_on_a_clock_expiry_scheduled_with_an_eta(
     # No clock_due: the worker's periodic sweep cannot see this game, only the eta task can.
     Game.objects.filter(pk=game.pk).update(deadlines=deadlines, clock_due=None)
     settings.TASK_BACKEND = "celery"
-    clocks.schedule_expiry(game_id=game.pk, version=0, due=due)
+    clocks.schedule_expiry(game_id=game.pk, due=due)
     limit = time.monotonic() + 30
     while not GameAction.objects.filter(game=game, source="clock").exists():
         assert time.monotonic() < limit, "the worker did not act on the clock"
