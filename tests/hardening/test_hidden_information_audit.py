@@ -144,12 +144,19 @@ def test_no_frame_or_page_shows_another_seats_hand_or_the_draw_order(
     every_card = set(range(len(states[0]["deck"]) + sum(len(p["hand"])
                                                         for p in states[0]["players"])))
     # What each viewer has been able to see by each version (the log tells history).
+    # A card an action names (played, paid, discarded) is shown to everyone by that action,
+    # even when the same action shuffles it back into the deck (a draw from an empty deck
+    # reshuffles the discard pile, the card just played included).
+    named: list[set[int]] = [set()] + [
+        {c for c in [row.action.get("card"), *(row.action.get("cards") or [])]
+         if isinstance(c, int)}
+        for row in GameAction.objects.filter(game=game).order_by("version")]
     seen: dict[str | None, list[set[int]]] = {}
     for who, seat in seat_of.items():
         so_far: set[int] = set()
         seen[who] = []
-        for state in states:
-            so_far = so_far | (every_card - hidden_from(state, seat))
+        for state, shown in zip(states, named, strict=True):
+            so_far = so_far | (every_card - hidden_from(state, seat)) | shown
             seen[who].append(so_far)
 
     def audit(who: str, texts: list[str], kind: str) -> int:
