@@ -8,8 +8,9 @@ For one decision:
 2. Worlds: `determinize.sample_world` deals the cards the seat has not seen into the other hands
    and the deck at random, consistent with every visible card and count.
 3. Playouts: in each world every candidate is applied and the game is played on by the medium
-   policy for every seat (so the opponents' hidden hands are played as sampled) until this
-   seat's next turn starts — its own checkpoint is resolved at that moment — or the game ends.
+   policy for every seat (so the opponents' hidden hands are played as sampled) until the
+   current turn passes (`HORIZON` "turn"), or with "round" until this seat's next turn starts —
+   its own checkpoint is resolved at that moment — or until the game ends.
    Every candidate sees the same worlds (common random numbers), so their differences are not
    drowned in the deal's luck.
 4. Leaf value: 1 for a win, 0 for a loss, otherwise this seat's share of a softmax over a board
