@@ -92,7 +92,7 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
         longer holds up every other socket's push. A socket still handles its own messages
         one at a time. SQLite (one writer at a time) keeps the shared thread."""
         if settings.DATABASES["default"]["ENGINE"].endswith("sqlite3"):
-            await super().dispatch(message)
+            await DatabaseSyncToAsync(self._handle)(message)  # the shared thread
             return
         # Re-renders after someone else's move go through one thread of their own: a move
         # being made (and the mover's own push) then shares the GIL with at most that one

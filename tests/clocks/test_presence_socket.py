@@ -62,3 +62,22 @@ async def test_the_socket_counts_the_owner_in_and_out_and_starts_the_grace(
     grace = [kw for _, task, kw in runner.pending() if task == "chudopoly.seat_grace_check"]
     assert grace == [{"seat_id": seat.pk, "since": seat.disconnected_at.isoformat()}]
     runner.clear()
+
+
+async def test_an_open_socket_checks_in_as_it_handles_messages(
+        alice: Viewer, bob: Viewer, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Whatever the database (the embedded default's SQLite too): a socket that stopped checking
+    in would be dropped by the sweep and its seat handed to a bot (test_takeover.py)."""
+    from games import consumers
+    from games.models import SeatSocket
+
+    game = await database_sync_to_async(started_game)(alice, (bob, "Bob"))
+    comm = await _connect(game.table.code, alice)
+    seen = await database_sync_to_async(lambda: SeatSocket.objects.get().seen_at)()
+    monkeypatch.setattr(consumers, "SOCKET_CHECK_IN_SECONDS", 0.0)
+    await comm.send_to(text_data="not a frame")
+    await comm.receive_from()  # the error it earns
+    await comm.receive_nothing(timeout=0.3)
+    later = await database_sync_to_async(lambda: SeatSocket.objects.get().seen_at)()
+    assert later > seen
+    await comm.disconnect()
