@@ -6,6 +6,7 @@ import contextlib
 import time
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -85,6 +86,7 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
     table: Table
     code: str
     seen: tuple[Any, ...] | None = None  # what the last push showed (see _fingerprint)
+    checked_in = 0.0  # when this socket last told the clocks it is open (see _check_in)
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Handle one message on a thread of the pool, not the one thread that every sync
@@ -112,7 +114,7 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
         """Tell the clocks this socket is alive, every SOCKET_CHECK_IN_SECONDS at most: a socket
         that stops checking in belonged to a process that died (games/clocks.py)."""
         if (not getattr(self, "viewer", None) or not self.viewer.known
-                or time.monotonic() - getattr(self, "checked_in", 0.0) < SOCKET_CHECK_IN_SECONDS):
+                or time.monotonic() - self.checked_in < SOCKET_CHECK_IN_SECONDS):
             return
         self.checked_in = time.monotonic()
         socket_checked_in(self.channel_name)
@@ -238,12 +240,11 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
     def _my_game_seat(self) -> tuple[int | None, int | None]:
         """The current game and the engine seat this session owns in it (None: watching).
 
-        The same answer as presenters.load_screen gives, from two small queries: a move needs
-        only this, not the rendered board.
+        The same answer as presenters.load_screen gives, from one small query (the seat rides
+        along as subqueries): a move needs only this, not the rendered board.
         """
         games = Game.objects.filter(table_id=self.table.pk).order_by("-number")
         if self.viewer.known:
-            # The viewer's seat rides along as subqueries: one round trip for the pair.
             mine = (Seat.objects.filter(table_id=self.table.pk).filter(self.viewer.seat_filter())
                     .order_by("pk"))
             games = games.annotate(my_seat_id=Subquery(mine.values("pk")[:1]),
@@ -269,10 +270,8 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
         that heard that update (games/snapshot_cache.py); otherwise this socket reads it. The
         mover passes the game it just committed, which that read then need not fetch again."""
         if token:
-            def load(table_id: int) -> presenters.TableSnapshot:
-                return presenters.load_snapshot(table_id, game=game)
-
-            snapshot = snapshots.get(self.table.pk, token, load)
+            snapshot = snapshots.get(self.table.pk, token,
+                                     partial(presenters.load_snapshot, game=game))
         else:
             snapshot = presenters.load_snapshot(self.table.pk)
         self.table = snapshot.table
