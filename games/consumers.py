@@ -6,7 +6,6 @@ import contextlib
 import time
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
-from functools import partial
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -30,7 +29,7 @@ from games.heartbeat import HeartbeatMixin
 from games.identity import viewer_from_scope
 from games.lobby import LOBBY_GROUP, public_tables
 from games.models import ChatMessage, Game, Seat, Table
-from games.services import TableError, chat_post, normalize_code, table_apply_action
+from games.services import Move, TableError, chat_post, normalize_code, table_move
 from games.snapshot_cache import snapshots
 
 # REFERENCE §7: the server's frame rate limit is 40 messages per 5 seconds.
@@ -87,6 +86,8 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
     code: str
     seen: tuple[Any, ...] | None = None  # what the last push showed (see _fingerprint)
     checked_in = 0.0  # when this socket last told the clocks it is open (see _check_in)
+    # (game id, engine seat) as this socket's last push showed them; see _game_seat
+    mine: tuple[int | None, int | None] = (None, None)
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Handle one message on a thread of the pool, not the one thread that every sync
@@ -175,7 +176,7 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
                 return
             self.send(text_data=render_to_string("games/_chat_form.html", {"oob": True}))
             return
-        game_id, seat = self._my_game_seat()
+        game_id, seat = self._game_seat()
         if game_id is None:
             self.send_error("The game has not started yet.", "not_started")
             return
@@ -187,8 +188,8 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
             return
         with held_updates() as updates:
             try:
-                game = table_apply_action(game_id=game_id, seat=seat, action=frame.action,
-                                          expected_version=frame.expected_version)
+                move = table_move(game_id=game_id, seat=seat, action=frame.action,
+                                  expected_version=frame.expected_version, viewer=self.viewer)
             except TableError as exc:
                 self.send_error(exc.message, exc.code)
                 # The sender may be looking at an old board: bring it up to date.
@@ -198,7 +199,7 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
             # held_updates); the group message then finds this socket up to date. The "ok"
             # rides in the same frame.
             self.push(token=update_token(updates), also=presenters.render_error("", "ok"),
-                      game=game)
+                      move=move)
 
     # --- group messages -------------------------------------------------------------------
     def table_update(self, event: dict[str, Any]) -> None:
@@ -237,6 +238,15 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
                 tuple((s.pk, s.away, s.name) for s in seats),
                 (game.pk, game.version, game.status) if game is not None else None)
 
+    def _game_seat(self) -> tuple[int | None, int | None]:
+        """The game and seat a move from this socket is for: the seat its last push showed,
+        with no query (the move checks under the game's lock that the seat is still this
+        viewer's), or, when that push showed no seat of theirs, a fresh look (they may have
+        sat down since)."""
+        if self.mine[1] is not None:
+            return self.mine
+        return self._my_game_seat()
+
     def _my_game_seat(self) -> tuple[int | None, int | None]:
         """The current game and the engine seat this session owns in it (None: watching).
 
@@ -262,20 +272,24 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
 
     # --- outgoing -------------------------------------------------------------------------
     def push(self, *, full: bool = False, token: str | None = None, also: str = "",
-             game: Game | None = None) -> None:
+             move: Move | None = None) -> None:
         """Render this seat's partials and send those that changed since the last push (with
         `also` appended: one frame rather than two).
 
         With the token of a group update, the table is read once per process for every socket
         that heard that update (games/snapshot_cache.py); otherwise this socket reads it. The
-        mover passes the game it just committed, which that read then need not fetch again."""
-        if token:
-            snapshot = snapshots.get(self.table.pk, token,
-                                     partial(presenters.load_snapshot, game=game))
+        mover passes the rows its move left behind, which that read then need not fetch
+        again (presenters.snapshot_after_move)."""
+        if token and move is not None:
+            snapshot = snapshots.get(self.table.pk, token, lambda _table_id: (
+                presenters.snapshot_after_move(move, snapshots.latest(self.table.pk))))
+        elif token:
+            snapshot = snapshots.get(self.table.pk, token, presenters.load_snapshot)
         else:
             snapshot = presenters.load_snapshot(self.table.pk)
         self.table = snapshot.table
         screen = presenters.screen_from(snapshot, self.viewer, self.log_cache)
+        self.mine = (screen.game.pk if screen.game else None, screen.seat)
         csrf = (self.scope.get("cookies") or {}).get(settings.CSRF_COOKIE_NAME, "")
         parts = presenters.render_all(screen, oob=True, extra={"csrf_value": csrf},
                                       memo=self.partial_memo)

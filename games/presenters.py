@@ -22,6 +22,7 @@ from django.urls import reverse
 from games.identity import Viewer
 from games.interface import GameEngine, get_game
 from games.models import ChatMessage, Game, GameAction, Seat, Table
+from games.services import Move
 
 LOG_LINES = 40
 CHAT_LINES = 50
@@ -67,14 +68,35 @@ def load_snapshot(table_id: int, *, game: Game | None = None) -> TableSnapshot:
     seats = tuple(Seat.objects.filter(table_id=table_id).order_by("position"))
     if game is None:
         game = table.games.order_by("-number").first()
-    rows: tuple[tuple[int, list[Any]], ...] = ()
-    if game is not None:
-        # Only actions the game row already counts: the board and the log show the same moment
-        # even when a move commits between the two reads.
-        recent = (GameAction.objects.filter(game=game, version__lt=game.version)
-                  .order_by("-version").values_list("version", "events")[:LOG_LINES])
-        rows = tuple((version, events or []) for version, events in reversed(list(recent)))
-    return TableSnapshot(table=table, seats=seats, game=game, log_rows=rows)
+    return TableSnapshot(table=table, seats=seats, game=game,
+                         log_rows=_log_rows(game) if game is not None else ())
+
+
+def _log_rows(game: Game) -> tuple[tuple[int, list[Any]], ...]:
+    # Only actions the game row already counts: the board and the log show the same moment
+    # even when a move commits between the two reads.
+    recent = (GameAction.objects.filter(game=game, version__lt=game.version)
+              .order_by("-version").values_list("version", "events")[:LOG_LINES])
+    return tuple((version, events or []) for version, events in reversed(list(recent)))
+
+
+def snapshot_after_move(move: Move, previous: TableSnapshot | None) -> TableSnapshot:
+    """The snapshot a move's own rows give, read from the database only where they fall short.
+
+    The table and seats were read under the game's lock; the log is the previous snapshot's
+    (log rows never change once written) plus the rows the move appended, when the previous
+    one showed this game just before the move. Otherwise, and when the move ended the game,
+    whatever is missing is read."""
+    game = move.game
+    if move.seats is None:
+        return load_snapshot(game.table_id, game=game)
+    rows: tuple[tuple[int, list[Any]], ...] | None = None
+    if (previous is not None and previous.game is not None and previous.game.pk == game.pk
+            and move.logged and previous.game.version == move.logged[0][0]
+            and move.logged[-1][0] == game.version - 1):
+        rows = (previous.log_rows + move.logged)[-LOG_LINES:]
+    return TableSnapshot(table=move.table, seats=move.seats, game=game,
+                         log_rows=rows if rows is not None else _log_rows(game))
 
 
 LogCache = dict[tuple[int, int, int | None], list["LogLine"]]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 import secrets
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
@@ -390,6 +391,18 @@ def table_play_vs_bots(*, viewer: Viewer, name: str | None, levels: Sequence[str
     return table
 
 
+@dataclass(frozen=True)
+class Move:
+    """What one applied move left behind, for the mover's own push: the game and table rows
+    as committed, the table's seats as read under the game's lock (None when the move ended
+    the game, which changes seats), and the (version, events) log rows it appended."""
+
+    game: Game
+    table: Table
+    seats: tuple[Seat, ...] | None
+    logged: tuple[tuple[int, list[Any]], ...]
+
+
 def table_apply_action(*, game_id: int, seat: int, action: Mapping[str, Any],
                        expected_version: int, source: str = "player") -> Game:
     """Apply one engine action for one engine seat, or refuse and change nothing.
@@ -398,6 +411,15 @@ def table_apply_action(*, game_id: int, seat: int, action: Mapping[str, Any],
     log, and after the commit tells the table's sockets the new version and wakes the bots and
     the clocks.
     """
+    return table_move(game_id=game_id, seat=seat, action=action,
+                      expected_version=expected_version, source=source).game
+
+
+def table_move(*, game_id: int, seat: int, action: Mapping[str, Any], expected_version: int,
+               viewer: Viewer | None = None, source: str = "player") -> Move:
+    """`table_apply_action`, returning the rows the mover's push renders from. With `viewer`,
+    the seat must still be theirs (checked under the lock): a socket may act on the seat it
+    last saw without looking it up again, and a seat moved away in between is refused."""
     with transaction.atomic():
         try:
             # The table row is locked in the same statement (FOR UPDATE covers the join): one
@@ -405,6 +427,9 @@ def table_apply_action(*, game_id: int, seat: int, action: Mapping[str, Any],
             game = Game.objects.select_for_update().select_related("table").get(pk=game_id)
         except Game.DoesNotExist:
             raise ActionRefused("That game does not exist.", code="not_found") from None
+        seats = tuple(Seat.objects.filter(table_id=game.table_id).order_by("position"))
+        if viewer is not None and not _owns_game_seat(game, seats, seat, viewer):
+            raise ActionRefused("That is not your seat.", code="forged")
         if game.status != Game.Status.RUNNING:
             raise ActionRefused("The game is already finished.", code="finished")
         if expected_version != game.version:
@@ -417,20 +442,33 @@ def table_apply_action(*, game_id: int, seat: int, action: Mapping[str, Any],
         engine = get_game(game.game_kind)
         table = game.table
         old_deadlines = dict(game.deadlines or {})
-        apply_locked(game, table, engine, seat, action, source=source)
+        logged = apply_locked(game, table, engine, seat, action, source=source)
         # A decision the clock did not make ends the seat's run of expiries.
         clocks.reset_timeouts(game, seat)
-        settle_locked(game, table, engine, old_deadlines)
-        return game
+        settle_locked(game, table, engine, old_deadlines, seats=seats)
+        running = game.status == Game.Status.RUNNING
+        return Move(game=game, table=table, seats=seats if running else None,
+                    logged=(logged,))
+
+
+def _owns_game_seat(game: Game, seats: Sequence[Seat], seat: int, viewer: Viewer) -> bool:
+    """Whether engine seat `seat` of `game` belongs to the table seat `viewer` owns."""
+    players = game.players or []
+    if not 0 <= seat < len(players):
+        return False
+    seat_id = players[seat].get("seat_id")
+    row = next((s for s in seats if s.pk == seat_id), None)
+    return row is not None and row.game_seat == seat and viewer.owns(row)
 
 
 def apply_locked(game: Game, table: Table, engine: GameEngine, seat: int,
                  action: Mapping[str, Any], *, source: str,
-                 note: Mapping[str, Any] | None = None) -> None:
+                 note: Mapping[str, Any] | None = None) -> tuple[int, list[Any]]:
     """One action on a game whose row and table row the caller holds locked (a player's move,
     a bot's, or the clock's): apply it, append it to the log, finish the game if it ended.
     `note` is a site event stored before the engine's (the clock's "ran out of time").
-    The caller saves with `settle_locked` after its last action."""
+    Returns the log row it appended (version, events). The caller saves with
+    `settle_locked` after its last action."""
     if seat not in engine.to_decide(game.state):
         raise ActionRefused("It is not your decision right now.", code="not_your_turn")
     try:
@@ -440,11 +478,12 @@ def apply_locked(game: Game, table: Table, engine: GameEngine, seat: int,
     events = [dict(note), *applied.events] if note else applied.events
     GameAction.objects.create(game=game, version=game.version, seat=seat,
                               action=dict(action), events=events, source=source)
+    logged = (game.version, events)
     game.state = applied.state
     game.version += 1
     result = engine.result(game.state)
     if result is None:
-        return
+        return logged
     game.status = Game.Status.FINISHED
     game.result = result
     game.finished_at = timezone.now()
@@ -457,12 +496,15 @@ def apply_locked(game: Game, table: Table, engine: GameEngine, seat: int,
         s.away = False
         s.away_reason = ""
         s.save(update_fields=["away", "away_reason"])
+    return logged
 
 
 def settle_locked(game: Game, table: Table, engine: GameEngine,
-                  old_deadlines: Mapping[str, Any]) -> None:
+                  old_deadlines: Mapping[str, Any], *,
+                  seats: Sequence[Seat] | None = None) -> None:
     """Save a game after its actions: the deadlines now owed, then (after the commit) the
-    table's sockets hear the new version and the bots and the clock are scheduled."""
+    table's sockets hear the new version and the bots and the clock are scheduled. `seats`
+    are the table's seats if the caller read them under the lock (no second read)."""
     running = game.status == Game.Status.RUNNING
     game.deadlines = clocks.next_deadlines(engine, game.state, table, old_deadlines) \
         if running else {}
@@ -474,7 +516,12 @@ def settle_locked(game: Game, table: Table, engine: GameEngine,
         # Which bots owe a move is known here, under the lock: scheduling them after the commit
         # needs no second read of the game (the task checks the version anyway).
         deciding = engine.to_decide(game.state)
-        bots = _bot_seat_numbers(game) if deciding else set()
+        if not deciding:
+            bots: set[int] = set()
+        elif seats is not None:
+            bots = {s.game_seat for s in seats if s.bot_controlled and s.game_seat is not None}
+        else:
+            bots = _bot_seat_numbers(game)
         owed = [seat for seat in deciding if seat in bots]
         if owed:
             transaction.on_commit(lambda: _schedule_bot_tasks(game_id, version, owed))

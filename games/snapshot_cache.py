@@ -26,7 +26,14 @@ class SnapshotCache:
         self.max_entries = max_entries
         self._lock = threading.Lock()
         self._entries: OrderedDict[tuple[int, str], tuple[float, Future[Any]]] = OrderedDict()
+        # The last read made of each table, whatever its token: the next move's push builds on
+        # it (presenters.snapshot_after_move) instead of reading the log again.
+        self._latest: OrderedDict[int, Any] = OrderedDict()
         self.loads = 0  # reads actually made (for tests and benchmarks)
+
+    def latest(self, table_id: int) -> Any | None:
+        with self._lock:
+            return self._latest.get(table_id)
 
     def get(self, table_id: int, token: str, load: Callable[[int], Any]) -> Any:
         key = (table_id, token)
@@ -55,6 +62,11 @@ class SnapshotCache:
             future.set_exception(exc)
             raise
         future.set_result(value)
+        with self._lock:
+            self._latest[table_id] = value
+            self._latest.move_to_end(table_id)
+            while len(self._latest) > self.max_entries:
+                self._latest.popitem(last=False)
         return value
 
     def _expire(self, now: float) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from tables_helpers import ENGINE, play_one, started_game
+from tables_helpers import ENGINE, play_one, seat_of, started_game
 
 from games import services
 from games.identity import Viewer
@@ -129,3 +129,30 @@ def test_a_responder_gets_their_own_deadline_and_the_turn_clock_pauses(alice: Vi
     assert game.deadlines[other]["kind"] == "response"
     assert str(turn) not in game.deadlines
     assert game.deadlines["paused"]["key"].startswith("turn:")
+
+
+def test_a_move_for_a_seat_the_viewer_does_not_own_is_refused_and_changes_nothing(
+        alice: Viewer, bob: Viewer) -> None:
+    game = started_game(alice, (bob, "Bob"))
+    seat = game.state["turn"]
+    stranger = bob if seat_of(game, alice) == seat else alice
+    before = _snapshot(game)
+    with pytest.raises(ActionRefused) as refused:
+        services.table_move(game_id=game.pk, seat=seat, action={"type": "end_turn"},
+                            expected_version=0, viewer=stranger)
+    assert refused.value.code == "forged"
+    assert _snapshot(game) == before
+
+
+def test_a_move_hands_back_the_seats_it_read_under_the_lock_and_the_log_row_it_wrote(
+        alice: Viewer, bob: Viewer) -> None:
+    game = started_game(alice, (bob, "Bob"))
+    seat = game.state["turn"]
+    owner = alice if seat_of(game, alice) == seat else bob
+    move = services.table_move(game_id=game.pk, seat=seat, action={"type": "end_turn"},
+                               expected_version=0, viewer=owner)
+    assert move.game.version == 1 and move.table.pk == game.table_id
+    assert move.seats is not None
+    assert [s.name for s in move.seats] == ["Alice", "Bob"]
+    row = GameAction.objects.get(game=game)
+    assert move.logged == ((0, row.events),)

@@ -7,9 +7,10 @@ import threading
 from typing import Any
 
 import pytest
-from tables_helpers import play_one, started_game
+from tables_helpers import ENGINE, play_one, started_game
 
 from games import presenters
+from games.bots import choose_action
 from games.identity import Viewer
 from games.models import Table
 from games.snapshot_cache import SnapshotCache
@@ -194,3 +195,44 @@ def test_the_movers_committed_game_makes_the_same_snapshot_as_reading_it_back(
     for viewer in (ALICE, BOB, Viewer(user_id=None, guest_key="spectator")):
         assert (presenters.render_all(presenters.screen_from(handed, viewer))
                 == presenters.render_all(presenters.screen_from(read, viewer)))
+
+
+@pytest.mark.django_db
+def test_a_moves_own_rows_make_the_snapshot_reading_the_table_back_would(
+        django_assert_num_queries: Any) -> None:
+    from games import services
+
+    game = started_game(ALICE, (BOB, "Bob"), turn_seconds=0)
+    for _ in range(45):  # past the log window, so the window has to slide
+        game = play_one(game)
+    previous = presenters.load_snapshot(game.table_id)
+    for _ in range(3):
+        seat = ENGINE.to_decide(game.state)[0]
+        move = services.table_move(game_id=game.pk, seat=seat, expected_version=game.version,
+                                   action=choose_action(ENGINE.view(game.state, seat)))
+        with django_assert_num_queries(0):  # the log is the previous one plus this move
+            after = presenters.snapshot_after_move(move, previous)
+        read = presenters.load_snapshot(game.table_id)
+        assert after.log_rows == read.log_rows
+        assert [s.pk for s in after.seats] == [s.pk for s in read.seats]
+        for viewer in (ALICE, BOB, Viewer(user_id=None, guest_key="spectator")):
+            assert (presenters.render_all(presenters.screen_from(after, viewer))
+                    == presenters.render_all(presenters.screen_from(read, viewer)))
+        previous, game = after, move.game
+
+
+@pytest.mark.django_db
+def test_without_the_snapshot_just_before_a_move_its_log_is_read_again() -> None:
+    from games import services
+
+    game = started_game(ALICE, (BOB, "Bob"), turn_seconds=0)
+    for _ in range(5):
+        game = play_one(game)
+    older = presenters.load_snapshot(game.table_id)
+    game = play_one(game)  # a move this socket's process never saw
+    seat = ENGINE.to_decide(game.state)[0]
+    move = services.table_move(game_id=game.pk, seat=seat, expected_version=game.version,
+                               action=choose_action(ENGINE.view(game.state, seat)))
+    for previous in (older, None):
+        after = presenters.snapshot_after_move(move, previous)
+        assert after.log_rows == presenters.load_snapshot(game.table_id).log_rows

@@ -319,3 +319,31 @@ async def test_after_a_seat_moves_the_old_device_only_watches(alice: Viewer) -> 
     assert "Your hand" in (await frames(new))[0]
     await old.disconnect()
     await new.disconnect()
+
+
+async def test_a_device_that_missed_its_seat_moving_away_still_cannot_move_for_it(
+        alice: Viewer, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A socket moves for the seat its last push showed without looking the seat up again;
+    # the move itself checks, under the game's lock, that the seat is still this viewer's.
+    game = await start(alice, bots=1)
+    old = await connect(game.table.code, alice)
+    await frames(old)
+    phone = Viewer(user_id=None, guest_key="alice-phone-000000000000000000")
+    token = await database_sync_to_async(services.seat_move_link_create)(
+        table_id=game.table_id, viewer=alice)
+    from games import broadcast
+
+    with monkeypatch.context() as quiet:  # the old socket never hears of the move
+        quiet.setattr(broadcast, "_deliver", lambda code, message: None)
+        await database_sync_to_async(services.seat_move_claim)(
+            code=game.table.code, token=token, viewer=phone)
+    seat = game.state["turn"]
+    action = next(a for a in ENGINE.legal_actions(game.state, seat) if a["type"] == "end_turn")
+    await old.send_to(text_data=json.dumps({"kind": "act", "action": action,
+                                            "expected_version": game.version}))
+    pushed = await frames(old)
+    assert error_code(pushed[0]) == "forged"
+    assert "Your hand" not in "\n".join(pushed)  # and it is brought up to date: watching
+    after = await database_sync_to_async(Game.objects.get)(pk=game.pk)
+    assert after.version == game.version
+    await old.disconnect()

@@ -1,0 +1,151 @@
+"""What one move costs the web process, without the network: CPU and database queries.
+
+    uv run python bench/move_cost.py                 # PostgreSQL (its own chudopoly_movecost)
+    uv run python bench/move_cost.py --sqlite        # the embedded default
+
+It drives the real `TableConsumer` code in one process: four sockets per 4-seat table (guests,
+preset chudopoly), each consumer connected as Daphne would connect it, with its frames
+captured instead of written to a socket. A seat that owes a decision picks a move from the
+forms its last push showed (bench/liveplay.py's scripted player) and sends it as htmx would;
+the table's group message is then handed to the other three sockets, which re-render their
+own seat as they would in a live process. Per move it prints the CPU time of that whole
+cycle (the mover's frame, the move, four pushes) and the database queries it made.
+
+This is the part of `bench/live_latency.py`'s "web CPU per move" that our code controls;
+Daphne, the event loop and the channel layer come on top (docs/performance.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT.parent))
+
+
+class Socket:
+    """One consumer with its outgoing frames kept, as its browser would have them."""
+
+    def __init__(self, code: str, cookie: str) -> None:
+        from games.consumers import TableConsumer
+
+        session_key = cookie.split("=", 1)[1]
+        self.partials: dict[str, str] = {}
+        self.errors: list[tuple[str, str]] = []
+        self.version = 0
+        self.consumer = TableConsumer()
+        self.consumer.scope = _scope(code, session_key)
+        self.consumer.channel_name = f"bench.{code}.{session_key[:8]}"
+        self.consumer.channel_layer = _NoLayer()
+        self.consumer.base_send = self._take  # type: ignore[assignment]
+        self.consumer._handle({"type": "websocket.connect"})
+
+    def _take(self, message: dict[str, Any]) -> None:
+        import liveplay
+
+        text = message.get("text")
+        if text:
+            self.partials.update(liveplay.split_partials(text))
+            version = liveplay.version_in(text)
+            if version is not None:
+                self.version = version
+            error = liveplay.error_in(text)
+            if error is not None and error[0] != "ok":
+                self.errors.append(error)
+
+
+class _NoLayer:
+    """The group joins a connecting socket makes; deliveries are handed out by `run`."""
+
+    async def group_add(self, group: str, channel: str) -> None:
+        return None
+
+    async def group_discard(self, group: str, channel: str) -> None:
+        return None
+
+
+def _scope(code: str, session_key: str) -> dict[str, Any]:
+    from django.contrib.auth.models import AnonymousUser
+    from django.contrib.sessions.backends.db import SessionStore
+
+    return {"type": "websocket", "path": f"/ws/table/{code}/", "headers": [],
+            "url_route": {"kwargs": {"code": code}}, "cookies": {},
+            "session": SessionStore(session_key=session_key), "user": AnonymousUser()}
+
+
+def run(tables: int, moves: int, seed: int, *, sqlite: bool = False) -> dict[str, float]:
+    import livestack
+
+    stack = livestack.LiveStack(database="chudopoly_movecost", worker=False, sqlite=sqlite)
+    stack.prepare()
+    stack.setup_django()
+    import liveplay
+    import livesetup
+    from django.db import connection
+
+    from games import broadcast
+
+    delivered: list[tuple[str, dict[str, Any]]] = []
+    broadcast._deliver = lambda code, message: delivered.append((code, message))  # type: ignore[assignment]
+    rng = random.Random(seed)
+    rooms: list[list[Socket]] = []
+    for _ in range(tables):
+        seated = livesetup.guest_table(4, preset="chudopoly")
+        rooms.append([Socket(seated.code, c) for c in seated.cookies.values()])
+    delivered.clear()
+    queries = 0
+
+    def count(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+        nonlocal queries
+        queries += 1
+        return execute(sql, params, many, context)
+
+    made = 0
+    cpu = 0.0
+    with connection.execute_wrapper(count):
+        for _ in range(moves):
+            sockets = rng.choice(rooms)
+            movers = [(s, m) for s in sockets
+                      if (m := liveplay.choose_move(s.partials, rng)) is not None]
+            if not movers:
+                continue
+            socket, move = rng.choice(movers)
+            started = time.process_time()
+            socket.consumer._handle({"type": "websocket.receive",
+                                     "text": liveplay.act_frame(move, socket.version)})
+            for _, message in delivered:
+                if message.get("type") == "table.update":
+                    for other in sockets:
+                        other.consumer._handle(message)
+            cpu += time.process_time() - started
+            delivered.clear()
+            made += 1
+    refused = sum(len(s.errors) for sockets in rooms for s in sockets)
+    if refused:
+        print("refused:", [e for sockets in rooms for s in sockets for e in s.errors][:5])
+    return {"moves": made - refused, "cpu_ms_per_move": 1000 * cpu / max(1, made),
+            "queries_per_move": queries / max(1, made)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--tables", type=int, default=20)
+    parser.add_argument("--moves", type=int, default=600)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--sqlite", action="store_true", help="the embedded default database")
+    args = parser.parse_args(argv)
+    figures = run(args.tables, args.moves, args.seed, sqlite=args.sqlite)
+    print(f"{figures['moves']} moves over {args.tables} tables: "
+          f"{figures['cpu_ms_per_move']:.2f} ms CPU and "
+          f"{figures['queries_per_move']:.1f} queries per move (mover's frame + 4 pushes)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
