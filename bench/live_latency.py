@@ -3,6 +3,7 @@ PostgreSQL + Redis, with one Celery worker (and beat) beside them.
 
     uv run python bench/live_latency.py                       # 1,10,50,100,200 tables, 1 web
     uv run python bench/live_latency.py --web 2               # two Daphnes behind one Redis
+    uv run python bench/live_latency.py --web 2 --route table # each table's sockets on one
     uv run python bench/live_latency.py --tables 1,10 --duration 20 --think 1.0 --json
 
 Every table has four guests, each a scripted client (bench/liveplay.py ScriptedSeat) with its
@@ -47,7 +48,8 @@ def _our_postgres_pids(database: str) -> list[int]:
 
 
 async def run_step(stack: livestack.LiveStack, tables: int, *, think: float, duration: float,
-                   warmup: float, seed: int, idle: bool = False) -> dict[str, Any]:
+                   warmup: float, seed: int, idle: bool = False,
+                   route: str = "socket") -> dict[str, Any]:
     import livesetup
     from asgiref.sync import sync_to_async
 
@@ -58,9 +60,13 @@ async def run_step(stack: livestack.LiveStack, tables: int, *, think: float, dur
     rss_before = sum(liveplay.proc_rss_mb(p) for p in web_pids)
     seats: list[liveplay.ScriptedSeat] = []
     n = 0
-    for t in made:
+    for number, t in enumerate(made):
         for name, cookie in t.cookies.items():
-            seats.append(liveplay.ScriptedSeat(stack.ws_base(n), t.code, cookie,
+            # "socket": sockets dealt to the web processes in turn; "table": every socket of a
+            # table to one process, as the proxy's hash on the table's path does
+            # (deploy/nginx.conf).
+            web = number if route == "table" else n
+            seats.append(liveplay.ScriptedSeat(stack.ws_base(web), t.code, cookie,
                                                rng=random.Random(seed * 100_003 + n),
                                                think=think, name=name, reply_timeout=30))
             seats[-1].watching = idle  # --idle: open the tables and listen, nobody moves
@@ -97,6 +103,7 @@ async def run_step(stack: livestack.LiveStack, tables: int, *, think: float, dur
     return {
         "tables": tables,
         "web_processes": len(stack.web),
+        "route": route,
         "think_s": think,
         "seconds": round(elapsed, 1),
         "moves": len(lat),
@@ -130,6 +137,8 @@ def main(argv: list[str] | None = None) -> int:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--tables", default="1,10,50,100,200")
     parser.add_argument("--web", type=int, default=1, help="Daphne processes (1 or 2)")
+    parser.add_argument("--route", choices=("socket", "table"), default="socket",
+                        help="with --web 2: deal sockets in turn, or each table to one process")
     parser.add_argument("--think", type=float, default=1.0,
                         help="mean seconds a client waits before a move")
     parser.add_argument("--duration", type=float, default=30.0, help="measured seconds a step")
@@ -148,12 +157,14 @@ def main(argv: list[str] | None = None) -> int:
     try:
         for tables in steps:
             out = asyncio.run(run_step(stack, tables, think=args.think, duration=args.duration,
-                                       warmup=args.warmup, seed=args.seed, idle=args.idle))
+                                       warmup=args.warmup, seed=args.seed, idle=args.idle,
+                                       route=args.route))
             results.append(out)
             if args.json:
                 print(json.dumps(out), flush=True)
             else:
-                print(f"{tables:4d} tables x4 seats, {out['web_processes']} web: "
+                routed = " by table" if args.route == "table" and len(stack.web) > 1 else ""
+                print(f"{tables:4d} tables x4 seats, {out['web_processes']} web{routed}: "
                       f"{out['moves']} moves ({out['moves_per_s']}/s) "
                       f"p50 {out['p50_ms']} ms p99 {out['p99_ms']} ms max {out['max_ms']} ms, "
                       f"errors {out['errors']}, races {out['races']}, "
