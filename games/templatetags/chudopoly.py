@@ -333,29 +333,50 @@ def hero_cards() -> SafeString:
 # An opponent's panel shows only public facts, so every viewer at the table gets the same HTML
 # for it. The four sockets of a table rendered the same three panels after every move; the
 # panels are now rendered once per distinct content and process. Keyed by the content itself,
-# so a stale panel cannot be served: any change makes a new key.
+# so a stale panel cannot be served: any change makes a new key. A seat's own board is kept the
+# same way: most moves are someone else's and leave it as it was.
 _PANEL_MEMO: OrderedDict[str, SafeString] = OrderedDict()
 _PANEL_MEMO_SIZE = 2048
 _PANEL_LOCK = threading.Lock()
+
+
+def _memo_render(template: str, context: dict[str, Any]) -> SafeString:
+    """`template` rendered with `context`, once per distinct context. The context must be all
+    the template reads, and plain data (it is the key)."""
+    key = json.dumps([template, context], sort_keys=True, default=str)
+    with _PANEL_LOCK:
+        html = _PANEL_MEMO.get(key)
+        if html is not None:
+            _PANEL_MEMO.move_to_end(key)
+            return html
+    html = mark_safe(render_to_string(template, context))
+    with _PANEL_LOCK:
+        _PANEL_MEMO[key] = html
+        while len(_PANEL_MEMO) > _PANEL_MEMO_SIZE:
+            _PANEL_MEMO.popitem(last=False)
+    return html
 
 
 @register.simple_tag
 def opponent_panel(player: Mapping[str, Any], result: Any) -> SafeString:
     if player.get("is_me"):
         raise ValueError("opponent_panel renders other seats only")
-    key = json.dumps([player, bool(result)], sort_keys=True, default=str)
-    with _PANEL_LOCK:
-        html = _PANEL_MEMO.get(key)
-        if html is not None:
-            _PANEL_MEMO.move_to_end(key)
-            return html
-    html = mark_safe(render_to_string("games/chudopoly/_opponent.html",
-                                      {"p": player, "c": {"result": result}}))
-    with _PANEL_LOCK:
-        _PANEL_MEMO[key] = html
-        while len(_PANEL_MEMO) > _PANEL_MEMO_SIZE:
-            _PANEL_MEMO.popitem(last=False)
-    return html
+    return _memo_render("games/chudopoly/_opponent.html",
+                        {"p": player, "c": {"result": bool(result)}})
+
+
+@register.simple_tag
+def my_panel(player: Mapping[str, Any], c: Mapping[str, Any]) -> SafeString:
+    """The viewer's own board (their bank, sets and the free rearranges they can make)."""
+    if not player.get("is_me"):
+        raise ValueError("my_panel renders the viewer's own seat only")
+    view = c.get("view") or {}
+    return _memo_render("games/chudopoly/_my_panel.html", {
+        "p": player,
+        "c": {"result": bool(c.get("result")), "swaps": c.get("swaps") or [],
+              "view": {"ruleset": {"setsToWin": (view.get("ruleset") or {}).get("setsToWin")},
+                       "rearranges_left": view.get("rearranges_left")}},
+    })
 
 
 @register.simple_tag

@@ -236,3 +236,25 @@ def test_without_the_snapshot_just_before_a_move_its_log_is_read_again() -> None
     for previous in (older, None):
         after = presenters.snapshot_after_move(move, previous)
         assert after.log_rows == presenters.load_snapshot(game.table_id).log_rows
+
+
+@pytest.mark.django_db
+def test_a_seats_own_board_is_rendered_once_per_content_and_shows_what_it_holds() -> None:
+    from games.templatetags.chudopoly import my_panel
+
+    game = started_game(ALICE, (BOB, "Bob"), turn_seconds=0)
+    for _ in range(25):
+        game = play_one(game)
+    snapshot = presenters.load_snapshot(game.table_id)
+    ctx = presenters.screen_from(snapshot, BOB).ctx
+    mine = next(p for p in ctx["players"] if p["is_me"])
+    html = my_panel(mine, ctx)
+    assert f'id="seat-{mine["seat"]}"' in html and "Your board" in html
+    assert html in presenters.render_all(presenters.screen_from(snapshot, BOB))["players"]
+    assert my_panel(mine, ctx) is html  # the same content: the kept rendering
+    richer = {**mine, "bank_total": mine["bank_total"] + 5}
+    assert f"Bank <strong>{mine['bank_total'] + 5}M</strong>" in my_panel(richer, ctx)
+    five = {**ctx["view"], "ruleset": {**ctx["view"]["ruleset"], "setsToWin": 5}}
+    assert "of 5" in my_panel(mine, {**ctx, "view": five})  # the rules it reads are its key
+    with pytest.raises(ValueError):
+        my_panel({**mine, "is_me": False}, ctx)
