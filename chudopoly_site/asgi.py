@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 
 from django.core.asgi import get_asgi_application
@@ -26,6 +27,14 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+
+# Everything loaded so far (Django, the apps, the templates) lives as long as the process: left
+# out of the collector's full passes, which then walk only what the sockets made since. Full
+# passes are also spaced out (GC_FULL_EVERY): each one stops every socket of the process at
+# once, the largest single cause of the slowest moves under load (docs/performance.md).
+gc.freeze()
+young, middle, _ = gc.get_threshold()
+gc.set_threshold(young, middle, settings.GC_FULL_EVERY)
 
 if settings.TASK_BACKEND == "inprocess":
     # The embedded default has no worker or beat: this process runs the periodic sweeps.

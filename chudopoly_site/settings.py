@@ -123,6 +123,10 @@ else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
 # "celery" sends scheduled work to the broker; "inprocess" runs it on a thread of this process.
+# The web process's garbage collector (chudopoly_site/asgi.py, docs/performance.md): a full
+# collection stops every socket of the process for 50-250 ms, so it runs a tenth as often as
+# Python's default (every 100 middle-generation collections instead of 10).
+GC_FULL_EVERY = env_int("GC_FULL_EVERY", 100, minimum=1)
 TASK_BACKEND = env_str("TASK_BACKEND", "celery" if REDIS_URL else "inprocess")
 if TASK_BACKEND not in ("celery", "inprocess"):
     raise ImproperlyConfigured("TASK_BACKEND must be 'celery' or 'inprocess'")

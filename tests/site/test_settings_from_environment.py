@@ -73,3 +73,20 @@ def test_with_no_environment_the_site_uses_the_embedded_defaults() -> None:
     assert result.stdout.strip() == (
         '["django.db.backends.sqlite3", "channels.layers.InMemoryChannelLayer", "inprocess"]'
     )
+
+
+@pytest.mark.parametrize(("setting", "full_every"), [(None, 100), ("25", 25)])
+def test_the_web_process_keeps_what_it_loaded_out_of_full_collections_and_spaces_them_out(
+        setting: str | None, full_every: int) -> None:
+    # A full collection pauses every socket of the process (docs/performance.md).
+    script = ("import gc, json; import chudopoly_site.asgi; "
+              "print(json.dumps([gc.get_threshold()[2], gc.get_freeze_count() > 10000]))")
+    env = {k: v for k, v in os.environ.items() if k not in PRODUCTION}
+    env["DJANGO_SETTINGS_MODULE"] = "chudopoly_site.settings"
+    env.pop("GC_FULL_EVERY", None)
+    if setting is not None:
+        env["GC_FULL_EVERY"] = setting
+    result = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env,
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip().splitlines()[-1] == f"[{full_every}, true]"
