@@ -32,6 +32,7 @@ import time
 from typing import Any
 
 from games.engine.apply import apply
+from games.engine.board import complete_colours, rent_for
 from games.engine.legal import legal_actions, to_decide
 from games.engine.state import catalogue_for
 from games.engine.winning import checkpoint_forecast
@@ -49,8 +50,15 @@ TEMPERATURE = 0.2
 CONFIDENCE = 1.0  # standard errors by which a candidate must beat the medium choice
 MIN_GAIN = 0.005  # and the least leaf value it must gain on average
 CONVERT_VALUE = 0.95  # the leaf value of a forecast conversion (not a certain win)
-HORIZON = "turn"  # "turn": until this turn ends; "round": until this seat's next turn starts
+HORIZON = "turn"  # "turn": until this turn ends; "round": until this seat's next turn starts;
+# "adaptive": "round" when the final approach is in play (someone armed, or this seat one set
+# short), where the opponents' replies decide the game, else "turn"
 EVAL = "learned"  # "learned": evalfit's fitted model; "hand": the hand-written one below
+FIRST_CUT = 2  # worlds before successive halving first drops candidates
+LEAF_WEIGHTS: tuple[float, ...] | None = None  # None: evalfit.WEIGHTS
+FORECAST_SPARE = False  # approach_forecast: sets beyond the target absorb shots
+FORECAST_CHARGES = False  # approach_forecast: charges payable only from a set are shots
+FORECAST_HAND_ONCE = False  # approach_forecast: a hand's cards shoot once, not every lap
 
 
 # ---- leaf evaluation ------------------------------------------------------------------------
@@ -81,6 +89,13 @@ def approach_forecast(state: dict[str, Any]) -> tuple[int | None, dict[int, int]
     shoots an armed opponent first). Reads the sampled world's hands and deck order, so over
     many worlds this is an estimate of the odds the seat cannot see.
 
+    With `FORECAST_HAND_ONCE` the cards a hand holds now are counted at that seat's first turn
+    only (a breaker played is gone; before, a seat that came round twice shot twice with it).
+    With `FORECAST_SPARE` an armed seat holding more sets than the target survives one landed
+    shot per spare set; with `FORECAST_CHARGES` a charge card the shooter holds counts as a shot
+    when the armed seat could pay it only out of a set (medium bots aim such charges at armed
+    players, and a thin bank is how armed players were lost to payments).
+
     Returns (first converting seat or None, {broken seat: shooter})."""
     armed = [s for s in state["order"]
              if state["players"][s]["active"] and state["players"][s]["armed_at"] is not None]
@@ -93,6 +108,8 @@ def approach_forecast(state: dict[str, Any]) -> tuple[int | None, dict[int, int]
     n = len(order)
     cur = order.index(state["turn"]) if state["turn"] in order else 0
     deck = state["deck"]
+    pure = state["ruleset"]["pureSetRequired"]
+    target = state["ruleset"]["setsToWin"]
     converting: list[tuple[int, int]] = []
     broken: dict[int, int] = {}
     for a in armed:
@@ -101,28 +118,37 @@ def approach_forecast(state: dict[str, Any]) -> tuple[int | None, dict[int, int]
             continue
         shots_before = forecast[0] - state["turn_number"]  # turns (from this one) before it
         opsec = sum(1 for c in players[a]["hand"] if key[c] == "opsec")
+        sets = complete_colours(cat, players[a], pure)
+        spare = max(0, len(sets) - target) if FORECAST_SPARE else 0
+        loose = _loose_value(cat, players[a], sets) if FORECAST_CHARGES else 0
         drawn = len(deck)
         shooter = None
+        spent: set[int] = set()  # seats whose hand has already been counted
         for k in range(max(0, shots_before)):
             seat = order[(cur + k) % n]
             if k > 0:
                 drawn -= 2
             if seat == a:
                 continue
-            cards = players[seat]["hand"] + (deck[max(0, drawn):drawn + 2] if k > 0 else [])
-            breakers = sum(1 for c in cards if key[c] in ("inspector_general", "chud"))
+            hand = [] if FORECAST_HAND_ONCE and seat in spent else players[seat]["hand"]
+            spent.add(seat)
+            cards = hand + (deck[max(0, drawn):drawn + 2] if k > 0 else [])
+            shots = sum(1 for c in cards if key[c] in ("inspector_general", "chud"))
+            if FORECAST_CHARGES:
+                shots += sum(1 for c in cards if _charge_of(cat, players[seat], c) > loose)
             counters = sum(1 for c in cards if key[c] == "opsec")
-            for _ in range(breakers):
-                if opsec == 0:
-                    shooter = seat
-                    break
-                opsec -= 1
-                if counters:
+            for _ in range(shots):
+                if opsec and counters:
+                    opsec -= 1  # blocked, the block countered: one more OPSEC to stop it
                     counters -= 1
-                    if opsec == 0:
-                        shooter = seat
-                        break
+                if opsec:
                     opsec -= 1
+                    continue
+                if spare:
+                    spare -= 1
+                    continue
+                shooter = seat
+                break
             if shooter is not None:
                 break
         if shooter is None:
@@ -133,12 +159,35 @@ def approach_forecast(state: dict[str, Any]) -> tuple[int | None, dict[int, int]
     return first, broken
 
 
+def _loose_value(cat: Any, p: dict[str, Any], sets: list[str]) -> int:
+    """What a player can pay without touching a complete set: bank and unfinished zones."""
+    value = cat.value
+    total = sum(value[c] for c in p["bank"])
+    return total + sum(value[c] for colour, zone in p["zones"].items() if colour not in sets
+                       for c in zone)
+
+
+def _charge_of(cat: Any, p: dict[str, Any], cid: int) -> int:
+    """What the charge card `cid` held by player `p` would demand of one opponent (0: not a
+    charge, or a rent on colours it has no zone in). Surge is ignored."""
+    key = cat.key[cid]
+    if key == "finance_office":
+        return 5
+    if key == "roll_call":
+        return 2
+    if cat.kind[cid] != "rent":
+        return 0
+    colours = cat.colours[cid] or tuple(p["zones"])
+    return max((rent_for(cat, p, c) for c in colours if c in p["zones"]), default=0)
+
+
 def evaluate(state: dict[str, Any], me: int) -> float:
     result = state["result"]
     if result is not None:
         return 1.0 if result["winner"] == me else 0.0
     if EVAL == "learned":
-        return evalfit.win_chances(state).get(me, 0.0)
+        weights = evalfit.WEIGHTS if LEAF_WEIGHTS is None else tuple(LEAF_WEIGHTS)
+        return evalfit.win_chances(state, weights).get(me, 0.0)
     first, broken = approach_forecast(state)
     if first is not None:
         return CONVERT_VALUE if first == me else 1.0 - CONVERT_VALUE
@@ -174,17 +223,19 @@ def _position_key(state: dict[str, Any]) -> str:
 
 
 def rollout(world: dict[str, Any], me: int, action: dict[str, Any],
-            seen: dict[str, float] | None = None) -> tuple[float, int]:
+            seen: dict[str, float] | None = None, horizon: str | None = None
+            ) -> tuple[float, int]:
     """Apply `action` for `me` in `world`, play on until `me`'s next turn starts; (value,
     engine steps used). `seen` maps positions at the end of the current turn to their value in
     this world, so candidates that lead to the same end of turn share one continuation."""
+    horizon = horizon or HORIZON
     state = apply(world, me, action).state
     start = world["turn_number"]
     steps = 1
     key = None
     while state["result"] is None and steps < ROLLOUT_STEP_CAP:
         if state["turn_number"] > start:
-            if HORIZON == "turn" or state["turn"] == me:
+            if horizon == "turn" or state["turn"] == me:
                 break
             if key is None and seen is not None:
                 key = _position_key(state)
@@ -279,14 +330,15 @@ def search(view: dict[str, Any], budget: float, steps: int | None = None
     values: list[list[float]] = [[] for _ in cands]
     used = 0
     worlds = 0
-    next_cut = 2
+    next_cut = FIRST_CUT
+    horizon = horizon_for(o)
     out_of_time = False
     while used < step_budget and not out_of_time:
         world = sample_world(view, random.Random(seed + 7919 * (worlds + 1)))
         got: list[tuple[int, float]] = []
         seen: dict[str, float] = {}
         for i in alive:
-            value, spent = rollout(world, me, cands[i], seen)
+            value, spent = rollout(world, me, cands[i], seen, horizon)
             used += spent
             got.append((i, value))
             if time.perf_counter() > deadline:
@@ -307,6 +359,16 @@ def search(view: dict[str, Any], budget: float, steps: int | None = None
     info.update(worlds=worlds, steps=used, seconds=time.perf_counter() - started,
                 means={i: round(sum(v) / len(v), 3) for i, v in enumerate(values) if v})
     return cands[best], info
+
+
+def horizon_for(o: Obs) -> str:
+    """The playout horizon of this decision (`HORIZON`; "adaptive" picks one per decision)."""
+    if HORIZON != "adaptive":
+        return HORIZON
+    if any(o.armed[s] for s in o.order if o.active[s]) or \
+            o.sets(o.me) >= o.target_sets() - 1:
+        return "round"
+    return "turn"
 
 
 def pick(values: list[list[float]]) -> int:
