@@ -101,7 +101,12 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
         # being made (and the mover's own push) then shares the GIL with at most that one
         # thread, not with every other socket of the table re-rendering at once. A socket that
         # falls behind there catches up in one push (see table_update).
-        lane = _PUSH_LANE if message.get("type") == "table.update" else None
+        if message.get("type") == "table.update":
+            if self._already_shown(message):
+                return  # not worth a thread: most often the mover's own update (see table_update)
+            lane = _PUSH_LANE
+        else:
+            lane = None
         await DatabaseSyncToAsync(self._handle, thread_sensitive=False, executor=lane)(message)
 
     def _handle(self, message: dict[str, Any]) -> None:
@@ -203,15 +208,18 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
 
     # --- group messages -------------------------------------------------------------------
     def table_update(self, event: dict[str, Any]) -> None:
-        version = event.get("version")
-        seen_game = self.seen[4] if self.seen else None
-        if (version is not None and seen_game is not None and seen_game[2] == Game.Status.RUNNING
-                and version <= seen_game[1]):
-            # A push already showed this move or a later one (read after its commit): a socket
-            # that fell behind catches up once, not once per move it missed, and the mover's
-            # own push (after its move) is not repeated.
+        if self._already_shown(event):
             return
         self.push(token=event.get("token"))
+
+    def _already_shown(self, event: dict[str, Any]) -> bool:
+        """Whether a push already showed this update's move or a later one (read after its
+        commit): a socket that fell behind catches up once, not once per move it missed, and
+        the mover's own push (after its move) is not repeated."""
+        version = event.get("version")
+        seen_game = self.seen[4] if self.seen else None
+        return (version is not None and seen_game is not None
+                and seen_game[2] == Game.Status.RUNNING and version <= seen_game[1])
 
     def table_chat(self, event: dict[str, Any]) -> None:
         message = ChatMessage.objects.filter(pk=event.get("id"), table=self.table).first()

@@ -206,7 +206,7 @@ class LogLine:
     version: int
     index: int = 0
     events: tuple[Mapping[str, Any], ...] = ()
-    # Its list-item HTML once rendered, with and without card peeks ({% log_item %}).
+    # Its list-item HTML once rendered, with and without card peeks ({% log_items %}).
     rendered: dict[bool, str] = field(default_factory=dict, compare=False, repr=False)
 
     @property

@@ -379,6 +379,17 @@ def my_panel(player: Mapping[str, Any], c: Mapping[str, Any]) -> SafeString:
     })
 
 
+LOG_PEEK_LINES = 12  # the newest lines show the cards they name; older ones are words only
+
+
+@register.simple_tag
+def log_items(lines: list[Any]) -> SafeString:
+    """The log's list items, newest first (one tag for the whole list: the log is the largest
+    loop of a push, and each line's HTML is already kept on it)."""
+    return mark_safe("".join(log_item(line, n < LOG_PEEK_LINES)
+                             for n, line in enumerate(reversed(lines))))
+
+
 @register.simple_tag
 def log_item(line: Any, peek: bool) -> SafeString:
     """One log line as a list item; with `peek`, the cards its events show. A line never

@@ -258,3 +258,30 @@ def test_a_seats_own_board_is_rendered_once_per_content_and_shows_what_it_holds(
     assert "of 5" in my_panel(mine, {**ctx, "view": five})  # the rules it reads are its key
     with pytest.raises(ValueError):
         my_panel({**mine, "is_me": False}, ctx)
+
+
+def test_the_log_lists_the_newest_line_first_and_shows_cards_on_the_newest_twelve() -> None:
+    from games.templatetags.chudopoly import LOG_PEEK_LINES, log_item, log_items
+
+    card = {"id": 7, "kind": "money", "key": "money", "name": "1M", "value": 1}
+    lines = [presenters.LogLine(f"line {n}", n, 0, ({"type": "bank", "card": card},))
+             for n in range(20)]
+    html = log_items(lines)
+    assert html.index('data-k="19.0"') < html.index('data-k="0.0"')
+    assert html == "".join(log_item(line, n < LOG_PEEK_LINES)
+                           for n, line in enumerate(reversed(lines)))
+    assert html.count('class="log-peek"') == LOG_PEEK_LINES
+
+
+def test_a_socket_is_not_pushed_again_for_a_move_its_last_push_already_showed() -> None:
+    from games.consumers import TableConsumer
+    from games.models import Game
+
+    socket = TableConsumer()
+    socket.seen = (None, None, None, (), (1, 5, Game.Status.RUNNING))
+    assert socket._already_shown({"type": "table.update", "version": 5})
+    assert socket._already_shown({"type": "table.update", "version": 4})
+    assert not socket._already_shown({"type": "table.update", "version": 6})
+    assert not socket._already_shown({"type": "table.update", "version": None})  # seats moved
+    socket.seen = (None, None, None, (), (1, 5, Game.Status.FINISHED))  # a rematch may follow
+    assert not socket._already_shown({"type": "table.update", "version": 2})
