@@ -94,6 +94,9 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
         consumer of the process shares by default: a socket waiting on PostgreSQL then no
         longer holds up every other socket's push. A socket still handles its own messages
         one at a time. SQLite (one writer at a time) keeps the shared thread."""
+        update = message.get("type") == "table.update"
+        if update and self._already_shown(message):
+            return  # not worth a thread: most often the mover's own update (see table_update)
         if settings.DATABASES["default"]["ENGINE"].endswith("sqlite3"):
             await DatabaseSyncToAsync(self._handle)(message)  # the shared thread
             return
@@ -101,12 +104,7 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
         # being made (and the mover's own push) then shares the GIL with at most that one
         # thread, not with every other socket of the table re-rendering at once. A socket that
         # falls behind there catches up in one push (see table_update).
-        if message.get("type") == "table.update":
-            if self._already_shown(message):
-                return  # not worth a thread: most often the mover's own update (see table_update)
-            lane = _PUSH_LANE
-        else:
-            lane = None
+        lane = _PUSH_LANE if update else None
         await DatabaseSyncToAsync(self._handle, thread_sensitive=False, executor=lane)(message)
 
     def _handle(self, message: dict[str, Any]) -> None:
