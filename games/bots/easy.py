@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from .observe import rng_for
+from .observe import draws_nothing, rng_for
 
 # Higher is preferred. Moves and swaps are left out: they cost nothing and could loop.
 _PLAY_ORDER = {
@@ -46,10 +46,12 @@ def choose_any(view: dict[str, Any]) -> dict[str, Any]:
     return _rng(view).choice(legal)
 
 
-def _score(action: dict[str, Any], cards: dict[int, dict[str, Any]]) -> int:
+def _score(action: dict[str, Any], cards: dict[int, dict[str, Any]], idle_pcs: bool) -> int:
     kind = action.get("type")
     if kind == "action":
         card = cards.get(action.get("card"), {})
+        if idle_pcs and card.get("key") == "pcs_orders":
+            return -100  # it would draw back only itself (observe.draws_nothing)
         return _BIG_ACTIONS.get(card.get("key"), 40)
     if kind == "bank":
         card = cards.get(action.get("card"), {})
@@ -86,7 +88,8 @@ def choose_action(view: dict[str, Any]) -> dict[str, Any]:
         return min(discards, key=lambda a: sum(cards.get(c, {}).get("value", 0)
                                                for c in a.get("cards", [])))
 
-    scored = [(_score(a, cards), a) for a in legal]
+    idle_pcs = draws_nothing(view.get("deck_count", 0), view.get("discard_count", 0))
+    scored = [(_score(a, cards, idle_pcs), a) for a in legal]
     best = max(s for s, _ in scored)
     band = [a for s, a in scored if s == best]
     return rng.choice(band)

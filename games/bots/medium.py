@@ -29,7 +29,7 @@ from typing import Any
 from games.engine.board import SET_SIZE
 from games.engine.state import HAND_LIMIT, REARRANGE_BUDGET
 
-from .observe import Obs, rng_for
+from .observe import Obs, draws_nothing, rng_for
 
 MOVE_CAP = 4  # free rearranges a bot may spend per turn
 MONEY = 0.5  # points per 1M
@@ -237,6 +237,8 @@ def _action_gain(o: Obs, a: dict[str, Any]) -> float:
     if key in ("rent_pair", "rent_any"):
         return _rent_gain(o, a, 2 ** o.surge) - keep * 0.3
     if key == "pcs_orders":
+        if draws_nothing(o.deck_count, len(o.discard)):
+            return NEG
         if o.rules.get("passGoRestartsTurn"):
             return 8.0
         # Two more cards, worth less when they would only be discarded at the end of the turn.

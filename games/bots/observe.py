@@ -242,3 +242,11 @@ def seed_of(view: dict[str, Any], salt: str = "") -> int:
 
 def rng_for(view: dict[str, Any], salt: str = "") -> random.Random:
     return random.Random(seed_of(view, salt))
+
+
+def draws_nothing(deck_count: int, discard_count: int) -> bool:
+    """Whether PCS Orders would draw back only itself: with the deck and the discard pile both
+    empty, the card goes to the discard pile, is reshuffled into the deck and drawn again. The
+    play changes nothing, and where it restarts the turn (passGoRestartsTurn) a bot that plays
+    it whenever it can never ends its turn."""
+    return deck_count == 0 and discard_count == 0
