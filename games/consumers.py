@@ -94,6 +94,7 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
         consumer of the process shares by default: a socket waiting on PostgreSQL then no
         longer holds up every other socket's push. A socket still handles its own messages
         one at a time. SQLite (one writer at a time) keeps the shared thread."""
+        self.heard()  # the heartbeat waits for a quiet spell (games/heartbeat.py)
         update = message.get("type") == "table.update"
         if update and self._already_shown(message):
             return  # not worth a thread: most often the mover's own update (see table_update)

@@ -106,6 +106,34 @@ async def test_a_quiet_socket_that_missed_nothing_sends_nothing(monkeypatch) -> 
 
 
 @pytest.mark.django_db(transaction=True)
+async def test_a_socket_its_table_keeps_talking_to_gets_no_heartbeat(monkeypatch) -> None:
+    monkeypatch.setattr(HeartbeatMixin, "heartbeat_seconds", 0.6)
+    from chudopoly_site.asgi import application
+    from games.consumers import TableConsumer
+
+    beats: list[float] = []
+    plain = TableConsumer.socket_heartbeat
+    monkeypatch.setattr(TableConsumer, "socket_heartbeat",
+                        lambda self, event: (beats.append(1), plain(self, event)))
+    game = await database_sync_to_async(_game)()
+    comm = WebsocketCommunicator(application, f"/ws/table/{game.table.code}/", headers=[
+        (b"origin", b"http://localhost"), (b"host", b"localhost"),
+        (b"cookie", await database_sync_to_async(_cookie)(BOB))])
+    assert (await comm.connect())[0]
+    await comm.receive_from(timeout=5)
+    # The browser says nothing for 2 s, but the table moves every 0.2 s: the socket hears it.
+    for _ in range(10):
+        version = await database_sync_to_async(_move)(game.pk)
+        assert version_in(await comm.receive_from(timeout=5)) == version
+        await asyncio.sleep(0.2)
+    assert beats == []
+    # Once the table falls quiet, the heartbeat comes back.
+    await asyncio.sleep(1.5)
+    assert beats
+    await comm.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
 async def test_the_home_pages_list_catches_up_after_its_group_was_forgotten(monkeypatch) -> None:
     monkeypatch.setattr(HeartbeatMixin, "heartbeat_seconds", 0.5)
     from chudopoly_site.asgi import application
