@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import time
 from collections import deque
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -27,6 +26,7 @@ from games.clocks import (
 from games.frames import FrameError, parse_frame
 from games.heartbeat import HeartbeatMixin
 from games.identity import viewer_from_scope
+from games.lanes import PriorityLane
 from games.lobby import LOBBY_GROUP, public_tables
 from games.models import ChatMessage, Game, Seat, Table
 from games.services import Move, TableError, chat_post, normalize_code, table_move
@@ -40,7 +40,9 @@ CLOSE_NO_TABLE = 4404
 CLOSE_FLOOD = 4429
 
 
-_PUSH_LANE = ThreadPoolExecutor(max_workers=1, thread_name_prefix="table-push")
+_TABLE_LANE = PriorityLane("table-lane")
+# What a player waits on: their own frame's answer, a page's first board.
+_URGENT = frozenset({"websocket.receive", "websocket.connect"})
 
 
 class LobbyConsumer(HeartbeatMixin, WebsocketConsumer):
@@ -90,22 +92,17 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
     mine: tuple[int | None, int | None] = (None, None)
 
     async def dispatch(self, message: dict[str, Any]) -> None:
-        """Handle one message on a thread of the pool, not the one thread that every sync
-        consumer of the process shares by default: a socket waiting on PostgreSQL then no
-        longer holds up every other socket's push. A socket still handles its own messages
-        one at a time. SQLite (one writer at a time) keeps the shared thread."""
+        """Handle one message on the process's table lane (games/lanes.py), a player's frame
+        or a new socket before any re-render. SQLite (one writer at a time) keeps the thread
+        every sync consumer of the process shares by default."""
         self.heard()  # the heartbeat waits for a quiet spell (games/heartbeat.py)
-        update = message.get("type") == "table.update"
-        if update and self._already_shown(message):
+        kind = message.get("type")
+        if kind == "table.update" and self._already_shown(message):
             return  # not worth a thread: most often the mover's own update (see table_update)
         if settings.DATABASES["default"]["ENGINE"].endswith("sqlite3"):
             await DatabaseSyncToAsync(self._handle)(message)  # the shared thread
             return
-        # Re-renders after someone else's move go through one thread of their own: a move
-        # being made (and the mover's own push) then shares the GIL with at most that one
-        # thread, not with every other socket of the table re-rendering at once. A socket that
-        # falls behind there catches up in one push (see table_update).
-        lane = _PUSH_LANE if update else None
+        lane = _TABLE_LANE.urgent if kind in _URGENT else _TABLE_LANE.later
         await DatabaseSyncToAsync(self._handle, thread_sensitive=False, executor=lane)(message)
 
     def _handle(self, message: dict[str, Any]) -> None:
@@ -204,6 +201,7 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
             # rides in the same frame.
             self.push(token=update_token(updates), also=presenters.render_error("", "ok"),
                       move=move)
+
 
     # --- group messages -------------------------------------------------------------------
     def table_update(self, event: dict[str, Any]) -> None:
