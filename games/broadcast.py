@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import threading
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -36,13 +36,30 @@ def held_updates() -> Iterator[list[tuple[str, dict[str, Any]]]]:
     sockets' (they share its read a moment later). Whatever happens in the block, the held
     messages are sent at its end."""
     messages: list[tuple[str, dict[str, Any]]] = []
-    _held.messages = messages
+    later: list[Callable[[], None]] = []
+    _held.messages, _held.later = messages, later
     try:
         yield messages
     finally:
-        _held.messages = None
+        _held.messages = _held.later = None
         for code, message in messages:
             _deliver(code, message)
+        for work in later:
+            work()
+
+
+def after_push(work: Callable[[], None]) -> None:
+    """Run `work` now, or, inside `held_updates`, once the held messages are sent.
+
+    For the tasks a move schedules (a bot's turn, the next clock expiry): publishing one to
+    Celery costs the web process a millisecond or two, which the mover's own board need not
+    wait for. A process that dies in between loses the task, not the move: the periodic sweep
+    finds any game whose bot or clock is overdue (games/clocks.py)."""
+    held = getattr(_held, "later", None)
+    if held is not None:
+        held.append(work)
+        return
+    work()
 
 
 def update_token(messages: list[tuple[str, dict[str, Any]]]) -> str | None:

@@ -524,10 +524,12 @@ def settle_locked(game: Game, table: Table, engine: GameEngine,
             bots = _bot_seat_numbers(game)
         owed = [seat for seat in deciding if seat in bots]
         if owed:
-            transaction.on_commit(lambda: _schedule_bot_tasks(game_id, version, owed))
+            transaction.on_commit(lambda: broadcast.after_push(
+                lambda: _schedule_bot_tasks(game_id, version, owed)))
         if due is not None and due != clocks.earliest(old_deadlines):
             # The task already scheduled for an unchanged deadline still stands.
-            transaction.on_commit(lambda: clocks.schedule_expiry(game_id=game_id, due=due))
+            transaction.on_commit(lambda: broadcast.after_push(
+                lambda: clocks.schedule_expiry(game_id=game_id, due=due)))
 
 
 # --- bots --------------------------------------------------------------------------------------

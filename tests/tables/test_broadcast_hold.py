@@ -39,3 +39,36 @@ def test_held_updates_are_sent_even_when_the_block_fails(
 def test_each_update_has_its_own_token() -> None:
     assert broadcast._update(1)["token"] != broadcast._update(1)["token"]
     assert broadcast.update_token([]) is None
+
+
+def test_a_moves_scheduled_work_runs_after_the_held_updates_are_sent(
+        delivered: list[tuple[str, dict[str, Any]]]) -> None:
+    ran: list[str] = []
+    with broadcast.held_updates():
+        broadcast._send("HOLD3", broadcast._update(5))
+        broadcast.after_push(lambda: ran.append(f"scheduled after {len(delivered)} sent"))
+        assert ran == []  # the mover's push comes first
+    assert ran == ["scheduled after 1 sent"]
+    broadcast.after_push(lambda: ran.append("at once"))  # outside a block: straight through
+    assert ran[-1] == "at once"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_clock_task_of_a_move_is_published_only_once_the_block_ends(
+        monkeypatch: pytest.MonkeyPatch, delivered: list[tuple[str, dict[str, Any]]]) -> None:
+    from tables_helpers import ENGINE, started_game
+
+    from games import scheduler, services
+    from games.identity import Viewer
+
+    published: list[str] = []
+    monkeypatch.setattr(scheduler, "run_at",
+                        lambda when, task, **kw: published.append(task))
+    game = started_game(Viewer(user_id=None, guest_key="hold-alice-000000000000000"), bots=1)
+    published.clear()
+    seat = ENGINE.to_decide(game.state)[0]
+    with broadcast.held_updates():
+        services.table_move(game_id=game.pk, seat=seat, action={"type": "end_turn"},
+                            expected_version=game.version)
+        assert published == []
+    assert "chudopoly.clock_expire" in published
