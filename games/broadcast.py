@@ -27,9 +27,13 @@ def group_name(code: str) -> str:
 _held = threading.local()
 
 
+Deliver = Callable[[str, dict[str, Any]], None]
+
+
 @contextmanager
-def held_updates() -> Iterator[list[tuple[str, dict[str, Any]]]]:
-    """Hold this thread's group messages until the block ends, then send them.
+def held_updates(deliver: Deliver | None = None) -> Iterator[list[tuple[str, dict[str, Any]]]]:
+    """Hold this thread's group messages until the block ends, then send them (with
+    `deliver`, if given: a socket hands them to its event loop without waiting).
 
     The socket that made a move renders its own board first, under the update's token, and
     only then lets the table hear of it: the mover's push does not queue behind the other
@@ -43,7 +47,7 @@ def held_updates() -> Iterator[list[tuple[str, dict[str, Any]]]]:
     finally:
         _held.messages = _held.later = None
         for code, message in messages:
-            _deliver(code, message)
+            (deliver or _deliver)(code, message)
         for work in later:
             work()
 

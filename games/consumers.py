@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 import contextlib
+import logging
 import time
 from collections import deque
 from typing import Any
@@ -16,7 +19,7 @@ from django.db.models import Subquery
 from django.template.loader import render_to_string
 
 from games import presenters
-from games.broadcast import held_updates, update_token
+from games.broadcast import group_name, held_updates, update_token
 from games.clocks import (
     SOCKET_CHECK_IN_SECONDS,
     seat_connected,
@@ -40,9 +43,16 @@ CLOSE_NO_TABLE = 4404
 CLOSE_FLOOD = 4429
 
 
+log = logging.getLogger(__name__)
+
 _TABLE_LANE = PriorityLane("table-lane")
 # What a player waits on: their own frame's answer, a page's first board.
 _URGENT = frozenset({"websocket.receive", "websocket.connect"})
+
+
+def _log_failed_send(future: concurrent.futures.Future[Any]) -> None:
+    if not future.cancelled() and future.exception() is not None:
+        log.warning("a table's group message was not sent: %r", future.exception())
 
 
 class LobbyConsumer(HeartbeatMixin, WebsocketConsumer):
@@ -96,6 +106,7 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
         or a new socket before any re-render. SQLite (one writer at a time) keeps the thread
         every sync consumer of the process shares by default."""
         self.heard()  # the heartbeat waits for a quiet spell (games/heartbeat.py)
+        self.loop = asyncio.get_running_loop()
         kind = message.get("type")
         if kind == "table.update" and self._already_shown(message):
             return  # not worth a thread: most often the mover's own update (see table_update)
@@ -187,7 +198,7 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
         if frame.seat is not None and frame.seat != seat:
             self.send_error("That is not your seat.", "forged")
             return
-        with held_updates() as updates:
+        with held_updates(deliver=self._deliver_soon) as updates:
             try:
                 move = table_move(game_id=game_id, seat=seat, action=frame.action,
                                   expected_version=frame.expected_version, viewer=self.viewer)
@@ -202,6 +213,16 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
             self.push(token=update_token(updates), also=presenters.render_error("", "ok"),
                       move=move)
 
+
+    def _deliver_soon(self, code: str, message: dict[str, Any]) -> None:
+        """Send a group message from the event loop without waiting for Redis's answer: the
+        table lane goes on to the next frame meanwhile. A message lost on the way (Redis
+        down) is caught up by the sockets' heartbeats (games/heartbeat.py)."""
+        if self.channel_layer is None:
+            return
+        future = asyncio.run_coroutine_threadsafe(
+            self.channel_layer.group_send(group_name(code), message), self.loop)
+        future.add_done_callback(_log_failed_send)
 
     # --- group messages -------------------------------------------------------------------
     def table_update(self, event: dict[str, Any]) -> None:

@@ -72,3 +72,12 @@ def test_the_clock_task_of_a_move_is_published_only_once_the_block_ends(
                             expected_version=game.version)
         assert published == []
     assert "chudopoly.clock_expire" in published
+
+
+def test_a_socket_can_take_the_held_messages_itself(
+        delivered: list[tuple[str, dict[str, Any]]]) -> None:
+    # The mover's socket hands them to its event loop without waiting (consumers.py).
+    mine: list[str] = []
+    with broadcast.held_updates(deliver=lambda code, message: mine.append(code)):
+        broadcast._send("HOLD4", broadcast._update(6))
+    assert mine == ["HOLD4"] and delivered == []
