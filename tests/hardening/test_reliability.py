@@ -57,6 +57,17 @@ def _move(game_id: int) -> int:
                                        expected_version=game.version).version
 
 
+async def _table_socket(game: Game, viewer: Viewer) -> WebsocketCommunicator:
+    """A connected socket at the game's table, as `viewer`'s browser opens it."""
+    from chudopoly_site.asgi import application
+
+    comm = WebsocketCommunicator(application, f"/ws/table/{game.table.code}/", headers=[
+        (b"origin", b"http://localhost"), (b"host", b"localhost"),
+        (b"cookie", await database_sync_to_async(_cookie)(viewer))])
+    assert (await comm.connect())[0]
+    return comm
+
+
 async def _forget_group(group: str) -> None:
     """What a Redis restart does to a group: it is gone."""
     layer = get_channel_layer()
@@ -70,13 +81,8 @@ async def _forget_group(group: str) -> None:
 @pytest.mark.django_db(transaction=True)
 async def test_a_socket_whose_group_was_forgotten_catches_up_by_itself(monkeypatch) -> None:
     monkeypatch.setattr(HeartbeatMixin, "heartbeat_seconds", 0.5)
-    from chudopoly_site.asgi import application
-
     game = await database_sync_to_async(_game)()
-    comm = WebsocketCommunicator(application, f"/ws/table/{game.table.code}/", headers=[
-        (b"origin", b"http://localhost"), (b"host", b"localhost"),
-        (b"cookie", await database_sync_to_async(_cookie)(BOB))])
-    assert (await comm.connect())[0]
+    comm = await _table_socket(game, BOB)
     assert version_in(await comm.receive_from(timeout=5)) == 0
     await _forget_group(f"table.{game.table.code}")
     version = await database_sync_to_async(_move)(game.pk)
@@ -93,13 +99,8 @@ async def test_a_socket_whose_group_was_forgotten_catches_up_by_itself(monkeypat
 @pytest.mark.django_db(transaction=True)
 async def test_a_quiet_socket_that_missed_nothing_sends_nothing(monkeypatch) -> None:
     monkeypatch.setattr(HeartbeatMixin, "heartbeat_seconds", 0.3)
-    from chudopoly_site.asgi import application
-
     game = await database_sync_to_async(_game)()
-    comm = WebsocketCommunicator(application, f"/ws/table/{game.table.code}/", headers=[
-        (b"origin", b"http://localhost"), (b"host", b"localhost"),
-        (b"cookie", await database_sync_to_async(_cookie)(ALICE))])
-    assert (await comm.connect())[0]
+    comm = await _table_socket(game, ALICE)
     await comm.receive_from(timeout=5)
     assert await comm.receive_nothing(timeout=1.5)  # several heartbeats, no frames
     await comm.disconnect()
@@ -108,7 +109,6 @@ async def test_a_quiet_socket_that_missed_nothing_sends_nothing(monkeypatch) -> 
 @pytest.mark.django_db(transaction=True)
 async def test_a_socket_its_table_keeps_talking_to_gets_no_heartbeat(monkeypatch) -> None:
     monkeypatch.setattr(HeartbeatMixin, "heartbeat_seconds", 0.6)
-    from chudopoly_site.asgi import application
     from games.consumers import TableConsumer
 
     beats: list[float] = []
@@ -116,10 +116,7 @@ async def test_a_socket_its_table_keeps_talking_to_gets_no_heartbeat(monkeypatch
     monkeypatch.setattr(TableConsumer, "socket_heartbeat",
                         lambda self, event: (beats.append(1), plain(self, event)))
     game = await database_sync_to_async(_game)()
-    comm = WebsocketCommunicator(application, f"/ws/table/{game.table.code}/", headers=[
-        (b"origin", b"http://localhost"), (b"host", b"localhost"),
-        (b"cookie", await database_sync_to_async(_cookie)(BOB))])
-    assert (await comm.connect())[0]
+    comm = await _table_socket(game, BOB)
     await comm.receive_from(timeout=5)
     # The browser says nothing for 2 s, but the table moves every 0.2 s: the socket hears it.
     for _ in range(10):

@@ -301,13 +301,20 @@ async def test_the_home_page_list_refreshes_when_a_public_table_opens(alice: Vie
     await comm.disconnect()
 
 
-async def test_after_a_seat_moves_the_old_device_only_watches(alice: Viewer) -> None:
+async def seat_about_to_move(alice: Viewer) -> tuple[Game, WebsocketCommunicator, Viewer, str]:
+    """Alice at a game with a bot, her socket open and read, and a link that moves her seat to
+    her phone (not yet claimed)."""
     game = await start(alice, bots=1)
     old = await connect(game.table.code, alice)
     await frames(old)
     phone = Viewer(user_id=None, guest_key="alice-phone-000000000000000000")
     token = await database_sync_to_async(services.seat_move_link_create)(
         table_id=game.table_id, viewer=alice)
+    return game, old, phone, token
+
+
+async def test_after_a_seat_moves_the_old_device_only_watches(alice: Viewer) -> None:
+    game, old, phone, token = await seat_about_to_move(alice)
     await database_sync_to_async(services.seat_move_claim)(
         code=game.table.code, token=token, viewer=phone)
     pushed = "\n".join(await frames(old))
@@ -325,12 +332,7 @@ async def test_a_device_that_missed_its_seat_moving_away_still_cannot_move_for_i
         alice: Viewer, monkeypatch: pytest.MonkeyPatch) -> None:
     # A socket moves for the seat its last push showed without looking the seat up again;
     # the move itself checks, under the game's lock, that the seat is still this viewer's.
-    game = await start(alice, bots=1)
-    old = await connect(game.table.code, alice)
-    await frames(old)
-    phone = Viewer(user_id=None, guest_key="alice-phone-000000000000000000")
-    token = await database_sync_to_async(services.seat_move_link_create)(
-        table_id=game.table_id, viewer=alice)
+    game, old, phone, token = await seat_about_to_move(alice)
     from games import broadcast
 
     with monkeypatch.context() as quiet:  # the old socket never hears of the move
