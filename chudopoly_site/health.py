@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 
 from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
+from channels import DEFAULT_CHANNEL_LAYER
+from channels.layers import channel_layers
 from django.conf import settings
 from django.db import connection
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
+
+LAYER_TIMEOUT = 3.0  # seconds; a probe that never answers is worse than one that says "failed"
 
 
 def _check_database() -> str:
@@ -21,9 +25,16 @@ def _check_database() -> str:
 
 
 def _check_channel_layer() -> str:
-    layer = get_channel_layer()
-    if layer is None:
+    """A message sent to a new channel comes back, within LAYER_TIMEOUT seconds.
+
+    The round trip uses a layer object of its own. The process's shared one is busy receiving
+    for every open socket on the server's event loop, and channels-redis refuses (or, seen with
+    channels-redis 4.3, waits for ever) when a second loop, this view's, receives on it too:
+    a health check of a process with any socket open hung, and with it every sync view queued
+    behind it on Django's one sync thread."""
+    if DEFAULT_CHANNEL_LAYER not in settings.CHANNEL_LAYERS:
         raise RuntimeError("no channel layer configured")
+    layer = channel_layers.make_backend(DEFAULT_CHANNEL_LAYER)
 
     async def round_trip() -> None:
         channel = await layer.new_channel("healthz.")
@@ -33,7 +44,15 @@ def _check_channel_layer() -> str:
         if message.get("token") != token:
             raise RuntimeError("channel layer returned a different message")
 
-    async_to_sync(round_trip)()
+    async def checked() -> None:
+        try:
+            await asyncio.wait_for(round_trip(), LAYER_TIMEOUT)
+        finally:
+            close = getattr(layer, "close_pools", None)
+            if close is not None:
+                await close()
+
+    async_to_sync(checked)()
     return "ok"
 
 

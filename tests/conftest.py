@@ -6,6 +6,8 @@ them must commit their data (`transactional_db`).
 
 from __future__ import annotations
 
+import asyncio
+import inspect
 import os
 import socket
 import subprocess
@@ -217,7 +219,31 @@ def _close_stray_connections(request: pytest.FixtureRequest) -> Iterator[None]:
         )
 
 
+@pytest.fixture
+async def _no_task_outlives_its_test() -> Any:
+    """Cancel what an async test left running, again and again until it has stopped.
+
+    A socket's channel-layer receive can swallow one cancellation: seen with channels-redis
+    4.3 and redis-py 8.1 on Python 3.11, the task stays "cancelling" inside its blocking read.
+    Daphne copes by cancelling again after application_close_timeout; pytest-asyncio cancels
+    each leftover task once when it closes the test's loop and then waits for ever, which hung
+    the suite. So every async test ends here, as Daphne would end it."""
+    yield
+    me = asyncio.current_task()
+    for _ in range(50):
+        left = [t for t in asyncio.all_tasks() if t is not me and not t.done()]
+        if not left:
+            return
+        for task in left:
+            task.cancel()
+        await asyncio.wait(left, timeout=0.2)
+    raise RuntimeError(f"tasks still running after the test: {left}")
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if inspect.iscoroutinefunction(getattr(item, "obj", None)):
+            item.fixturenames.append("_no_task_outlives_its_test")  # type: ignore[attr-defined]
     # Browser tests run last: Playwright's sync API keeps an event loop on the main thread
     # while it is open, which async_to_sync in other tests would trip over.
     # Fault injection (restarting Redis, killing processes) goes after everything else.

@@ -1,0 +1,44 @@
+"""`/healthz` on a real Daphne keeps answering while sockets are open on the same process.
+
+Load balancers and `docker compose` probe it all the time; a probe that hangs once a socket is
+open also held up every sync view of that process behind it (a bug found by the fault tests).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parents[2] / "bench"
+if str(BENCH) not in sys.path:
+    sys.path.insert(0, str(BENCH))
+
+import wsclient  # noqa: E402 - bench/ goes on the path first
+
+pytestmark = pytest.mark.slow
+
+
+def _healthz(base: str) -> tuple[int, dict[str, object]]:
+    with urllib.request.urlopen(f"{base}/healthz", timeout=10) as response:
+        return response.status, json.loads(response.read())
+
+
+def test_healthz_answers_while_sockets_are_open_on_the_process(live_site: str) -> None:
+    async def probe_with_sockets_open() -> list[tuple[int, dict[str, object]]]:
+        ws_base = live_site.replace("http://", "ws://")
+        sockets = [await wsclient.WSClient.connect(f"{ws_base}/ws/lobby/") for _ in range(3)]
+        try:
+            await asyncio.sleep(0.5)  # every socket is now receiving on the process's layer
+            return [await asyncio.to_thread(_healthz, live_site) for _ in range(3)]
+        finally:
+            for ws in sockets:
+                await ws.close()
+
+    answers = asyncio.run(probe_with_sockets_open())
+    assert [status for status, _ in answers] == [200, 200, 200]
+    assert all(body["status"] == "ok" for _, body in answers), answers
