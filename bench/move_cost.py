@@ -43,6 +43,9 @@ class Socket:
         self.consumer.scope = _scope(code, session_key)
         self.consumer.channel_name = f"bench.{code}.{session_key[:8]}"
         self.consumer.channel_layer = _NoLayer()
+        # The mover's group message goes where every other delivery goes here (`run` patches
+        # broadcast._deliver), not to an event loop this script does not have.
+        self.consumer._deliver_soon = _deliver_now  # type: ignore[method-assign]
         self.consumer.base_send = self._take  # type: ignore[assignment]
         self.consumer._handle({"type": "websocket.connect"})
 
@@ -68,6 +71,12 @@ class _NoLayer:
 
     async def group_discard(self, group: str, channel: str) -> None:
         return None
+
+
+def _deliver_now(code: str, message: dict[str, Any]) -> None:
+    from games import broadcast
+
+    broadcast._deliver(code, message)
 
 
 def _scope(code: str, session_key: str) -> dict[str, Any]:
