@@ -62,24 +62,89 @@ def _pending(view: dict[str, Any]) -> dict[str, Any] | None:
     return out
 
 
-def sample_world(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
-    """One full state consistent with `view`, its hidden cards dealt at random by `rng`."""
+BREAKERS = frozenset({"inspector_general", "chud"})
+
+
+def turn_seats(view: dict[str, Any], first: int) -> dict[int, int]:
+    """The seat that played each whole turn from turn number `first` up to (not including) the
+    current one, worked back through the active seats' rotation. A seat that left the game in
+    between would shift the mapping; the callers only use it as a prior."""
+    players = view["players"]
+    order = [s for s in (view.get("order") or range(len(players))) if players[s]["active"]]
+    if view["turn"] not in order:
+        return {}
+    cur = order.index(view["turn"])
+    now = view["turn_number"]
+    return {t: order[(cur - (now - t)) % len(order)] for t in range(max(1, first), now)}
+
+
+def inferred_absent(view: dict[str, Any]) -> dict[int, frozenset[str]]:
+    """Card kinds that public play says another seat does not hold, {seat: card keys}.
+
+    While an opponent is armed on exactly the winning set count, any Inspector General or
+    CHUD landed on one of its sets breaks its approach, and a player who holds one shoots it
+    (the medium bot scores that play above every other, REFERENCE §8; so would most people).
+    So a seat that played a whole turn after the arming, with the armed player still armed
+    now, ended that turn without a breaker; its hand has not changed since (cards only enter a
+    hand on its owner's turn). The inference can be wrong (three shots blocked by OPSEC, a
+    breaker drawn with the last play): `sample_world` uses it only while it can be met."""
+    me = view["viewer"]
+    players = view["players"]
+    target = view["ruleset"]["setsToWin"]
+    out: dict[int, frozenset[str]] = {}
+    for x in players:
+        if not x["active"] or x.get("armed_at") is None or x.get("sets") != target:
+            continue
+        for seat in turn_seats(view, x["armed_at"] + 1).values():
+            if seat != me and seat != x["seat"] and players[seat]["active"]:
+                out[seat] = BREAKERS
+    return out
+
+
+def _deal(pool: list[int], slots: dict[int, int], absent: dict[int, frozenset[str]],
+          key: list[str]) -> tuple[dict[int, list[int]], list[int]] | None:
+    """Hands for `slots` and the deck from the shuffled `pool`, each seat in `absent` dealt
+    only cards of other kinds (None if that cannot be met). The constrained seats take the
+    first allowed cards of the shuffled pool: with one forbidden set for all of them, every
+    deal that meets the constraints is then equally likely."""
+    rest = pool[:]
+    hands: dict[int, list[int]] = {}
+    for seat in sorted(absent):
+        n = slots.get(seat, 0)
+        allowed = [i for i, c in enumerate(rest) if key[c] not in absent[seat]][:n]
+        if len(allowed) < n:
+            return None
+        taken = set(allowed)
+        hands[seat] = [rest[i] for i in allowed]
+        rest = [c for i, c in enumerate(rest) if i not in taken]
+    for seat in sorted(slots):
+        if seat not in hands:
+            hands[seat] = rest[:slots[seat]]
+            rest = rest[slots[seat]:]
+    return hands, rest
+
+
+def sample_world(view: dict[str, Any], rng: random.Random, infer: bool = False
+                 ) -> dict[str, Any]:
+    """One full state consistent with `view`, its hidden cards dealt at random by `rng`. With
+    `infer` the other hands also respect `inferred_absent` (when the unseen cards allow it)."""
     me = view["viewer"]
     pool = unseen_cards(view)
     slots = hidden_slots(view)
     if sum(slots.values()) + view["deck_count"] != len(pool):
         raise ValueError("the view's card counts do not add up to its unseen cards")
     rng.shuffle(pool)
+    absent = inferred_absent(view) if infer else {}
+    key = catalogue(view["ruleset"]["deck"]).key
+    dealt = _deal(pool, slots, absent, key) if absent else None
+    if dealt is None:
+        dealt = _deal(pool, slots, {}, key)
+    assert dealt is not None
+    hands, deck = dealt
     players = []
-    dealt = 0
     for p in view["players"]:
         seat = p["seat"]
-        if seat == me:
-            hand = [c["id"] for c in view["hand"]]
-        else:
-            n = slots[seat]
-            hand = pool[dealt:dealt + n]
-            dealt += n
+        hand = [c["id"] for c in view["hand"]] if seat == me else hands[seat]
         players.append({
             "hand": hand,
             "bank": [c["id"] for c in p["bank"]],
@@ -89,7 +154,6 @@ def sample_world(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
             "active": p["active"],
             "armed_at": p.get("armed_at"),
         })
-    deck = pool[dealt:]
     active = sum(1 for p in players if p["active"])
     contested_since = None
     if view.get("contested"):

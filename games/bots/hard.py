@@ -59,6 +59,7 @@ LEAF_WEIGHTS: tuple[float, ...] | None = None  # None: evalfit.WEIGHTS
 FORECAST_SPARE = False  # approach_forecast: sets beyond the target absorb shots
 FORECAST_CHARGES = False  # approach_forecast: charges payable only from a set are shots
 FORECAST_HAND_ONCE = False  # approach_forecast: a hand's cards shoot once, not every lap
+OPPONENT_MODEL = False  # deal no breaker to a seat that let an armed player pass (determinize)
 
 
 # ---- leaf evaluation ------------------------------------------------------------------------
@@ -334,7 +335,8 @@ def search(view: dict[str, Any], budget: float, steps: int | None = None
     horizon = horizon_for(o)
     out_of_time = False
     while used < step_budget and not out_of_time:
-        world = sample_world(view, random.Random(seed + 7919 * (worlds + 1)))
+        world = sample_world(view, random.Random(seed + 7919 * (worlds + 1)),
+                             infer=OPPONENT_MODEL)
         got: list[tuple[int, float]] = []
         seen: dict[str, float] = {}
         for i in alive:

@@ -101,9 +101,9 @@ def test_the_hard_bot_searches_only_worlds_sampled_from_the_view(monkeypatch) ->
     unseen = sorted(unseen_cards(view))
     seen_worlds = []
 
-    def spy(v: dict, rng: random.Random) -> dict:
+    def spy(v: dict, rng: random.Random, infer: bool = False) -> dict:
         assert v == view
-        world = sample_world(v, rng)
+        world = sample_world(v, rng, infer=infer)
         hidden = sorted([c for s, p in enumerate(world["players"]) if s != seat
                          for c in p["hand"]] + world["deck"])
         assert hidden == unseen
