@@ -25,6 +25,7 @@ machine the step budget normally ends the search first, at about 60-80% of the b
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import random
@@ -59,6 +60,8 @@ LEAF_WEIGHTS: tuple[float, ...] | None = None  # None: evalfit.WEIGHTS
 FORECAST_SPARE = False  # approach_forecast: sets beyond the target absorb shots
 FORECAST_CHARGES = False  # approach_forecast: charges payable only from a set are shots
 FORECAST_HAND_ONCE = False  # approach_forecast: a hand's cards shoot once, not every lap
+SEARCH_DISCARDS = False  # weigh discard selections other than the medium bot's
+DISCARD_CANDIDATES = 4
 OPPONENT_MODEL = False  # deal no breaker to a seat that let an armed player pass (determinize)
 
 
@@ -289,7 +292,8 @@ def candidates(o: Obs, rng: random.Random) -> list[dict[str, Any]]:
                 out.append(a)
         return out
     if "discard" in types:
-        return [medium.decide(o, rng)]
+        first = medium.decide(o, rng)
+        return [first, *discard_alternatives(o, first["cards"])] if SEARCH_DISCARDS else [first]
     first = medium.decide(o, rng)
     scored = medium.play_scores(o)
     scored.sort(key=lambda sa: -sa[0])
@@ -307,6 +311,28 @@ def candidates(o: Obs, rng: random.Random) -> list[dict[str, Any]]:
             break
     if not any(a["type"] == "end_turn" for a in out):
         out.append({"type": "end_turn"})
+    return out
+
+
+def discard_alternatives(o: Obs, chosen: list[int]) -> list[dict[str, Any]]:
+    """Discard selections near the medium bot's `chosen`: the same number of cards from the
+    hand's lowest keep values plus two, cheapest (by keep value) first. Cards with one name
+    are one choice, so two 1M notes never make two candidates."""
+    count = len(chosen)
+    ranked = sorted(o.hand, key=lambda c: (medium.keep_value(o, c), o.cat.value[c], c))
+    name = o.cat.cards
+    seen = {tuple(sorted(name[c].name for c in chosen))}
+    combos = sorted(itertools.combinations(ranked[:count + 2], count),
+                    key=lambda cs: sum(medium.keep_value(o, c) for c in cs))
+    out: list[dict[str, Any]] = []
+    for cs in combos:
+        sig = tuple(sorted(name[c].name for c in cs))
+        if sig in seen:
+            continue
+        seen.add(sig)
+        out.append({"type": "discard", "cards": sorted(cs)})
+        if len(out) + 1 >= DISCARD_CANDIDATES:
+            break
     return out
 
 
