@@ -118,16 +118,26 @@ def win_chances(state: dict[str, Any], weights: tuple[float, ...] = WEIGHTS) -> 
 
 # ---- fitting ----------------------------------------------------------------------------------
 
-def collect(games: int, seats: list[int], seed: int) -> list[tuple[list[list[float]], int]]:
+def collect(games: int, seats: list[int], seed: int, lineup: list[str] | None = None,
+            budget: float = 0.25) -> list[tuple[list[list[float]], int]]:
     """(features of each active seat, index of the eventual winner) at every turn start of
-    medium-bot games; games without a winner are skipped."""
+    medium-bot games; games without a winner are skipped. With `lineup` (e.g. hard, medium,
+    medium, medium) those levels play instead, rotated one seat per game as in the tournament,
+    the hard bot at `budget` seconds: the positions are then the ones the hard bot reaches."""
     from games import engine
 
+    from . import hard
     from .medium import choose_action
+
+    def choose(view: dict[str, Any], level: str) -> dict[str, Any]:
+        if level == "hard":
+            return hard.choose_action(view, budget=budget)
+        return choose_action(view)
 
     rows: list[tuple[list[list[float]], int]] = []
     for g in range(games):
-        k = seats[g % len(seats)]
+        k = len(lineup) if lineup else seats[g % len(seats)]
+        levels = (lineup[k - g % k:] + lineup[:k - g % k]) if lineup else ["medium"] * k
         state = engine.new_game(ruleset={}, seats=k, seed=seed + g)
         snapshots: list[dict[int, list[float]]] = []
         last_turn = None
@@ -136,7 +146,7 @@ def collect(games: int, seats: list[int], seed: int) -> list[tuple[list[list[flo
                 last_turn = state["turn_number"]
                 snapshots.append(table_features(state))
             seat = engine.to_decide(state)[0]
-            state = engine.apply(state, seat, choose_action(engine.view(state, seat))).state
+            state = engine.apply(state, seat, choose(engine.view(state, seat), levels[seat])).state
         winner = state["result"]["winner"]
         if winner is None:
             continue
@@ -220,10 +230,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seats", default="2,3,4,5")
     parser.add_argument("--seed", type=int, default=90_000)
     parser.add_argument("--steps", type=int, default=12)
+    parser.add_argument("--lineup", default="",
+                        help="levels by seat, e.g. hard,medium,medium,medium (default: mediums)")
+    parser.add_argument("--hard-budget", type=float, default=0.25)
     args = parser.parse_args(argv)
     seats = [int(s) for s in args.seats.split(",")]
+    lineup = [x for x in args.lineup.split(",") if x] or None
     started = time.perf_counter()
-    rows = collect(args.games, seats, args.seed)
+    rows = collect(args.games, seats, args.seed, lineup, args.hard_budget)
     random.Random(0).shuffle(rows)
     cut = len(rows) * 4 // 5
     train, test = rows[:cut], rows[cut:]

@@ -1,4 +1,5 @@
-"""Hard-bot options that are off by default: searching discards."""
+"""Hard-bot options that are off by default: searching discards, and fitting the leaf model on
+games the hard bot itself plays (`evalfit.collect` with a lineup)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import random
 
 import pytest
 
-from games.bots import hard
+from games.bots import evalfit, hard
 from games.bots.observe import Obs
 from games.engine import apply, scenario, view
 from games.engine.legal import discard_problem
@@ -40,3 +41,10 @@ def test_discard_candidates_are_distinct_legal_selections(monkeypatch: pytest.Mo
         assert a["type"] == "discard" and discard_problem(state, 0, a["cards"]) is None
     action, _ = hard.search(view(state, 0), 0.5, steps=200)
     assert action in cands
+
+
+def test_the_leaf_can_be_fitted_on_games_the_hard_bot_plays() -> None:
+    rows = evalfit.collect(1, [4], 90_000, lineup=["hard", "medium", "medium", "medium"],
+                           budget=0.01)
+    assert rows and all(len(feats) == 4 and 0 <= win < 4 for feats, win in rows)
+    assert all(len(f) == len(evalfit.FEATURES) for feats, _ in rows for f in feats)
