@@ -102,23 +102,29 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Channels, Celery and the task scheduler seam -----------------------------------------------
 REDIS_URL = env_url("REDIS_URL", ("redis", "rediss"))
+# "pubsub": channels-redis's pub/sub layer, each group message pushed once to every subscribed
+# process. "core": its queue layer, where every message a socket receives costs a blocking pop,
+# a backup write and a clean-up script on Redis: 15-20 % more web CPU per move and twice
+# Redis's (docs/performance.md). Neither keeps a message through a Redis restart; the sockets'
+# heartbeats catch up on what they missed (games/heartbeat.py).
+CHANNEL_LAYER = env_str("CHANNEL_LAYER", "pubsub")
+if CHANNEL_LAYER not in ("core", "pubsub"):
+    raise ImproperlyConfigured("CHANNEL_LAYER must be 'core' or 'pubsub'")
+# redis-py 8 reads with a 5 s socket timeout by default, the same as the core layer's blocking
+# BZPOPMIN: every socket idle for 5 s would crash and reconnect (channels_redis#422). Reads may
+# take longer than the block; a dead Redis is still noticed.
+_LAYER_CONFIG = {
+    "hosts": [{"address": REDIS_URL, "socket_timeout": 15, "socket_connect_timeout": 5}],
+    "prefix": env_str("CHANNEL_PREFIX", "chudopoly"),
+}
+CHANNEL_LAYER_CHOICES = {
+    "pubsub": {"BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+               "CONFIG": _LAYER_CONFIG},
+    "core": {"BACKEND": "channels_redis.core.RedisChannelLayer",
+             "CONFIG": {**_LAYER_CONFIG, "capacity": 1500, "expiry": 30}},
+}
 if REDIS_URL:
-    CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {
-                # redis-py 8 reads with a 5 s socket timeout by default, the same as the
-                # layer's blocking BZPOPMIN: every socket idle for 5 s would crash and reconnect
-                # (channels_redis#422). Reads may take longer than the block; a dead Redis is
-                # still noticed.
-                "hosts": [{"address": REDIS_URL, "socket_timeout": 15,
-                           "socket_connect_timeout": 5}],
-                "prefix": env_str("CHANNEL_PREFIX", "chudopoly"),
-                "capacity": 1500,
-                "expiry": 30,
-            },
-        }
-    }
+    CHANNEL_LAYERS = {"default": CHANNEL_LAYER_CHOICES[CHANNEL_LAYER]}
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 

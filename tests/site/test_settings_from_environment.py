@@ -47,6 +47,7 @@ def test_production_settings_pass_the_deploy_check_without_warnings() -> None:
         ({"DEBUG": "maybe"}, "DEBUG"),
         ({"CONN_MAX_AGE": "forever"}, "CONN_MAX_AGE"),
         ({"TASK_BACKEND": "threads"}, "TASK_BACKEND"),
+        ({"CHANNEL_LAYER": "rabbitmq"}, "CHANNEL_LAYER"),
     ],
 )
 def test_a_bad_or_missing_production_value_fails_at_start_up_naming_it(
