@@ -47,6 +47,25 @@ def _our_postgres_pids(database: str) -> list[int]:
     return [r[0] for r in rows]
 
 
+SLOW = 0.1  # seconds: a move answered later than this counts towards its second's stall
+
+
+def _slow_seconds(stats: list[liveplay.Stats], *, route: str,
+                  webs: int) -> list[dict[str, Any]]:
+    """The three seconds of the run with the most slow moves, and which web process each of
+    those moves went to: a stall of every process at once points at the box (or PostgreSQL),
+    one process alone at that process (a collection, a queue of moves)."""
+    per_second: dict[int, list[int]] = {}
+    start = min((t for st in stats for t in st.sent_at), default=0.0)
+    for index, st in enumerate(stats):
+        web = (index // 4 if route == "table" else index) % max(1, webs)
+        for sent, took in zip(st.sent_at, st.latencies, strict=True):
+            if took > SLOW:
+                per_second.setdefault(int(sent - start), [0] * max(1, webs))[web] += 1
+    worst = sorted(per_second.items(), key=lambda kv: -sum(kv[1]))[:3]
+    return [{"second": sec, "slow_moves_by_web": counts} for sec, counts in worst]
+
+
 async def run_step(stack: livestack.LiveStack, tables: int, *, think: float, duration: float,
                    warmup: float, seed: int, idle: bool = False,
                    route: str = "socket") -> dict[str, Any]:
@@ -97,6 +116,7 @@ async def run_step(stack: livestack.LiveStack, tables: int, *, think: float, dur
     await asyncio.gather(*tasks, return_exceptions=True)
     await asyncio.gather(*(s.close() for s in seats), return_exceptions=True)
     lat = [x for st in stats for x in st.latencies]
+    slow = _slow_seconds(stats, route=route, webs=len(stack.web))
     errors = [e for st in stats for e in st.errors if "time ran out" not in e]
     finished = sum(1 for t in range(0, len(seats), 4) if seats[t].finished)
     cpu = {k: (cpu1[k] - cpu0.get(k, 0.0)) / elapsed for k in cpu1}
@@ -114,6 +134,7 @@ async def run_step(stack: livestack.LiveStack, tables: int, *, think: float, dur
         "max_ms": round(1000 * max(lat), 1) if lat else None,
         "errors": len(errors),
         "error_samples": errors[:5],
+        "slow_seconds": slow,
         "races": sum(st.races for st in stats),
         "reconnects": sum(st.reconnects for st in stats),
         "games_finished": finished,
@@ -178,6 +199,9 @@ def main(argv: list[str] | None = None) -> int:
                       flush=True)
                 for sample in out["error_samples"]:
                     print(f"      error: {sample}", flush=True)
+                for worst in out["slow_seconds"]:
+                    print(f"      second {worst['second']}: moves over {int(SLOW * 1000)} ms by "
+                          f"web process {worst['slow_moves_by_web']}", flush=True)
     finally:
         stack.stop()
     return 0 if all(r["errors"] == 0 for r in results) else 1

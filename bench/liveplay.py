@@ -146,6 +146,7 @@ class Stats:
     """What one scripted seat saw."""
 
     latencies: list[float] = field(default_factory=list)  # seconds, frame sent -> own update
+    sent_at: list[float] = field(default_factory=list)  # perf_counter() of each one's frame
     sent: int = 0
     acked: int = 0
     races: int = 0  # "stale"/"finished"/"duplicate": refused because our view was behind
@@ -311,6 +312,7 @@ class ScriptedSeat:
             if v is not None and v > sent_version and not got_update:
                 got_update = True
                 self.stats.latencies.append(time.perf_counter() - started)
+                self.stats.sent_at.append(started)
 
     async def close(self) -> None:
         if self.ws is not None:

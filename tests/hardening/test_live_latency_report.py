@@ -1,0 +1,25 @@
+"""bench/live_latency.py names the seconds in which moves were slow, by web process."""
+
+from __future__ import annotations
+
+from live_latency import _slow_seconds
+from liveplay import Stats
+
+
+def _seat_stats(sent_and_took: list[tuple[float, float]]) -> Stats:
+    stats = Stats()
+    for sent, took in sent_and_took:
+        stats.sent_at.append(sent)
+        stats.latencies.append(took)
+    return stats
+
+
+def test_slow_moves_are_counted_by_second_and_by_the_process_their_table_is_on() -> None:
+    # Two tables of four seats, routed by table: seats 0-3 on web 0, seats 4-7 on web 1.
+    stats = [_seat_stats([(100.0, 0.01)]) for _ in range(8)]
+    stats[1] = _seat_stats([(100.0, 0.01), (105.2, 0.30)])  # web 0, second 5: slow
+    stats[6] = _seat_stats([(105.7, 0.25), (107.0, 0.02)])  # web 1, second 5: slow
+    stats[7] = _seat_stats([(103.1, 0.50)])  # web 1, second 3: slow
+    worst = _slow_seconds(stats, route="table", webs=2)
+    assert worst == [{"second": 5, "slow_moves_by_web": [1, 1]},
+                     {"second": 3, "slow_moves_by_web": [0, 1]}]
