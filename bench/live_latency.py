@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import os
 import random
@@ -45,6 +46,30 @@ def _our_postgres_pids(database: str) -> list[int]:
         rows = conn.execute("SELECT pid FROM pg_stat_activity WHERE datname = %s",
                             (database,)).fetchall()
     return [r[0] for r in rows]
+
+
+class _ClientPauses:
+    """The measuring process's own garbage collections: while one runs, every seat it plays
+    stops, and each move in flight looks slow whatever the server did."""
+
+    def __init__(self) -> None:
+        self.longest = self.total = 0.0
+        self._started = 0.0
+        gc.callbacks.append(self._on_gc)
+
+    def _on_gc(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self._started = time.perf_counter()
+        else:
+            took = time.perf_counter() - self._started
+            self.longest = max(self.longest, took)
+            self.total += took
+
+    def reset(self) -> None:
+        self.longest = self.total = 0.0
+
+    def stop(self) -> None:
+        gc.callbacks.remove(self._on_gc)
 
 
 SLOW = 0.1  # seconds: a move answered later than this counts towards its second's stall
@@ -94,10 +119,12 @@ async def run_step(stack: livestack.LiveStack, tables: int, *, think: float, dur
     for i in range(0, len(seats), 20):
         await asyncio.gather(*(s.connect() for s in seats[i:i + 20]))
     until = time.monotonic() + warmup + duration
+    pauses = _ClientPauses()
     tasks = [asyncio.create_task(s.play(until=until)) for s in seats]
     await asyncio.sleep(warmup)
     for s in seats:  # measure from here on
         s.stats = liveplay.Stats()
+    pauses.reset()
     pg_pids = _our_postgres_pids(stack.database)
     pids = stack.pids()
     cpu0 = {k: livestack.cpu_of(v) for k, v in pids.items()}
@@ -110,6 +137,7 @@ async def run_step(stack: livestack.LiveStack, tables: int, *, think: float, dur
     cpu1 = {k: livestack.cpu_of(v) for k, v in pids.items()}
     cpu1["postgres"] = livestack.cpu_of(pg_pids)
     rss_after = sum(liveplay.proc_rss_mb(p) for p in web_pids)
+    pauses.stop()
     stats = [s.stats for s in seats]
     for task in tasks:
         task.cancel()
@@ -135,6 +163,8 @@ async def run_step(stack: livestack.LiveStack, tables: int, *, think: float, dur
         "errors": len(errors),
         "error_samples": errors[:5],
         "slow_seconds": slow,
+        "client_gc_max_ms": round(1000 * pauses.longest, 1),
+        "client_gc_total_ms": round(1000 * pauses.total, 1),
         "races": sum(st.races for st in stats),
         "reconnects": sum(st.reconnects for st in stats),
         "games_finished": finished,
@@ -199,6 +229,8 @@ def main(argv: list[str] | None = None) -> int:
                       flush=True)
                 for sample in out["error_samples"]:
                     print(f"      error: {sample}", flush=True)
+                print(f"      client GC: longest {out['client_gc_max_ms']} ms, "
+                      f"{out['client_gc_total_ms']} ms in all", flush=True)
                 for worst in out["slow_seconds"]:
                     print(f"      second {worst['second']}: moves over {int(SLOW * 1000)} ms by "
                           f"web process {worst['slow_moves_by_web']}", flush=True)
