@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import uuid
+from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels import DEFAULT_CHANNEL_LAYER
 from channels.layers import channel_layers
+from channels_redis.pubsub import RedisPubSubChannelLayer
 from django.conf import settings
 from django.db import connection
 from django.http import HttpRequest, JsonResponse
@@ -27,11 +29,11 @@ def _check_database() -> str:
 def _check_channel_layer() -> str:
     """A message sent to a new channel comes back, within LAYER_TIMEOUT seconds.
 
-    The round trip uses a layer object of its own. The process's shared one is busy receiving
-    for every open socket on the server's event loop, and channels-redis refuses (or, seen with
-    channels-redis 4.3, waits for ever) when a second loop, this view's, receives on it too:
-    a health check of a process with any socket open hung, and with it every sync view queued
-    behind it on Django's one sync thread."""
+    The round trip uses a layer object of its own. With the core Redis layer, the process's
+    shared one is busy receiving for every open socket on the server's event loop, and
+    channels-redis refuses (or, seen with channels-redis 4.3, waits for ever) when a second
+    loop, this view's, receives on it too: a health check of a process with any socket open
+    hung, and with it every sync view queued behind it on Django's one sync thread."""
     if DEFAULT_CHANNEL_LAYER not in settings.CHANNEL_LAYERS:
         raise RuntimeError("no channel layer configured")
     layer = channel_layers.make_backend(DEFAULT_CHANNEL_LAYER)
@@ -48,12 +50,20 @@ def _check_channel_layer() -> str:
         try:
             await asyncio.wait_for(round_trip(), LAYER_TIMEOUT)
         finally:
-            close = getattr(layer, "close_pools", None)
-            if close is not None:
-                await close()
+            await _close_own_layer(layer)
 
     async_to_sync(checked)()
     return "ok"
+
+
+async def _close_own_layer(layer: Any) -> None:
+    """Close the probe's own connections (each probe left two Redis clients open otherwise).
+    The pub/sub layer's flush only drops this object's subscriptions; the core layer's would
+    delete every key of the site's prefix in Redis, so that one closes its pools instead."""
+    if isinstance(layer, RedisPubSubChannelLayer):
+        await layer.flush()
+    elif hasattr(layer, "close_pools"):
+        await layer.close_pools()
 
 
 def _check_broker() -> str:

@@ -104,7 +104,7 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 REDIS_URL = env_url("REDIS_URL", ("redis", "rediss"))
 # "pubsub": channels-redis's pub/sub layer, each group message pushed once to every subscribed
 # process. "core": its queue layer, where every message a socket receives costs a blocking pop,
-# a backup write and a clean-up script on Redis: 15-20 % more web CPU per move and twice
+# a backup write and a clean-up script on Redis: 7-24 % more web CPU per move and twice
 # Redis's (docs/performance.md). Neither keeps a message through a Redis restart; the sockets'
 # heartbeats catch up on what they missed (games/heartbeat.py).
 CHANNEL_LAYER = env_str("CHANNEL_LAYER", "pubsub")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import sys
 import urllib.request
 from pathlib import Path
@@ -42,3 +43,18 @@ def test_healthz_answers_while_sockets_are_open_on_the_process(live_site: str) -
     answers = asyncio.run(probe_with_sockets_open())
     assert [status for status, _ in answers] == [200, 200, 200]
     assert all(body["status"] == "ok" for _, body in answers), answers
+
+
+@pytest.mark.skipif(not os.environ.get("REDIS_URL"), reason="needs REDIS_URL")
+def test_healthz_leaves_no_redis_connection_behind(live_site: str) -> None:
+    """Each probe's own layer closes its connections (they piled up two a probe)."""
+    import redis
+
+    server = redis.Redis.from_url(os.environ["REDIS_URL"])
+    _healthz(live_site)  # the process's first probe opens whatever it keeps for good
+    before = server.info("clients")["connected_clients"]
+    for _ in range(20):
+        assert _healthz(live_site)[0] == 200
+    after = server.info("clients")["connected_clients"]
+    server.close()
+    assert after - before < 5, (before, after)
