@@ -135,10 +135,9 @@ def sample_world(view: dict[str, Any], rng: random.Random, infer: bool = False
         raise ValueError("the view's card counts do not add up to its unseen cards")
     rng.shuffle(pool)
     absent = inferred_absent(view) if infer else {}
-    key = catalogue(view["ruleset"]["deck"]).key
-    dealt = _deal(pool, slots, absent, key) if absent else None
+    dealt = _deal(pool, slots, absent, catalogue(view["ruleset"]["deck"]).key) if absent else None
     if dealt is None:
-        dealt = _deal(pool, slots, {}, key)
+        dealt = _deal(pool, slots, {}, [])  # no constraint reads the card kinds
     assert dealt is not None
     hands, deck = dealt
     players = []
