@@ -213,7 +213,6 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
             self.push(token=update_token(updates), also=presenters.render_error("", "ok"),
                       move=move)
 
-
     def _deliver_soon(self, code: str, message: dict[str, Any]) -> None:
         """Send a group message from the event loop without waiting for Redis's answer: the
         table lane goes on to the next frame meanwhile. A message lost on the way (Redis
