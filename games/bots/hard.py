@@ -33,27 +33,31 @@ import time
 from typing import Any
 
 from games.engine.apply import apply
-from games.engine.board import complete_colours, rent_for
+from games.engine.board import complete_colours, net_worth, rent_for
 from games.engine.legal import legal_actions, to_decide
 from games.engine.state import catalogue_for
 from games.engine.winning import checkpoint_forecast
 
 from . import evalfit, medium
 from .determinize import sample_world
-from .observe import Obs, seed_of
+from .observe import Obs, seed_from, seed_of
 
 DEFAULT_BUDGET = 1.0  # seconds per decision
 STEPS_PER_SECOND = 1500  # engine steps (apply + medium decision) per second of budget
 CANDIDATES = 6
 PAY_CANDIDATES = 4
 ROLLOUT_STEP_CAP = 400
+GAME_STEP_CAP = 3000  # "game" horizon: a playout this long is cut and scored by the leaf
 TEMPERATURE = 0.2
 CONFIDENCE = 1.0  # standard errors by which a candidate must beat the medium choice
 MIN_GAIN = 0.005  # and the least leaf value it must gain on average
 CONVERT_VALUE = 0.95  # the leaf value of a forecast conversion (not a certain win)
 HORIZON = "turn"  # "turn": until this turn ends; "round": until this seat's next turn starts;
 # "adaptive": "round" when the final approach is in play (someone armed, or this seat one set
-# short), where the opponents' replies decide the game, else "turn"
+# short), where the opponents' replies decide the game, else "turn"; "game": to the end of the
+# game (value 1 or 0), the opponents being medium bots, so the playout is their own policy
+PLAYOUT_EXACT = False  # playouts use the medium bot exactly as it plays at a table: free
+# rearranges and its view-seeded tie-breaks (`state_seed`); otherwise no rearranges, first of ties
 EVAL = "learned"  # "learned": evalfit's fitted model; "hand": the hand-written one below
 FIRST_CUT = 2  # worlds before successive halving first drops candidates
 LEAF_WEIGHTS: tuple[float, ...] | None = None  # None: evalfit.WEIGHTS
@@ -214,32 +218,59 @@ def evaluate(state: dict[str, Any], me: int) -> float:
 # ---- playouts -------------------------------------------------------------------------------
 
 def policy(state: dict[str, Any], seat: int) -> dict[str, Any]:
-    """The playout policy: the medium bot, reading a world this bot sampled itself."""
-    return medium.decide(Obs.from_state(state, seat, legal_actions(state, seat)),
-                         rearrange=False)
+    """The playout policy: the medium bot, reading a world this bot sampled itself. With
+    `PLAYOUT_EXACT` it is `medium.choose_action` on that seat's view, move for move (a
+    full-game playout then models medium opponents exactly but for the sampled cards)."""
+    o = Obs.from_state(state, seat, legal_actions(state, seat))
+    if PLAYOUT_EXACT:
+        return medium.decide(o, random.Random(state_seed(state, seat, "medium")))
+    return medium.decide(o, rearrange=False)
+
+
+def state_seed(state: dict[str, Any], seat: int, salt: str = "") -> int:
+    """`observe.seed_of(engine.view(state, seat), salt)` without building the view (it is
+    called at every playout step)."""
+    cat = catalogue_for(state)
+    value = cat.value
+    return seed_from({
+        "salt": salt,
+        "version": state["version"],
+        "viewer": seat,
+        "turn_number": state["turn_number"],
+        "hand": list(state["players"][seat]["hand"]),
+        "boards": [[len(p["hand"]), sum(value[c] for c in p["bank"]), net_worth(cat, p)]
+                   for p in state["players"]],
+        "deck": len(state["deck"]),
+        "discard": len(state["discard"]),
+    })
 
 
 def _position_key(state: dict[str, Any]) -> str:
-    """Two playouts in one world that reach the same position here go on identically."""
+    """Two playouts in one world that reach the same position here go on identically (the
+    engine's rng is part of the state and the playout policy is a function of the state; the
+    exact policy's tie-breaks also read the version, i.e. how many moves led here)."""
+    extra = [state["version"], state["turn_number"]] if PLAYOUT_EXACT else []
     return json.dumps([state["players"], state["deck"], state["discard"], state["turn"],
-                       state["phase"], state["pending"], state["rng"], state["plays_left"]],
-                      separators=(",", ":"))
+                       state["phase"], state["pending"], state["rng"], state["plays_left"],
+                       *extra], separators=(",", ":"))
 
 
 def rollout(world: dict[str, Any], me: int, action: dict[str, Any],
             seen: dict[str, float] | None = None, horizon: str | None = None
             ) -> tuple[float, int]:
-    """Apply `action` for `me` in `world`, play on until `me`'s next turn starts; (value,
-    engine steps used). `seen` maps positions at the end of the current turn to their value in
-    this world, so candidates that lead to the same end of turn share one continuation."""
+    """Apply `action` for `me` in `world`, play on to the horizon (the end of this turn, the
+    start of `me`'s next one, or with "game" the end of the game); (value, engine steps used).
+    `seen` maps positions at the end of the current turn to their value in this world, so
+    candidates that lead to the same end of turn share one continuation."""
     horizon = horizon or HORIZON
     state = apply(world, me, action).state
     start = world["turn_number"]
     steps = 1
     key = None
-    while state["result"] is None and steps < ROLLOUT_STEP_CAP:
+    cap = GAME_STEP_CAP if horizon == "game" else ROLLOUT_STEP_CAP
+    while state["result"] is None and steps < cap:
         if state["turn_number"] > start:
-            if horizon == "turn" or state["turn"] == me:
+            if horizon == "turn" or (horizon != "game" and state["turn"] == me):
                 break
             if key is None and seen is not None:
                 key = _position_key(state)

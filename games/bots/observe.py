@@ -236,6 +236,11 @@ def seed_of(view: dict[str, Any], salt: str = "") -> int:
         "deck": view.get("deck_count"),
         "discard": view.get("discard_count"),
     }
+    return seed_from(key)
+
+
+def seed_from(key: dict[str, Any]) -> int:
+    """The seed of `seed_of`'s key (also built from a state by the hard bot's playouts)."""
     digest = hashlib.blake2b(json.dumps(key, sort_keys=True).encode(), digest_size=8).digest()
     return int.from_bytes(digest, "big")
 
