@@ -117,6 +117,7 @@ def run(tables: int, moves: int, seed: int, *, sqlite: bool = False) -> dict[str
 
     made = 0
     cpu = 0.0
+    wal_from = None if sqlite else _wal_position(connection)
     with connection.execute_wrapper(count):
         for _ in range(moves):
             sockets = rng.choice(rooms)
@@ -138,8 +139,21 @@ def run(tables: int, moves: int, seed: int, *, sqlite: bool = False) -> dict[str
     refused = sum(len(s.errors) for sockets in rooms for s in sockets)
     if refused:
         print("refused:", [e for sockets in rooms for s in sockets for e in s.errors][:5])
-    return {"moves": made - refused, "cpu_ms_per_move": 1000 * cpu / max(1, made),
-            "queries_per_move": queries / max(1, made)}
+    figures = {"moves": made - refused, "cpu_ms_per_move": 1000 * cpu / max(1, made),
+               "queries_per_move": queries / max(1, made)}
+    if wal_from is not None:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_wal_lsn_diff(pg_current_wal_insert_lsn(), %s)", [wal_from])
+            figures["wal_bytes_per_move"] = float(cursor.fetchone()[0]) / max(1, made)
+    return figures
+
+
+def _wal_position(connection: Any) -> str:
+    """Where PostgreSQL's WAL ends now: what a commit must flush to disk is the WAL written
+    since, so the bytes per move are what every move waits on when the disk is slow."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_current_wal_insert_lsn()::text")
+        return cursor.fetchone()[0]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -153,6 +167,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{figures['moves']} moves over {args.tables} tables: "
           f"{figures['cpu_ms_per_move']:.2f} ms CPU and "
           f"{figures['queries_per_move']:.1f} queries per move (mover's frame + 4 pushes)")
+    if "wal_bytes_per_move" in figures:
+        print(f"PostgreSQL WAL written: {figures['wal_bytes_per_move'] / 1024:.1f} KB per move")
     return 0
 
 

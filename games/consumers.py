@@ -20,12 +20,8 @@ from django.template.loader import render_to_string
 
 from games import presenters
 from games.broadcast import group_name, held_updates, update_token
-from games.clocks import (
-    SOCKET_CHECK_IN_SECONDS,
-    seat_connected,
-    seat_disconnected,
-    socket_checked_in,
-)
+from games.checkins import open_sockets
+from games.clocks import SOCKET_CHECK_IN_SECONDS, seat_connected, seat_disconnected
 from games.frames import FrameError, parse_frame
 from games.heartbeat import HeartbeatMixin
 from games.identity import viewer_from_scope
@@ -97,7 +93,6 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
     table: Table
     code: str
     seen: tuple[Any, ...] | None = None  # what the last push showed (see _fingerprint)
-    checked_in = 0.0  # when this socket last told the clocks it is open (see _check_in)
     # (game id, engine seat) as this socket's last push showed them; see _game_seat
     mine: tuple[int | None, int | None] = (None, None)
 
@@ -124,13 +119,10 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
         self._check_in()
 
     def _check_in(self) -> None:
-        """Tell the clocks this socket is alive, every SOCKET_CHECK_IN_SECONDS at most: a socket
-        that stops checking in belonged to a process that died (games/clocks.py)."""
-        if (not getattr(self, "viewer", None) or not self.viewer.known
-                or time.monotonic() - self.checked_in < SOCKET_CHECK_IN_SECONDS):
-            return
-        self.checked_in = time.monotonic()
-        socket_checked_in(self.channel_name)
+        """Tell the clocks this process's sockets are alive, every SOCKET_CHECK_IN_SECONDS at
+        most, all in one write (games/checkins.py): a socket that stops checking in belonged
+        to a process that died (games/clocks.py)."""
+        open_sockets.check_in_if_due(SOCKET_CHECK_IN_SECONDS)
 
     def connect(self) -> None:
         self.code = normalize_code(self.scope["url_route"]["kwargs"]["code"])
@@ -150,14 +142,17 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
         # Counted for the disconnect grace; coming back to a running game takes the seat back
         # from the bot that held it (games/clocks.py).
         if self.viewer.known:
+            # Checked in from now on with the process's other sockets (a watcher has no row, and
+            # the write finds none for it).
+            open_sockets.opened(self.channel_name)
             with contextlib.suppress(TableError):
                 seat_connected(table_id=table.pk, viewer=self.viewer, channel=self.channel_name)
-        self.checked_in = time.monotonic()
         self.push(full=True)
 
     def disconnect(self, code: int) -> None:
         if hasattr(self, "group"):
             async_to_sync(self.channel_layer.group_discard)(self.group, self.channel_name)
+            open_sockets.closed(self.channel_name)
             if self.viewer.known:
                 seat_disconnected(table_id=self.table.pk, viewer=self.viewer,
                                   channel=self.channel_name)
