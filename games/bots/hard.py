@@ -48,6 +48,8 @@ CANDIDATES = 6
 PAY_CANDIDATES = 4
 ROLLOUT_STEP_CAP = 400
 GAME_STEP_CAP = 3000  # "game" horizon: a playout this long is cut and scored by the leaf
+PRESELECT_STEPS = 0  # "game": steps of a one-turn search that picks the one challenger the game
+# playouts weigh against the medium move (0: the game playouts weigh every candidate)
 TEMPERATURE = 0.2
 CONFIDENCE = 1.0  # standard errors by which a candidate must beat the medium choice
 MIN_GAIN = 0.005  # and the least leaf value it must gain on average
@@ -223,8 +225,24 @@ def policy(state: dict[str, Any], seat: int) -> dict[str, Any]:
     full-game playout then models medium opponents exactly but for the sampled cards)."""
     o = Obs.from_state(state, seat, legal_actions(state, seat))
     if PLAYOUT_EXACT:
-        return medium.decide(o, random.Random(state_seed(state, seat, "medium")))
+        return medium.decide(o, _TieBreak(state, seat))
     return medium.decide(o, rearrange=False)
+
+
+class _TieBreak(random.Random):
+    """medium's tie-break generator, seeded (as `medium.choose_action` seeds it) only when a tie
+    needs it: hashing the seat's picture at every playout step cost about 15% of a playout."""
+
+    def __init__(self, state: dict[str, Any], seat: int) -> None:
+        super().__init__(0)
+        self._pending: tuple[dict[str, Any], int] | None = (state, seat)
+
+    def randrange(self, *args: Any, **kwargs: Any) -> int:  # type: ignore[override]
+        if self._pending is not None:
+            state, seat = self._pending
+            self._pending = None
+            self.seed(state_seed(state, seat, "medium"))
+        return super().randrange(*args, **kwargs)
 
 
 def state_seed(state: dict[str, Any], seat: int, salt: str = "") -> int:
@@ -384,12 +402,40 @@ def search(view: dict[str, Any], budget: float, steps: int | None = None
     if len(cands) == 1:
         info["seconds"] = time.perf_counter() - started
         return cands[0], info
+    horizon = horizon_for(o)
+    index = list(range(len(cands)))  # the searched candidates' places in `cands`
+    used = 0
+    if horizon == "game" and PRESELECT_STEPS and len(cands) > 2:
+        # Full-game playouts are too dear to spread over every candidate: a cheap one-turn
+        # search names the best challenger (by its mean, no gate), and the game playouts
+        # then decide between it and the medium move alone, on all the remaining budget.
+        values, _, used = _playouts(view, me, cands, "turn", min(PRESELECT_STEPS, step_budget),
+                                    deadline, seed)
+        means = [sum(v) / len(v) if v else -1.0 for v in values]
+        challenger = max(range(len(cands)), key=lambda i: (means[i], -i))
+        info["preselected"] = challenger
+        if challenger == 0:
+            info.update(steps=used, seconds=time.perf_counter() - started)
+            return cands[0], info
+        index = [0, challenger]
+    values, worlds, spent = _playouts(view, me, [cands[i] for i in index], horizon,
+                                      step_budget - used, deadline, seed)
+    best = index[pick(values)]
+    info.update(worlds=worlds, steps=used + spent, seconds=time.perf_counter() - started,
+                means={index[i]: round(sum(v) / len(v), 3) for i, v in enumerate(values) if v})
+    return cands[best], info
+
+
+def _playouts(view: dict[str, Any], me: int, cands: list[dict[str, Any]], horizon: str,
+              step_budget: int, deadline: float, seed: int
+              ) -> tuple[list[list[float]], int, int]:
+    """Every live candidate played out in world after sampled world, with successive halving,
+    until `step_budget` engine steps or `deadline`: (values per candidate, worlds, steps)."""
     alive = list(range(len(cands)))
     values: list[list[float]] = [[] for _ in cands]
     used = 0
     worlds = 0
     next_cut = FIRST_CUT
-    horizon = horizon_for(o)
     out_of_time = False
     while used < step_budget and not out_of_time:
         world = sample_world(view, random.Random(seed + 7919 * (worlds + 1)),
@@ -414,10 +460,7 @@ def search(view: dict[str, Any], budget: float, steps: int | None = None
             keep = set(ranked[: max(2, (len(alive) + 1) // 2)]) | {0}
             alive = sorted(keep)
             next_cut *= 2
-    best = pick(values)
-    info.update(worlds=worlds, steps=used, seconds=time.perf_counter() - started,
-                means={i: round(sum(v) / len(v), 3) for i, v in enumerate(values) if v})
-    return cands[best], info
+    return values, worlds, used
 
 
 def horizon_for(o: Obs) -> str:
