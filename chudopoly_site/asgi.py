@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import os
+import sys
 
 from django.core.asgi import get_asgi_application
 
@@ -35,6 +36,7 @@ application = ProtocolTypeRouter(
 gc.freeze()
 young, middle, _ = gc.get_threshold()
 gc.set_threshold(young, middle, settings.GC_FULL_EVERY)
+sys.setswitchinterval(settings.GIL_SWITCH_MICROSECONDS / 1_000_000)
 
 if settings.TASK_BACKEND == "inprocess":
     # The embedded default has no worker or beat: this process runs the periodic sweeps.

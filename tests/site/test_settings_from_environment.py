@@ -91,3 +91,19 @@ def test_the_web_process_keeps_what_it_loaded_out_of_full_collections_and_spaces
                             capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip().splitlines()[-1] == f"[{full_every}, true]"
+
+
+@pytest.mark.parametrize(("setting", "seconds"), [(None, 0.001), ("250", 0.00025)])
+def test_the_web_process_hands_the_gil_between_its_threads_every_millisecond(
+        setting: str | None, seconds: float) -> None:
+    # A move's handler waits for the GIL after each database round trip (docs/performance.md).
+    script = "import sys; import chudopoly_site.asgi; print(sys.getswitchinterval())"
+    env = {k: v for k, v in os.environ.items() if k not in PRODUCTION}
+    env["DJANGO_SETTINGS_MODULE"] = "chudopoly_site.settings"
+    env.pop("GIL_SWITCH_MICROSECONDS", None)
+    if setting is not None:
+        env["GIL_SWITCH_MICROSECONDS"] = setting
+    result = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env,
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert float(result.stdout.strip().splitlines()[-1]) == pytest.approx(seconds)
