@@ -146,6 +146,9 @@ class Stats:
     """What one scripted seat saw."""
 
     latencies: list[float] = field(default_factory=list)  # seconds, frame sent -> own update
+    # The same, to the moment this client handled the update rather than read it off the
+    # socket: adds the client's own queueing (one process plays every seat).
+    handled: list[float] = field(default_factory=list)
     sent_at: list[float] = field(default_factory=list)  # perf_counter() of each one's frame
     sent: int = 0
     acked: int = 0
@@ -311,7 +314,8 @@ class ScriptedSeat:
             v = version_in(frame)
             if v is not None and v > sent_version and not got_update:
                 got_update = True
-                self.stats.latencies.append(time.perf_counter() - started)
+                self.stats.latencies.append(self.ws.arrived_at - started)
+                self.stats.handled.append(time.perf_counter() - started)
                 self.stats.sent_at.append(started)
 
     async def close(self) -> None:

@@ -13,6 +13,7 @@ import contextlib
 import hashlib
 import os
 import struct
+import time
 from urllib.parse import urlsplit
 
 GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
@@ -71,7 +72,10 @@ class WSClient:
         self.closed: ConnectionClosed | None = None
         self._send_lock = asyncio.Lock()
         # One reader task owns the stream, so a recv() that times out never loses half a frame.
-        self._messages: asyncio.Queue[str | ConnectionClosed] = asyncio.Queue()
+        self._messages: asyncio.Queue[tuple[float, str] | ConnectionClosed] = asyncio.Queue()
+        # perf_counter() when the message recv() last returned was read off the socket: a
+        # client process that plays hundreds of seats may get round to a message later.
+        self.arrived_at = 0.0
         self._reader_task = asyncio.get_running_loop().create_task(self._read_loop())
 
     @classmethod
@@ -164,12 +168,14 @@ class WSClient:
         if isinstance(item, ConnectionClosed):
             self._messages.put_nowait(item)  # every later recv() sees the close too
             raise item
-        return item
+        self.arrived_at, text = item
+        return text
 
     async def _read_loop(self) -> None:
         try:
             while True:
-                self._messages.put_nowait(await self._recv())
+                text = await self._recv()
+                self._messages.put_nowait((time.perf_counter(), text))
         except ConnectionClosed as exc:
             self._messages.put_nowait(exc)
         except asyncio.CancelledError:
