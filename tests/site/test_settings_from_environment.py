@@ -76,34 +76,33 @@ def test_with_no_environment_the_site_uses_the_embedded_defaults() -> None:
     )
 
 
+def _web_process_prints(script: str, name: str, setting: str | None) -> str:
+    """The last line `script` prints after loading the ASGI application in a fresh process,
+    with the environment variable `name` set to `setting` (or unset)."""
+    env = {k: v for k, v in os.environ.items() if k not in PRODUCTION}
+    env["DJANGO_SETTINGS_MODULE"] = "chudopoly_site.settings"
+    env.pop(name, None)
+    if setting is not None:
+        env[name] = setting
+    result = subprocess.run([sys.executable, "-c", f"import chudopoly_site.asgi; {script}"],
+                            cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    return result.stdout.strip().splitlines()[-1]
+
+
 @pytest.mark.parametrize(("setting", "full_every"), [(None, 100), ("25", 25)])
 def test_the_web_process_keeps_what_it_loaded_out_of_full_collections_and_spaces_them_out(
         setting: str | None, full_every: int) -> None:
     # A full collection pauses every socket of the process (docs/performance.md).
-    script = ("import gc, json; import chudopoly_site.asgi; "
+    script = ("import gc, json; "
               "print(json.dumps([gc.get_threshold()[2], gc.get_freeze_count() > 10000]))")
-    env = {k: v for k, v in os.environ.items() if k not in PRODUCTION}
-    env["DJANGO_SETTINGS_MODULE"] = "chudopoly_site.settings"
-    env.pop("GC_FULL_EVERY", None)
-    if setting is not None:
-        env["GC_FULL_EVERY"] = setting
-    result = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env,
-                            capture_output=True, text=True, timeout=60)
-    assert result.returncode == 0, result.stderr
-    assert result.stdout.strip().splitlines()[-1] == f"[{full_every}, true]"
+    assert _web_process_prints(script, "GC_FULL_EVERY", setting) == f"[{full_every}, true]"
 
 
 @pytest.mark.parametrize(("setting", "seconds"), [(None, 0.001), ("250", 0.00025)])
 def test_the_web_process_hands_the_gil_between_its_threads_every_millisecond(
         setting: str | None, seconds: float) -> None:
     # A move's handler waits for the GIL after each database round trip (docs/performance.md).
-    script = "import sys; import chudopoly_site.asgi; print(sys.getswitchinterval())"
-    env = {k: v for k, v in os.environ.items() if k not in PRODUCTION}
-    env["DJANGO_SETTINGS_MODULE"] = "chudopoly_site.settings"
-    env.pop("GIL_SWITCH_MICROSECONDS", None)
-    if setting is not None:
-        env["GIL_SWITCH_MICROSECONDS"] = setting
-    result = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env,
-                            capture_output=True, text=True, timeout=60)
-    assert result.returncode == 0, result.stderr
-    assert float(result.stdout.strip().splitlines()[-1]) == pytest.approx(seconds)
+    printed = _web_process_prints("import sys; print(sys.getswitchinterval())",
+                                  "GIL_SWITCH_MICROSECONDS", setting)
+    assert float(printed) == pytest.approx(seconds)
