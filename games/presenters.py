@@ -15,13 +15,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.template import Context
-from django.template.loader import get_template, render_to_string
+from django.template.loader import render_to_string
 from django.urls import reverse
 
 from games.identity import Viewer
 from games.interface import GameEngine, get_game
 from games.models import ChatMessage, Game, GameAction, Seat, Table
+from games.rendering import render_unlocalized
 from games.services import Move
 
 LOG_LINES = 40
@@ -289,15 +289,7 @@ def render_partial(template: str, screen: TableScreen, *, oob: bool,
     context = {"screen": screen, "table": screen.table, "oob": oob, "c": screen.ctx,
                "version": screen.version, "game": screen.game,
                **(lobby if lobby is not None else lobby_context(screen)), **(extra or {})}
-    return _render_unlocalized(template, context)
-
-
-def _render_unlocalized(template: str, context: dict[str, Any]) -> str:
-    """Render with number localization off. The site prints plain integers either way (no
-    thousand separators), but the localizing path formatted each of the hundreds of numbers on
-    a board through Django's number formatter, a tenth of a push's time."""
-    compiled = get_template(template).template  # type: ignore[attr-defined]
-    return compiled.render(Context(context, autoescape=True, use_l10n=False))
+    return render_unlocalized(template, context)
 
 
 def lobby_key(screen: TableScreen, extra: Mapping[str, Any] | None) -> tuple[Any, ...]:

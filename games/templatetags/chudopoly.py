@@ -17,7 +17,6 @@ from functools import lru_cache
 from typing import Any
 
 from django import template
-from django.template.loader import render_to_string
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
@@ -31,6 +30,7 @@ from games.engine.cards import (
     build_deck,
     card_dict,
 )
+from games.rendering import render_unlocalized
 
 register = template.Library()
 
@@ -349,7 +349,7 @@ def _memo_render(template: str, context: dict[str, Any]) -> SafeString:
         if html is not None:
             _PANEL_MEMO.move_to_end(key)
             return html
-    html = mark_safe(render_to_string(template, context))
+    html = mark_safe(render_unlocalized(template, context))
     with _PANEL_LOCK:
         _PANEL_MEMO[key] = html
         while len(_PANEL_MEMO) > _PANEL_MEMO_SIZE:

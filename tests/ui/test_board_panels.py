@@ -1,0 +1,49 @@
+"""The board's player panels are rendered once per distinct content, without Django's number
+localization (games/rendering.py): the HTML must be what the localizing path would give."""
+
+from __future__ import annotations
+
+from django.template.loader import render_to_string
+
+from games import engine
+from games.bots import choose_action
+from games.chudopoly_board import board_context
+from games.templatetags.chudopoly import my_panel, opponent_panel
+
+
+def _boards_along_a_game(seats: int = 4, steps: int = 240, every: int = 20):
+    """(seat, board context as that seat sees it) at every `every` decisions of a bot game."""
+    state = engine.new_game(ruleset=None, seats=seats, seed=4242)
+    names = [f"P{i}" for i in range(seats)]
+    public = [{"is_bot": True, "is_away": False} for _ in range(seats)]
+    for step in range(steps):
+        if state.get("result") is not None:
+            break
+        seat = engine.to_decide(state)[0]
+        if step % every == 0:
+            yield seat, board_context(engine.view(state, seat), me=seat, names=names,
+                                      seats=public)
+        state = engine.apply(state, seat, choose_action(engine.view(state, seat),
+                                                        level="medium")).state
+
+
+def test_the_memoized_panels_read_exactly_as_the_localizing_renderer_writes_them() -> None:
+    compared = 0
+    for _, c in _boards_along_a_game():
+        for p in c["players"]:
+            if p.get("is_me"):
+                html = my_panel(p, c)
+                view = c.get("view") or {}
+                expected = render_to_string("games/chudopoly/_my_panel.html", {
+                    "p": p,
+                    "c": {"result": bool(c.get("result")), "swaps": c.get("swaps") or [],
+                          "view": {"ruleset": {"setsToWin": (view.get("ruleset") or {})
+                                               .get("setsToWin")},
+                                   "rearranges_left": view.get("rearranges_left")}}})
+            else:
+                html = opponent_panel(p, c.get("result"))
+                expected = render_to_string("games/chudopoly/_opponent.html",
+                                            {"p": p, "c": {"result": bool(c.get("result"))}})
+            assert str(html) == expected
+            compared += 1
+    assert compared >= 24
