@@ -10,7 +10,10 @@ For one decision:
 3. Playouts: in each world every candidate is applied and the game is played on by the medium
    policy for every seat (so the opponents' hidden hands are played as sampled) until the
    current turn passes (`HORIZON` "turn"), or with "round" until this seat's next turn starts —
-   its own checkpoint is resolved at that moment — or until the game ends.
+   its own checkpoint is resolved at that moment — or until the game ends. With "game" (an
+   option, run 5 of docs/bots.md) every playout goes on to the end of the game; with
+   `PRESELECT_STEPS` a one-turn search first picks the one challenger those playouts weigh
+   against the medium move.
    Every candidate sees the same worlds (common random numbers), so their differences are not
    drowned in the deal's luck.
 4. Leaf value: 1 for a win, 0 for a loss, otherwise this seat's share of a softmax over a board
