@@ -85,16 +85,18 @@ def test_a_game_horizon_search_gives_the_same_move_for_the_same_view(
     assert all(0.0 <= m <= 1.0 for m in info["means"].values())
 
 
+@pytest.mark.parametrize("seed", [4, 5])  # the medium move is the one-turn best; it is not
 def test_preselection_weighs_one_challenger_against_the_medium_move(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+        monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
     monkeypatch.setattr(hard, "HORIZON", "game")
     monkeypatch.setattr(hard, "PLAYOUT_EXACT", True)
     monkeypatch.setattr(hard, "PRESELECT_STEPS", 200)
-    state = play_decision()
+    state = play_decision(seed)
     view = engine.view(state, state["turn"])
     action, info = hard.search(view, budget=30.0, steps=1500)
     assert info["candidates"] > 2
     challenger = info["preselected"]
+    assert (challenger == 0) == (seed == 4)
     if challenger == 0:  # the one-turn search's best was the medium move: nothing to weigh
         assert info["worlds"] == 0 and info["steps"] < 1500
     else:
