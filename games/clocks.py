@@ -297,13 +297,9 @@ def seat_connected(*, table_id: int, viewer: Viewer, channel: str | None = None)
     return seat
 
 
-def socket_checked_in(channel: str) -> None:
-    """A table socket is still open (it checks in every SOCKET_CHECK_IN_SECONDS or so)."""
-    sockets_checked_in([channel])
-
-
 def sockets_checked_in(channels: Sequence[str]) -> int:
-    """These table sockets are still open: one statement for all of them (games/checkins.py)."""
+    """These table sockets are still open: one statement for all of them. Each web process
+    checks its own in every SOCKET_CHECK_IN_SECONDS or so (games/checkins.py)."""
     return SeatSocket.objects.filter(channel__in=list(channels)).update(seen_at=now())
 
 

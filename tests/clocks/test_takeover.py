@@ -172,7 +172,7 @@ def test_a_quick_reload_or_a_second_tab_is_no_disconnect(alice: Viewer, bob: Vie
     clocks.seat_disconnected(table_id=game.table_id, viewer=alice, channel="tab-1")
     for _ in range(3):  # the open tab checks in while it stays open
         clock.advance(20)
-        clocks.socket_checked_in("tab-2")
+        clocks.sockets_checked_in(["tab-2"])
     assert clocks.clocks_sweep() == 0
     stamp = seat_row(game, alice).disconnected_at
     assert stamp is None
@@ -182,7 +182,7 @@ def test_a_quick_reload_or_a_second_tab_is_no_disconnect(alice: Viewer, bob: Vie
     clock.advance(5)
     clocks.seat_connected(table_id=game.table_id, viewer=alice, channel="tab-3")  # the reload
     clock.advance(30)
-    clocks.socket_checked_in("tab-3")
+    clocks.sockets_checked_in(["tab-3"])
     clock.advance(30)
     assert clocks.seat_takeover_if_gone(seat_id=seat_row(game, alice).pk, since=since) is False
     assert clocks.clocks_sweep() == 0
@@ -276,7 +276,7 @@ def test_a_socket_that_keeps_checking_in_is_never_dropped(alice: Viewer, bob: Vi
     clocks.seat_connected(table_id=game.table_id, viewer=alice, channel="alive")
     for _ in range(10):
         clock.advance(clocks.SOCKET_CHECK_IN_SECONDS)
-        clocks.socket_checked_in("alive")
+        clocks.sockets_checked_in(["alive"])
         assert clocks.clocks_sweep() == 0
     seat = seat_row(game, alice)
     assert seat.connections == 1 and not seat.away
