@@ -61,3 +61,8 @@ def guest_gus() -> Viewer:
 @pytest.fixture
 def guest_gwen() -> Viewer:
     return Viewer(user_id=None, guest_key="guest-gwen-000000000000000000")
+
+
+@pytest.fixture
+def guest_gail() -> Viewer:
+    return Viewer(user_id=None, guest_key="guest-gail-000000000000000000")
