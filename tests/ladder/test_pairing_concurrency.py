@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import threading
+from datetime import timedelta
 
 import pytest
 from django.db import connection
+from django.utils import timezone
 from ladder_helpers import ticket
 
 from games.models import Table
@@ -15,8 +17,12 @@ from ladder.models import Match, QueueTicket
 
 @pytest.mark.django_db(transaction=True)
 def test_running_the_pairing_twice_at_once_makes_one_table(alice, bob, monkeypatch) -> None:
-    ticket(alice)
-    ticket(bob)
+    # Ratings 300 apart meet only after 10 s of waiting: a pairing sweep running in the
+    # background now (the CI worker's beat) leaves them alone, the two runs here look later.
+    joined = timezone.now()
+    ticket(alice, rating=1200, joined=joined)
+    ticket(bob, rating=1500, joined=joined)
+    later = joined + timedelta(seconds=20)
     create = services._match_create
     other_run_finished = threading.Event()
     lock_holder_saw_the_other_run_finish: list[bool] = []
@@ -37,7 +43,7 @@ def test_running_the_pairing_twice_at_once_makes_one_table(alice, bob, monkeypat
     def run() -> None:
         try:
             barrier.wait()
-            tables = len(services.queue_pair())
+            tables = len(services.queue_pair(now=later))
             made.append(tables)
             if tables == 0:
                 other_run_finished.set()
