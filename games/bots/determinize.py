@@ -124,16 +124,39 @@ def _deal(pool: list[int], slots: dict[int, int], absent: dict[int, frozenset[st
     return hands, rest
 
 
-def sample_world(view: dict[str, Any], rng: random.Random, infer: bool = False
-                 ) -> dict[str, Any]:
+def card_sort(cat: Any, cid: int) -> str:
+    """The card's sort for a hand prior: its kind, or for an action card its key."""
+    kind = cat.kind[cid]
+    return cat.key[cid] if kind == "action" else kind
+
+
+def _weighted_order(pool: list[int], hand_cards: int, prior: dict[str, float], cat: Any,
+                    rng: random.Random) -> list[int]:
+    """`pool` reordered so that its first `hand_cards` cards (the hands') are a sample without
+    replacement weighted by `prior` (exponential keys: Efraimidis and Spirakis), in random
+    order, and the rest (the deck) in random order too."""
+    keyed = sorted(pool, key=lambda c: rng.expovariate(1.0) / prior.get(card_sort(cat, c), 1.0))
+    hands, deck = keyed[:hand_cards], keyed[hand_cards:]
+    rng.shuffle(hands)
+    rng.shuffle(deck)
+    return hands + deck
+
+
+def sample_world(view: dict[str, Any], rng: random.Random, infer: bool = False,
+                 prior: dict[str, float] | None = None) -> dict[str, Any]:
     """One full state consistent with `view`, its hidden cards dealt at random by `rng`. With
-    `infer` the other hands also respect `inferred_absent` (when the unseen cards allow it)."""
+    `infer` the other hands also respect `inferred_absent` (when the unseen cards allow it);
+    with `prior` ({card sort: weight}) hands are dealt each sort in proportion to its weight
+    (what players keep in hand is not a uniform draw from the cards unseen)."""
     me = view["viewer"]
     pool = unseen_cards(view)
     slots = hidden_slots(view)
     if sum(slots.values()) + view["deck_count"] != len(pool):
         raise ValueError("the view's card counts do not add up to its unseen cards")
     rng.shuffle(pool)
+    if prior:
+        pool = _weighted_order(pool, sum(slots.values()), prior,
+                               catalogue(view["ruleset"]["deck"]), rng)
     absent = inferred_absent(view) if infer else {}
     dealt = _deal(pool, slots, absent, catalogue(view["ruleset"]["deck"]).key) if absent else None
     if dealt is None:

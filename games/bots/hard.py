@@ -72,6 +72,17 @@ FORECAST_HAND_ONCE = False  # approach_forecast: a hand's cards shoot once, not 
 SEARCH_DISCARDS = False  # weigh discard selections other than the medium bot's
 DISCARD_CANDIDATES = 4
 OPPONENT_MODEL = False  # deal no breaker to a seat that let an armed player pass (determinize)
+HAND_PRIOR: dict[str, float] | None = None  # deal other hands by card sort with these weights
+# (determinize.sample_world's prior); MEDIUM_HAND_PRIOR is what medium bots keep in hand
+MEDIUM_HAND_PRIOR = {
+    # Opponents' hands against the deck, by card sort, at the start of each medium seat's
+    # plays in 400 four-medium games (deals from seed 300000): a medium bot plays its
+    # properties and breakers and keeps its OPSEC, surges and rents.
+    "surge_ops": 3.22, "upgrade": 2.46, "opsec": 2.04, "tdy_orders": 1.6, "rent": 1.56,
+    "foc": 1.52, "midnight_requisition": 1.39, "pcs_orders": 1.34, "money": 1.01, "chud": 0.78,
+    "inspector_general": 0.7, "roll_call": 0.66, "finance_office": 0.44, "property": 0.38,
+    "wild": 0.28,
+}
 
 
 # ---- leaf evaluation ------------------------------------------------------------------------
@@ -442,7 +453,7 @@ def _playouts(view: dict[str, Any], me: int, cands: list[dict[str, Any]], horizo
     out_of_time = False
     while used < step_budget and not out_of_time:
         world = sample_world(view, random.Random(seed + 7919 * (worlds + 1)),
-                             infer=OPPONENT_MODEL)
+                             infer=OPPONENT_MODEL, prior=HAND_PRIOR)
         got: list[tuple[int, float]] = []
         seen: dict[str, float] = {}
         for i in alive:
