@@ -113,6 +113,9 @@ def run_table(lineup: Sequence[str], *, games: int, seed: int, jobs: int, hard_b
     for r in rows:
         endings[r["end_reason"]] = endings.get(r["end_reason"], 0) + 1
     out["endings"] = endings
+    # Game by game (rows keep the games' order), so that two variants played on the same deals
+    # can be compared where they differ rather than as two independent rates.
+    out["winners"] = [r["winner_level"] for r in rows]
     out["avg_turns"] = round(sum(r["turns"] for r in rows) / max(1, games), 1)
     for level in levels:
         wins = sum(1 for r in rows if r["winner_level"] == level)
