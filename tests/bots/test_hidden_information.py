@@ -101,9 +101,10 @@ def test_the_hard_bot_searches_only_worlds_sampled_from_the_view(monkeypatch) ->
     unseen = sorted(unseen_cards(view))
     seen_worlds = []
 
-    def spy(v: dict, rng: random.Random, infer: bool = False) -> dict:
+    def spy(v: dict, rng: random.Random, infer: bool = False,
+            prior: dict[str, float] | None = None) -> dict:
         assert v == view
-        world = sample_world(v, rng, infer=infer)
+        world = sample_world(v, rng, infer=infer, prior=prior)
         hidden = sorted([c for s, p in enumerate(world["players"]) if s != seat
                          for c in p["hand"]] + world["deck"])
         assert hidden == unseen
