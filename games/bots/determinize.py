@@ -153,12 +153,13 @@ def sample_world(view: dict[str, Any], rng: random.Random, infer: bool = False,
     slots = hidden_slots(view)
     if sum(slots.values()) + view["deck_count"] != len(pool):
         raise ValueError("the view's card counts do not add up to its unseen cards")
-    rng.shuffle(pool)
+    cat = catalogue(view["ruleset"]["deck"])
     if prior:
-        pool = _weighted_order(pool, sum(slots.values()), prior,
-                               catalogue(view["ruleset"]["deck"]), rng)
+        pool = _weighted_order(pool, sum(slots.values()), prior, cat, rng)
+    else:
+        rng.shuffle(pool)
     absent = inferred_absent(view) if infer else {}
-    dealt = _deal(pool, slots, absent, catalogue(view["ruleset"]["deck"]).key) if absent else None
+    dealt = _deal(pool, slots, absent, cat.key) if absent else None
     if dealt is None:
         dealt = _deal(pool, slots, {}, [])  # no constraint reads the card kinds
     assert dealt is not None
