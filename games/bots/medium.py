@@ -18,12 +18,16 @@ Every choice is an estimate in one unit, "points", where a completed set is wort
   the engine's payment rule, not just the bounded list the view offers.
 - Discards: the cards least worth keeping.
 - Free rearranges: only a wild move or swap that strictly raises its board score, and at most
-  `MOVE_CAP` per turn, so a turn can never loop.
+  `Style.move_cap` per turn, so a turn can never loop.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
 from typing import Any
 
 from games.engine.board import SET_SIZE
@@ -31,22 +35,53 @@ from games.engine.state import HAND_LIMIT, REARRANGE_BUDGET
 
 from .observe import Obs, draws_nothing, rng_for
 
-MOVE_CAP = 4  # free rearranges a bot may spend per turn
-MONEY = 0.5  # points per 1M
 OPSEC_TRIES = {"rent", "finance_office", "roll_call", "midnight_requisition", "tdy_orders",
                "inspector_general", "chud"}
 NEG = -1e9
-BANK_CUSHION = 10.0  # a bank below this many M is "exposed": banking money gets urgent
-BANK_URGENCY = 1.5
-PLACE_BASE = 2.5
-OPSEC_BAR = (6.0, 3.5)  # damage (points) worth an OPSEC with one / with several in hand
-IG_KEEP = 7.0  # what an Inspector General in hand is worth while nobody is armed
-CHUD_KEEP = (4.5, 9.0)  # a CHUD's, and when an opponent is one set short
-ARM_CAUTION = 0.0  # hold the set that would arm while the odds of being shot down exceed this
-THREAT_SCALE = 0.8  # how much more an opponent's damage counts per set it holds
-CHARGE_PROPERTY = 2.0  # extra worth per 1M a charge must take as properties
-DENY_ARMING = 0.0  # extra worth of taking from the zone an opponent is one card from arming with
-PCS_GAIN = 3.0
+
+
+@dataclass(frozen=True)
+class Style:
+    """The weights of the heuristic. The medium level plays `STANDARD`; the hard bot plays its
+    own seat with `hard.STYLE` (weights tuned against medium opponents) while its playouts keep
+    modelling every other seat as a standard medium bot."""
+
+    move_cap: int = 4  # free rearranges a bot may spend per turn
+    money: float = 0.5  # points per 1M
+    bank_cushion: float = 10.0  # a bank below this many M is "exposed": banking gets urgent
+    bank_urgency: float = 1.5
+    bank_base: float = 0.6  # what banking 1M is worth, in `money`, with a full cushion
+    place_base: float = 2.5  # placing any property, on top of its set progress
+    wild_alone: float = 1.0  # a rainbow wild placed where it finishes nothing: worth this less
+    opsec_bar: tuple[float, float] = (6.0, 3.5)  # damage worth an OPSEC, one / several in hand
+    opsec_keep: float = 6.0  # what an OPSEC in hand is worth
+    property_keep: float = 4.0  # a property (or wild) in hand
+    steal_keep: float = 2.5  # a Midnight Requisition in hand
+    ig_keep: float = 7.0  # an Inspector General in hand while nobody is armed
+    chud_keep: tuple[float, float] = (4.5, 9.0)  # a CHUD's, and when an opponent is one set short
+    charge_keep: float = 0.3  # share of a charge card's keep value its play gives up
+    arm_bonus: float = 12.0  # reaching the winning set count, beyond the set itself
+    arm_caution: float = 0.0  # hold the set that would arm while the odds of being shot down
+    # exceed this (0: never hold)
+    threat_scale: float = 0.8  # how much more an opponent's damage counts per set it holds
+    charge_property: float = 2.0  # extra worth per 1M a charge must take as properties
+    deny_arming: float = 0.0  # taking from the zone an opponent is one card from arming with
+    pcs_gain: float = 3.0  # PCS Orders with plays to spare
+
+
+STANDARD = Style()
+_style: ContextVar[Style] = ContextVar("medium_style", default=STANDARD)
+
+
+@contextmanager
+def playing(style: Style) -> Iterator[None]:
+    """Decide with `style`'s weights inside the block (per thread and task, so two tables
+    deciding at once never see each other's weights)."""
+    token = _style.set(style)
+    try:
+        yield
+    finally:
+        _style.reset(token)
 
 
 # ---- board scoring --------------------------------------------------------------------------
@@ -83,7 +118,7 @@ def _threat(o: Obs, seat: int) -> float:
     if o.armed[seat]:
         return 2.5
     target = max(1, o.target_sets() - 1)
-    return 0.5 + THREAT_SCALE * min(1.0, o.sets(seat) / target)
+    return 0.5 + _style.get().threat_scale * min(1.0, o.sets(seat) / target)
 
 
 def _complete_after(o: Obs, seat: int, colour: str, zone: list[int]) -> bool:
@@ -109,7 +144,7 @@ def receive_gain(o: Obs, seat: int, cid: int, preferred: str | None) -> float:
             if _complete_after(o, seat, colour, new) and not o.is_set(seat, colour):
                 after += _set_count_bonus(o, seat, +1)
             return after - before
-    return MONEY * cat.value[cid]
+    return _style.get().money * cat.value[cid]
 
 
 def remove_loss(o: Obs, seat: int, cid: int) -> float:
@@ -126,10 +161,10 @@ def remove_loss(o: Obs, seat: int, cid: int) -> float:
     loss = before - after
     if o.is_set(seat, colour) and not complete:
         loss += _set_count_bonus(o, seat, -1)
-    elif (DENY_ARMING and len(zone) + 2 == SET_SIZE[colour]
+    elif (_style.get().deny_arming and len(zone) + 2 == SET_SIZE[colour]
           and o.sets(seat) == o.target_sets() - 1):
         # One card short of the set that would arm them: taking from it holds them back.
-        loss += DENY_ARMING
+        loss += _style.get().deny_arming
     return loss
 
 
@@ -138,7 +173,7 @@ def _set_count_bonus(o: Obs, seat: int, delta: int) -> float:
     n = o.sets(seat)
     target = o.target_sets()
     if delta > 0 and n + 1 >= target > n:
-        return 12.0
+        return _style.get().arm_bonus if seat == o.me else 12.0
     if delta < 0 and n >= target > n - 1:
         return 25.0 if o.armed[seat] else 12.0
     return 0.0
@@ -161,6 +196,7 @@ def keep_value(o: Obs, cid: int) -> float:
 
 
 def _keep_value(o: Obs, cid: int) -> float:
+    st = _style.get()
     cat = o.cat
     key = cat.key[cid]
     kind = cat.kind[cid]
@@ -168,19 +204,19 @@ def _keep_value(o: Obs, cid: int) -> float:
     armed = o.someone_armed()
     near = o.memo("near", lambda: any(o.sets(s) >= o.target_sets() - 1 for s in o.opponents()))
     if kind == "money":
-        return 0.2 + MONEY * value * 0.5
+        return 0.2 + st.money * value * 0.5
     if kind in ("property", "wild"):
-        return 4.0
+        return st.property_keep
     if kind == "rent":
         held = [c for c in cat.colours[cid] if c in o.zones[o.me]]
         if not held:
             return 0.3
         return 0.5 + 0.3 * max(o.rent(o.me, c) for c in held)
     return {
-        "opsec": 6.0,
-        "inspector_general": 40.0 if armed else IG_KEEP,
-        "chud": 30.0 if armed else CHUD_KEEP[1] if near else CHUD_KEEP[0],
-        "midnight_requisition": 2.5,
+        "opsec": st.opsec_keep,
+        "inspector_general": 40.0 if armed else st.ig_keep,
+        "chud": 30.0 if armed else st.chud_keep[1] if near else st.chud_keep[0],
+        "midnight_requisition": st.steal_keep,
         "tdy_orders": 1.5,
         "finance_office": 2.0,
         "roll_call": 1.2,
@@ -198,12 +234,13 @@ def _charge_gain(o: Obs, target: int, amount: int) -> float:
     payment has to come out of a complete set (an armed target's approach breaks)."""
     if amount <= 0:
         return 0.0
+    st = _style.get()
     payable = o.payable(target)
     got = min(amount, payable)
-    gain = MONEY * got
-    if CHARGE_PROPERTY:
+    gain = st.money * got
+    if st.charge_property:
         # What the bank cannot cover comes as properties, onto this bot's board.
-        gain += CHARGE_PROPERTY * max(0, got - o.bank_total(target))
+        gain += st.charge_property * max(0, got - o.bank_total(target))
     loose = o.loose_payable(target)
     if amount > loose and payable > loose:
         gain += 4.0 * threat(o, target)
@@ -230,12 +267,13 @@ def _steal_gain(o: Obs, target: int, take: int) -> float:
 
 
 def _action_gain(o: Obs, a: dict[str, Any]) -> float:
+    st = _style.get()
     cat = o.cat
     cid = a["card"]
     key = cat.key[cid]
     keep = keep_value(o, cid)
     if key in ("rent_pair", "rent_any"):
-        return _rent_gain(o, a, 2 ** o.surge) - keep * 0.3
+        return _rent_gain(o, a, 2 ** o.surge) - keep * st.charge_keep
     if key == "pcs_orders":
         if draws_nothing(o.deck_count, len(o.discard)):
             return NEG
@@ -243,7 +281,7 @@ def _action_gain(o: Obs, a: dict[str, Any]) -> float:
             return 8.0
         # Two more cards, worth less when they would only be discarded at the end of the turn.
         overflow = max(0, len(o.hand) + 1 - (o.plays_left - 1) - HAND_LIMIT)
-        return (PCS_GAIN if o.plays_left >= 2 else 1.2) - 1.0 * overflow
+        return (st.pcs_gain if o.plays_left >= 2 else 1.2) - 1.0 * overflow
     if key == "surge_ops":
         if o.plays_left < 2:
             return NEG
@@ -255,9 +293,9 @@ def _action_gain(o: Obs, a: dict[str, Any]) -> float:
                            - _rent_gain(o, b, 2 ** o.surge))
         return best - keep if best > 1.5 else NEG
     if key == "finance_office":
-        return _charge_gain(o, a["target"], 5) - keep * 0.3
+        return _charge_gain(o, a["target"], 5) - keep * st.charge_keep
     if key == "roll_call":
-        return sum(_charge_gain(o, t, 2) for t in o.opponents()) - keep * 0.3
+        return sum(_charge_gain(o, t, 2) for t in o.opponents()) - keep * st.charge_keep
     if key in ("midnight_requisition", "chud"):
         return _steal_gain(o, a["target"], a["take"]) - keep
     if key == "tdy_orders":
@@ -271,10 +309,10 @@ def _action_gain(o: Obs, a: dict[str, Any]) -> float:
     if key == "inspector_general":
         t, colour = a["target"], a["colour"]
         zone = o.zones[t][colour]
-        gain = 10.0 + 0.25 * o.rent(t, colour) + sum(MONEY * cat.value[c] for c in zone) * 0.2
+        gain = 10.0 + 0.25 * o.rent(t, colour) + sum(st.money * cat.value[c] for c in zone) * 0.2
         gain *= 1.0 + threat(o, t)
         if o.sets(o.me) + 1 >= o.target_sets() > o.sets(o.me):
-            gain += 12.0
+            gain += st.arm_bonus
         if breaks_approach(o, t, colour):
             gain += 30.0
         return gain - keep
@@ -289,6 +327,7 @@ HOUSE, FOC = 3, 4
 
 
 def _place_gain(o: Obs, cid: int, colour: str) -> float:
+    st = _style.get()
     zone = [*o.zones[o.me].get(colour, []), cid]
     before = seat_zone_score(o, o.me, colour)
     complete = _complete_after(o, o.me, colour, zone)
@@ -296,15 +335,15 @@ def _place_gain(o: Obs, cid: int, colour: str) -> float:
     gain = after - before
     if complete and not o.is_set(o.me, colour):
         gain += _set_count_bonus(o, o.me, +1)
-        if ARM_CAUTION and o.sets(o.me) + 1 == o.target_sets() and not _race_on(o) \
-                and shot_down_odds(o) > ARM_CAUTION:
+        if st.arm_caution and o.sets(o.me) + 1 == o.target_sets() and not _race_on(o) \
+                and shot_down_odds(o) > st.arm_caution:
             return NEG
     # A rainbow wild on its own is weak: hold it for a zone it will finish.
     if o.cat.rainbow[cid] and not complete:
-        return gain - 1.0
+        return gain - st.wild_alone
     # Every property has to be placed to count at all, so placing one is worth a base amount
     # on top of its progress.
-    return gain + PLACE_BASE
+    return gain + st.place_base
 
 
 def _race_on(o: Obs) -> bool:
@@ -344,7 +383,8 @@ def shot_down_odds(o: Obs) -> float:
 
 
 def _bank_context(o: Obs) -> tuple[bool, float, bool, bool]:
-    exposed = max(0.0, BANK_CUSHION - o.bank_total(o.me)) / BANK_CUSHION
+    cushion = _style.get().bank_cushion
+    exposed = max(0.0, cushion - o.bank_total(o.me)) / cushion
     return o.someone_armed(), exposed, o.armed[o.me], len(o.hand) > HAND_LIMIT
 
 
@@ -354,7 +394,8 @@ def _bank_gain(o: Obs, cid: int) -> float:
     armed, exposed, me_armed, overflow = o.memo("bankctx", lambda: _bank_context(o))
     if armed and cat.key[cid] in ("inspector_general", "chud"):
         return NEG
-    gain = MONEY * value * (0.6 + BANK_URGENCY * exposed)
+    st = _style.get()
+    gain = st.money * value * (st.bank_base + st.bank_urgency * exposed)
     if me_armed:
         gain += 0.3 * value  # an armed player hoards cash to pay without breaking sets
     if overflow:
@@ -365,7 +406,7 @@ def _bank_gain(o: Obs, cid: int) -> float:
 
 
 def _move_gain(o: Obs, a: dict[str, Any]) -> float:
-    if o.rearranges_left <= REARRANGE_BUDGET - MOVE_CAP:
+    if o.rearranges_left <= REARRANGE_BUDGET - _style.get().move_cap:
         return NEG
     zones = o.zones[o.me]
     if a["type"] == "move":
@@ -470,6 +511,7 @@ def _my_play_worth(o: Obs, target: int) -> float:
 
 def respond(o: Obs, answers: list[dict[str, Any]]) -> dict[str, Any]:
     cat = o.cat
+    bars = _style.get().opsec_bar
     opsecs = sum(1 for c in o.hand if cat.key[c] == "opsec")
     p = o.pending
     by_chain: dict[int, dict[str, dict[str, Any]]] = {}
@@ -480,11 +522,11 @@ def respond(o: Obs, answers: list[dict[str, Any]]) -> dict[str, Any]:
             continue
         if p is not None and p["source"] == o.me:
             worth = _my_play_worth(o, chain_target)
-            if worth >= (OPSEC_BAR[0] if opsecs == 1 else OPSEC_BAR[1] + 0.5):
+            if worth >= (bars[0] if opsecs == 1 else bars[1] + 0.5):
                 return options["opsec"]
             continue
         damage = hit_damage(o)
-        bar = OPSEC_BAR[0] if opsecs == 1 else OPSEC_BAR[1]
+        bar = bars[0] if opsecs == 1 else bars[1]
         if p is not None and p["kind"] == "inspector_general":
             bar = 0.0
         if damage >= bar:
@@ -500,7 +542,7 @@ def card_pay_cost(o: Obs, cid: int, payee: int | None) -> float:
     the progress the payee gains)."""
     cat = o.cat
     value = cat.value[cid]
-    cost = MONEY * value
+    cost = _style.get().money * value
     if cid in o.bank[o.me]:
         return cost
     for ups in o.upgrades[o.me].values():

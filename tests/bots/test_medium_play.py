@@ -135,11 +135,11 @@ def test_discards_keep_opsec_and_breakers_over_small_notes() -> None:
 
 
 def test_free_rearranges_are_capped_per_turn() -> None:
-    from games.bots.medium import MOVE_CAP
+    from games.bots.medium import STANDARD
 
     state = scenario(seats=2, hands={0: ["money:1"]},
                      boards={0: {"base": ["wild:base/green", "wild_any"],
                                  "intel": ["wild:base/intel"], "green": ["Thunderbirds"],
                                  "red": ["wild:red/yellow"]}})
     moves = [a for a in turn_actions(state) if a["type"] in ("move", "swap")]
-    assert len(moves) <= MOVE_CAP
+    assert len(moves) <= STANDARD.move_cap
