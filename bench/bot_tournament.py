@@ -18,6 +18,7 @@ one block per table, plus a JSON line per table with `--json`.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import math
 import os
@@ -47,8 +48,12 @@ def _choose(view: dict[str, Any], level: str) -> dict[str, Any]:
 def _init(hard_budget: float) -> None:
     global _HARD_BUDGET
     _HARD_BUDGET = hard_budget
-    # Experiments: HARD_PARAMS='{"HORIZON": "turn"}' overrides the hard module's constants.
+    # Experiments: HARD_PARAMS='{"HORIZON": "turn"}' overrides the hard module's constants;
+    # "STYLE": {"money": 0.7} overrides fields of the hard bot's own weights.
     for name, value in json.loads(os.environ.get("HARD_PARAMS", "{}")).items():
+        if name == "STYLE":
+            value = dataclasses.replace(hard.STYLE, **{
+                k: tuple(v) if isinstance(v, list) else v for k, v in value.items()})
         setattr(hard, name, value)
 
 

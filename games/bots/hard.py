@@ -72,6 +72,8 @@ FORECAST_HAND_ONCE = False  # approach_forecast: a hand's cards shoot once, not 
 SEARCH_DISCARDS = False  # weigh discard selections other than the medium bot's
 DISCARD_CANDIDATES = 4
 OPPONENT_MODEL = False  # deal no breaker to a seat that let an armed player pass (determinize)
+STYLE = medium.STANDARD  # the weights this bot's own heuristic plays with (candidates, its own
+# seat in playouts); every other seat is played out as a standard medium bot
 HAND_PRIOR: dict[str, float] | None = None  # deal other hands by card sort with these weights
 # (determinize.sample_world's prior); MEDIUM_HAND_PRIOR is what medium bots keep in hand
 MEDIUM_HAND_PRIOR = {
@@ -233,14 +235,16 @@ def evaluate(state: dict[str, Any], me: int) -> float:
 
 # ---- playouts -------------------------------------------------------------------------------
 
-def policy(state: dict[str, Any], seat: int) -> dict[str, Any]:
-    """The playout policy: the medium bot, reading a world this bot sampled itself. With
+def policy(state: dict[str, Any], seat: int, me: int | None = None) -> dict[str, Any]:
+    """The playout policy: the medium bot, reading a world this bot sampled itself, with
+    `STYLE`'s weights for `me` (this bot) and the standard ones for everyone else. With
     `PLAYOUT_EXACT` it is `medium.choose_action` on that seat's view, move for move (a
     full-game playout then models medium opponents exactly but for the sampled cards)."""
     o = Obs.from_state(state, seat, legal_actions(state, seat))
-    if PLAYOUT_EXACT:
-        return medium.decide(o, _TieBreak(state, seat))
-    return medium.decide(o, rearrange=False)
+    with medium.playing(STYLE if seat == me else medium.STANDARD):
+        if PLAYOUT_EXACT:
+            return medium.decide(o, _TieBreak(state, seat))
+        return medium.decide(o, rearrange=False)
 
 
 class _TieBreak(random.Random):
@@ -309,7 +313,7 @@ def rollout(world: dict[str, Any], me: int, action: dict[str, Any],
                 if key in seen:
                     return seen[key], steps
         seat = to_decide(state)[0]
-        state = apply(state, seat, policy(state, seat)).state
+        state = apply(state, seat, policy(state, seat, me)).state
         steps += 1
     value = evaluate(state, me)
     if key is not None and seen is not None:
@@ -411,7 +415,8 @@ def search(view: dict[str, Any], budget: float, steps: int | None = None
     seed = seed_of(view, "hard")
     o = Obs.from_view(view)
     me = o.me
-    cands = candidates(o, random.Random(seed))
+    with medium.playing(STYLE):
+        cands = candidates(o, random.Random(seed))
     info: dict[str, Any] = {"candidates": len(cands), "worlds": 0, "steps": 0}
     if len(cands) == 1:
         info["seconds"] = time.perf_counter() - started
@@ -512,5 +517,6 @@ def choose_action(view: dict[str, Any], budget: float | None = None) -> dict[str
     o = Obs.from_view(view)
     # Answers and discards with nothing to weigh, and turns with no play left, need no search.
     if o.phase == "play" and o.plays_left == 0:
-        return medium.decide(o, random.Random(seed_of(view, "hard")))
+        with medium.playing(STYLE):
+            return medium.decide(o, random.Random(seed_of(view, "hard")))
     return search(view, DEFAULT_BUDGET if budget is None else budget)[0]
