@@ -18,7 +18,6 @@ one block per table, plus a JSON line per table with `--json`.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import math
 import os
@@ -33,7 +32,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from games.bots import LEVELS, choose_action, hard  # noqa: E402
+from games.bots import LEVELS, choose_action, hard, medium  # noqa: E402
 from games.bots.arena import play_game  # noqa: E402
 
 _HARD_BUDGET = hard.DEFAULT_BUDGET
@@ -52,8 +51,7 @@ def _init(hard_budget: float) -> None:
     # "STYLE": {"money": 0.7} overrides fields of the hard bot's own weights.
     for name, value in json.loads(os.environ.get("HARD_PARAMS", "{}")).items():
         if name == "STYLE":
-            value = dataclasses.replace(hard.STYLE, **{
-                k: tuple(v) if isinstance(v, list) else v for k, v in value.items()})
+            value = medium.style_from(value, hard.STYLE)
         setattr(hard, name, value)
 
 

@@ -23,6 +23,7 @@ Every choice is an estimate in one unit, "points", where a completed set is wort
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -71,6 +72,12 @@ class Style:
 
 STANDARD = Style()
 _style: ContextVar[Style] = ContextVar("medium_style", default=STANDARD)
+
+
+def style_from(overrides: dict[str, Any], base: Style = STANDARD) -> Style:
+    """`base` with some weights replaced, e.g. from JSON (lists become the tuples they are)."""
+    return dataclasses.replace(base, **{k: tuple(v) if isinstance(v, list) else v
+                                        for k, v in overrides.items()})
 
 
 @contextmanager
