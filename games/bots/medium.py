@@ -62,12 +62,15 @@ class Style:
     chud_keep: tuple[float, float] = (4.5, 9.0)  # a CHUD's, and when an opponent is one set short
     charge_keep: float = 0.3  # share of a charge card's keep value its play gives up
     arm_bonus: float = 12.0  # reaching the winning set count, beyond the set itself
+    early_set: float = 0.0  # completing a set that does not arm (a target for Inspector General)
     arm_caution: float = 0.0  # hold the set that would arm while the odds of being shot down
     # exceed this (0: never hold)
     threat_scale: float = 0.8  # how much more an opponent's damage counts per set it holds
     charge_property: float = 2.0  # extra worth per 1M a charge must take as properties
     deny_arming: float = 0.0  # taking from the zone an opponent is one card from arming with
     pcs_gain: float = 3.0  # PCS Orders with plays to spare
+    hoard: float = 0.3  # extra worth of banking 1M while armed (to pay without breaking sets)
+    hoard_near: float = 0.0  # and while one set short of arming
 
 
 STANDARD = Style()
@@ -342,6 +345,8 @@ def _place_gain(o: Obs, cid: int, colour: str) -> float:
     gain = after - before
     if complete and not o.is_set(o.me, colour):
         gain += _set_count_bonus(o, o.me, +1)
+        if o.sets(o.me) + 1 < o.target_sets():
+            gain += st.early_set
         if st.arm_caution and o.sets(o.me) + 1 == o.target_sets() and not _race_on(o) \
                 and shot_down_odds(o) > st.arm_caution:
             return NEG
@@ -389,22 +394,23 @@ def shot_down_odds(o: Obs) -> float:
     return o.memo("shot_odds", compute)
 
 
-def _bank_context(o: Obs) -> tuple[bool, float, bool, bool]:
-    cushion = _style.get().bank_cushion
-    exposed = max(0.0, cushion - o.bank_total(o.me)) / cushion
-    return o.someone_armed(), exposed, o.armed[o.me], len(o.hand) > HAND_LIMIT
+def _bank_context(o: Obs) -> tuple[bool, float, float, bool]:
+    st = _style.get()
+    exposed = max(0.0, st.bank_cushion - o.bank_total(o.me)) / st.bank_cushion
+    hoard = st.hoard if o.armed[o.me] else \
+        st.hoard_near if o.sets(o.me) + 1 == o.target_sets() else 0.0
+    return o.someone_armed(), exposed, hoard, len(o.hand) > HAND_LIMIT
 
 
 def _bank_gain(o: Obs, cid: int) -> float:
     cat = o.cat
     value = cat.value[cid]
-    armed, exposed, me_armed, overflow = o.memo("bankctx", lambda: _bank_context(o))
+    armed, exposed, hoard, overflow = o.memo("bankctx", lambda: _bank_context(o))
     if armed and cat.key[cid] in ("inspector_general", "chud"):
         return NEG
     st = _style.get()
     gain = st.money * value * (st.bank_base + st.bank_urgency * exposed)
-    if me_armed:
-        gain += 0.3 * value  # an armed player hoards cash to pay without breaking sets
+    gain += hoard * value  # an armed player hoards cash to pay without breaking sets
     if overflow:
         gain += 1.0
     if cat.kind[cid] == "money":
