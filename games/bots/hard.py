@@ -1,29 +1,32 @@
-"""The hard bot: determinized Monte Carlo search over the medium bot's best candidates.
+"""The hard bot: determinized Monte Carlo search over its heuristic's best candidates.
 
 For one decision:
-1. Candidates: the legal actions the medium bot scores highest (`CANDIDATES`, deduplicated:
+1. Candidates: the legal actions its heuristic scores highest (`CANDIDATES`, deduplicated:
    two identical 1M notes are one choice), plus ending the turn; OPSEC answers are always both
-   considered; payments are the medium knapsack's choice plus the cheapest listed ones.
-   A decision with one candidate is made at once.
+   considered; payments are the knapsack's choice plus the cheapest listed ones. The heuristic
+   is the medium bot's with this bot's own weights, `STYLE` (it holds properties until they
+   count and keeps Inspector General and CHUD for an armed opponent). A decision with one
+   candidate is made at once.
 2. Worlds: `determinize.sample_world` deals the cards the seat has not seen into the other hands
    and the deck at random, consistent with every visible card and count.
-3. Playouts: in each world every candidate is applied and the game is played on by the medium
-   policy for every seat (so the opponents' hidden hands are played as sampled) until the
-   current turn passes (`HORIZON` "turn"), or with "round" until this seat's next turn starts —
-   its own checkpoint is resolved at that moment — or until the game ends. With "game" (an
-   option, run 5 of docs/bots.md) every playout goes on to the end of the game; with
-   `PRESELECT_STEPS` a one-turn search first picks the one challenger those playouts weigh
-   against the medium move.
-   Every candidate sees the same worlds (common random numbers), so their differences are not
-   drowned in the deal's luck.
-4. Leaf value: 1 for a win, 0 for a loss, otherwise this seat's share of a softmax over a board
-   evaluation of every active seat (sets, set progress, bank, hand, armed).
+3. Playouts: a one-turn search (`PRESELECT_STEPS`, every candidate played to the end of the
+   current turn) names the one challenger of the heuristic's move; both are then played to the
+   end of the game (`HORIZON` "game") in world after world, this seat by its heuristic and
+   every other seat by the standard medium bot, move for move as it plays at a table
+   (`PLAYOUT_EXACT`), so the opponents are modelled exactly but for the cards they hold.
+   Other horizons remain as options: "turn" (until the current turn passes) and "round"
+   (until this seat's next turn starts). Every candidate sees the same worlds (common random
+   numbers), so their differences are not drowned in the deal's luck.
+4. Leaf value: 1 for a win, 0 for a loss; a playout cut short (`GAME_STEP_CAP`, or the
+   shorter horizons) is scored by evalfit's fitted chance of winning.
 5. Successive halving: after 2, 4, 8, ... worlds the worse half of the candidates is dropped.
+6. Choice: the challenger replaces the heuristic's move only when it is ahead by more than
+   `CONFIDENCE` standard errors on the worlds both were played in.
 
 Budget: the search stops after `budget * STEPS_PER_SECOND` engine steps (deterministic: the same
 view gives the same move) or at the wall-clock deadline of `budget` seconds, whichever comes
 first; a round of worlds cut short by the deadline is discarded. On this project's reference
-machine the step budget normally ends the search first, at about 60-80% of the budget.
+machine the step budget ends the search first: about 160 ms a decision on average at 1 s.
 """
 
 from __future__ import annotations
@@ -46,22 +49,22 @@ from .determinize import sample_world
 from .observe import Obs, seed_from, seed_of
 
 DEFAULT_BUDGET = 1.0  # seconds per decision
-STEPS_PER_SECOND = 1500  # engine steps (apply + medium decision) per second of budget
+STEPS_PER_SECOND = 3000  # engine steps (apply + medium decision) per second of budget
 CANDIDATES = 6
 PAY_CANDIDATES = 4
 ROLLOUT_STEP_CAP = 400
 GAME_STEP_CAP = 3000  # "game" horizon: a playout this long is cut and scored by the leaf
-PRESELECT_STEPS = 0  # "game": steps of a one-turn search that picks the one challenger the game
+PRESELECT_STEPS = 375  # "game": steps of a one-turn search that picks the one challenger the game
 # playouts weigh against the medium move (0: the game playouts weigh every candidate)
 TEMPERATURE = 0.2
 CONFIDENCE = 1.0  # standard errors by which a candidate must beat the medium choice
 MIN_GAIN = 0.005  # and the least leaf value it must gain on average
 CONVERT_VALUE = 0.95  # the leaf value of a forecast conversion (not a certain win)
-HORIZON = "turn"  # "turn": until this turn ends; "round": until this seat's next turn starts;
+HORIZON = "game"  # "turn": until this turn ends; "round": until this seat's next turn starts;
 # "adaptive": "round" when the final approach is in play (someone armed, or this seat one set
 # short), where the opponents' replies decide the game, else "turn"; "game": to the end of the
 # game (value 1 or 0), the opponents being medium bots, so the playout is their own policy
-PLAYOUT_EXACT = False  # playouts use the medium bot exactly as it plays at a table: free
+PLAYOUT_EXACT = True  # playouts use the medium bot exactly as it plays at a table: free
 # rearranges and its view-seeded tie-breaks (`state_seed`); otherwise no rearranges, first of ties
 EVAL = "learned"  # "learned": evalfit's fitted model; "hand": the hand-written one below
 FIRST_CUT = 2  # worlds before successive halving first drops candidates
@@ -72,8 +75,10 @@ FORECAST_HAND_ONCE = False  # approach_forecast: a hand's cards shoot once, not 
 SEARCH_DISCARDS = False  # weigh discard selections other than the medium bot's
 DISCARD_CANDIDATES = 4
 OPPONENT_MODEL = False  # deal no breaker to a seat that let an armed player pass (determinize)
-STYLE = medium.STANDARD  # the weights this bot's own heuristic plays with (candidates, its own
-# seat in playouts); every other seat is played out as a standard medium bot
+STYLE = medium.Style(place_base=0.0, ig_keep=30.0, chud_keep=(12.0, 20.0))
+# the weights this bot's own heuristic plays with (its candidates, its own seat in playouts):
+# properties held until they count, Inspector General and CHUD held for an armed opponent
+# (docs/bots.md, run 7); every other seat is played out as a standard medium bot
 HAND_PRIOR: dict[str, float] | None = None  # deal other hands by card sort with these weights
 # (determinize.sample_world's prior); MEDIUM_HAND_PRIOR is what medium bots keep in hand
 MEDIUM_HAND_PRIOR = {
@@ -428,11 +433,11 @@ def search(view: dict[str, Any], budget: float, steps: int | None = None
         # Full-game playouts are too dear to spread over every candidate: a cheap one-turn
         # search names the best challenger (by its mean, no gate), and the game playouts
         # then decide between it and the medium move alone, on all the remaining budget.
-        values, _, used = _playouts(view, me, cands, "turn", min(PRESELECT_STEPS, step_budget),
-                                    deadline, seed)
+        values, looked, used = _playouts(view, me, cands, "turn",
+                                         min(PRESELECT_STEPS, step_budget), deadline, seed)
         means = [sum(v) / len(v) if v else -1.0 for v in values]
         challenger = max(range(len(cands)), key=lambda i: (means[i], -i))
-        info["preselected"] = challenger
+        info.update(preselected=challenger, preselect_worlds=looked)
         if challenger == 0:
             info.update(steps=used, seconds=time.perf_counter() - started)
             return cands[0], info

@@ -91,6 +91,7 @@ def test_preselection_weighs_one_challenger_against_the_medium_move(
     monkeypatch.setattr(hard, "HORIZON", "game")
     monkeypatch.setattr(hard, "PLAYOUT_EXACT", True)
     monkeypatch.setattr(hard, "PRESELECT_STEPS", 200)
+    monkeypatch.setattr(hard, "STYLE", medium.STANDARD)  # the decisions were picked for it
     state = play_decision(seed)
     view = engine.view(state, state["turn"])
     action, info = hard.search(view, budget=30.0, steps=1500)
