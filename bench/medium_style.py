@@ -30,7 +30,6 @@ from bot_tournament import wilson  # noqa: E402
 
 from games.bots import hard, medium  # noqa: E402
 from games.bots.arena import play_game  # noqa: E402
-from games.bots.observe import Obs, rng_for  # noqa: E402
 
 SEATS = 4
 _STYLE = medium.STANDARD
@@ -44,7 +43,7 @@ def _init(style: medium.Style) -> None:
 def _choose(view: dict[str, Any], level: str) -> dict[str, Any]:
     if level == "variant":
         with medium.playing(_STYLE):
-            return medium.decide(Obs.from_view(view), rng_for(view, "medium"))
+            return medium.choose_action(view)
     return medium.choose_action(view)
 
 

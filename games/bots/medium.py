@@ -171,10 +171,10 @@ def remove_loss(o: Obs, seat: int, cid: int) -> float:
     loss = before - after
     if o.is_set(seat, colour) and not complete:
         loss += _set_count_bonus(o, seat, -1)
-    elif (_style.get().deny_arming and len(zone) + 2 == SET_SIZE[colour]
+    elif ((deny := _style.get().deny_arming) and len(zone) + 2 == SET_SIZE[colour]
           and o.sets(seat) == o.target_sets() - 1):
         # One card short of the set that would arm them: taking from it holds them back.
-        loss += _style.get().deny_arming
+        loss += deny
     return loss
 
 
@@ -410,7 +410,7 @@ def _bank_gain(o: Obs, cid: int) -> float:
         return NEG
     st = _style.get()
     gain = st.money * value * (st.bank_base + st.bank_urgency * exposed)
-    gain += hoard * value  # an armed player hoards cash to pay without breaking sets
+    gain += hoard * value  # armed (or about to be): cash pays charges without breaking sets
     if overflow:
         gain += 1.0
     if cat.kind[cid] == "money":
