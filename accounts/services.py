@@ -14,7 +14,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import LoginFailure, Profile
-from games.models import Seat
+from games.platform.models import Seat
 
 LOGIN_FAILURES_ALLOWED = 5
 LOGIN_WINDOW = timedelta(minutes=15)

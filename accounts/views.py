@@ -13,7 +13,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from accounts import services
 from accounts.forms import LoginForm, ProfileForm, SignUpForm
-from games.identity import GUEST_SESSION_KEY
+from games.platform.identity import GUEST_SESSION_KEY
 from ladder import queries
 
 RECENT_GAMES = 10

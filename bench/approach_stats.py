@@ -25,9 +25,9 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from games import engine  # noqa: E402
-from games.bots import choose_action, hard  # noqa: E402
-from games.engine.state import catalogue_for  # noqa: E402
+from games.chudopoly import engine  # noqa: E402
+from games.chudopoly.bots import choose_action, hard  # noqa: E402
+from games.chudopoly.engine.state import catalogue_for  # noqa: E402
 
 OUTCOMES = ("win", "broken", "lost race")
 

@@ -11,8 +11,8 @@ robin: for each seat count and each pair of levels (A, B), A sits with B in ever
 
 Seats rotate and deals repeat: game g deals seed `--seed + g // k` and seats the lineup rotated
 by g % k (k = seats), so every deal is played from every seat and the first-player edge cancels.
-Every decision gets only the deciding seat's view (games/bots/arena.py). Figures go to stdout,
-one block per table, plus a JSON line per table with `--json`.
+Every decision gets only the deciding seat's view (games/chudopoly/bots/arena.py). Figures go to
+stdout, one block per table, plus a JSON line per table with `--json`.
 """
 
 from __future__ import annotations
@@ -32,8 +32,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from games.bots import LEVELS, choose_action, hard, medium  # noqa: E402
-from games.bots.arena import play_game  # noqa: E402
+from games.chudopoly.bots import LEVELS, choose_action, hard, medium  # noqa: E402
+from games.chudopoly.bots.arena import play_game  # noqa: E402
 
 _HARD_BUDGET = hard.DEFAULT_BUDGET
 

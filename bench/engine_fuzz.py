@@ -5,9 +5,10 @@ every invariant checked after every action.
     uv run python bench/engine_fuzz.py --games 200 --seed 7         # a quick look
 
 Hypothesis draws each game (ruleset spec, seat count, seed); the random player of the engine
-(`games/engine/random_player.py`) plays it, with a few junk actions thrown in. After every
+(`games/chudopoly/engine/random_player.py`) plays it, with a few junk actions thrown in. After every
 action it checks:
-- `check_invariants` (games/engine/invariants.py): every card in exactly one place, the deck
+- `check_invariants` (games/chudopoly/engine/invariants.py): every card in exactly one place, the
+deck
   size, zone caps, upgrades only on complete sets, phase consistency;
 - conservation: the card count and the total bank value of all cards never change;
 - no negative counts in the views (hand, deck, discard, plays, rearranges, bank);
@@ -40,7 +41,7 @@ from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import seed as hypothesis_seed  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from games.engine import (  # noqa: E402
+from games.chudopoly.engine import (  # noqa: E402
     IllegalAction,
     apply,
     check_invariants,
@@ -50,15 +51,15 @@ from games.engine import (  # noqa: E402
     to_decide,
     view,
 )
-from games.engine.cards import COLOUR_KEYS, deck_size  # noqa: E402
-from games.engine.random_player import choose  # noqa: E402
-from games.engine.rulesets import (  # noqa: E402
+from games.chudopoly.engine.cards import COLOUR_KEYS, deck_size  # noqa: E402
+from games.chudopoly.engine.random_player import choose  # noqa: E402
+from games.chudopoly.engine.rulesets import (  # noqa: E402
     EDITABLE_DECK_COUNTS,
     PRESETS,
     SUDDEN_DEATH_MODES,
     TOGGLES,
 )
-from games.engine.state import catalogue_for  # noqa: E402
+from games.chudopoly.engine.state import catalogue_for  # noqa: E402
 
 ACTION_CAP = 20_000
 JUNK_TYPES = ["bank", "place", "action", "respond", "pay", "move", "swap", "discard",

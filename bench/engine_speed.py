@@ -20,8 +20,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games.engine import apply, legal_actions, new_game, to_decide
-from games.engine.random_player import choose
+from games.chudopoly.engine import apply, legal_actions, new_game, to_decide
+from games.chudopoly.engine.random_player import choose
 
 
 def record(games: int, seats: int, preset: str) -> list[tuple[dict, int, dict]]:

@@ -40,7 +40,7 @@ async def _blocking(fn: Any, *args: Any) -> Any:
 def _versions(game_ids: list[int]) -> dict[int, tuple[int, str]]:
     from django.db import close_old_connections
 
-    from games.models import Game
+    from games.platform.models import Game
 
     close_old_connections()  # PostgreSQL may have restarted under this process too
     for attempt in range(60):

@@ -177,9 +177,9 @@ def postgres_down(seconds: float = 2.0) -> Iterator[None]:
 _ONE_MOVE = """
 import django, sys
 django.setup()
-from games import services
-from games.interface import get_game
-from games.models import Game
+from games.platform import services
+from games.platform.interface import get_game
+from games.platform.models import Game
 game = Game.objects.get(pk=int(sys.argv[1]))
 engine = get_game(game.game_kind)
 seat = engine.to_decide(game.state)[0]
@@ -205,7 +205,7 @@ def one_move(env: dict[str, str], game_id: int) -> int:
 
 def expected_action(move: dict[str, Any], version: int) -> dict[str, Any]:
     """The action the server stores for a move a scripted seat sent (its frame, parsed)."""
-    from games.frames import parse_frame
+    from games.platform.frames import parse_frame
 
     return parse_frame(liveplay.act_frame(move, version)).action
 
@@ -215,8 +215,8 @@ def audit_game(game_id: int, seats: dict[int, liveplay.ScriptedSeat]) -> dict[st
 
     `seats` maps engine seat -> the scripted client that played it.
     """
-    from games.interface import get_game
-    from games.models import Game, GameAction
+    from games.platform.interface import get_game
+    from games.platform.models import Game, GameAction
 
     game = Game.objects.get(pk=game_id)
     rows = list(GameAction.objects.filter(game=game).order_by("version"))

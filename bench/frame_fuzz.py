@@ -185,8 +185,8 @@ def act(action: dict[str, Any], version: Any, **extra: Any) -> str:
 
 def could_change_state(target: Target, seat: int | None, text: str) -> bool:
     """Would the server accept this frame from this seat? (Then the fuzz must not send it.)"""
-    from games.engine import IllegalAction, apply
-    from games.frames import FrameError, parse_frame
+    from games.chudopoly.engine import IllegalAction, apply
+    from games.platform.frames import FrameError, parse_frame
 
     try:
         frame = parse_frame(text)
@@ -290,7 +290,7 @@ async def _sender(target: Target, role: str, cookie: str, seat: int | None,
 def build_plans(target: Target, frames: int, rng: random.Random, out: Outcome
                 ) -> list[tuple[str, str, int | None, list[tuple[str, str, Any]]]]:
     """(role, cookie, seat, [(category, kind, payload)]) for each sender."""
-    from games.engine import legal_actions
+    from games.chudopoly.engine import legal_actions
 
     size = sum(len(p["hand"]) + len(p["bank"]) for p in target.state["players"]) + len(
         target.state["deck"]) + len(target.state["discard"]) + 40
@@ -378,7 +378,7 @@ async def fuzz_frames(target: Target, frames: int, *, seed: int = 1, concurrency
     out = Outcome()
     plans = build_plans(target, frames, rng, out)
     # Every player keeps one quiet tab open throughout: a seat with no socket for 30 s would be
-    # handed to a bot (games/clocks.py), and a bot's move is a real change.
+    # handed to a bot (games/platform/clocks.py), and a bot's move is a real change.
     anchors = [await _socket(target, cookie) for cookie in target.cookies.values()]
     jobs = []
     for role, cookie, seat, plan in plans:
@@ -464,9 +464,9 @@ def prepare_target(ws_base: str, http_base: str) -> Target:
     """A started 3-seat table whose first decider has made one real move (to duplicate)."""
     import livesetup
 
-    from games import services
-    from games.engine import legal_actions
-    from games.models import Game
+    from games.chudopoly.engine import legal_actions
+    from games.platform import services
+    from games.platform.models import Game
 
     table = livesetup.guest_table(3, preset="chudopoly")
     game = Game.objects.get(pk=table.game_id)
@@ -478,7 +478,7 @@ def prepare_target(ws_base: str, http_base: str) -> Target:
     Game.objects.filter(pk=game.pk).update(deadlines={}, clock_due=None)
     game.refresh_from_db()
     cookies = {table.seats[name]: cookie for name, cookie in table.cookies.items()}
-    from games.engine import to_decide
+    from games.chudopoly.engine import to_decide
 
     return Target(ws_base=ws_base, http_base=http_base, code=table.code, game_id=game.pk,
                   version=game.version, state=game.state, cookies=cookies,
@@ -486,7 +486,7 @@ def prepare_target(ws_base: str, http_base: str) -> Target:
 
 
 def snapshot(target: Target) -> tuple[Any, ...]:
-    from games.models import ChatMessage, Game, GameAction, Seat
+    from games.platform.models import ChatMessage, Game, GameAction, Seat
 
     game = Game.objects.get(pk=target.game_id)
     seats = list(Seat.objects.filter(table_id=game.table_id).order_by("pk")

@@ -35,11 +35,13 @@ from typing import Any
 from wsclient import ConnectionClosed, HandshakeRefused, WSClient
 
 ROOT = Path(__file__).resolve().parent.parent
-# The server allows 40 frames in 5 s per socket (games/consumers.py); clients keep a margin.
+# The server allows 40 frames in 5 s per socket (games/platform/consumers.py); clients keep a
+# margin.
 PACE_FRAMES = 35
 PACE_SECONDS = 5.0
 
-# The partials a table page is made of (games/presenters.py render_all + the socket's extras).
+# The partials a table page is made of (games/platform/presenters.py render_all + the socket's
+# extras).
 ROOT_IDS = ("table-version", "lobby", "status", "decision", "hand", "players", "log",
             "chat-log", "chat-form", "frame-error")
 _ROOT_RE = re.compile(r'<(?:section|div|input|ol|ul|form|aside|article)\b[^>]*\bid="('
@@ -50,7 +52,7 @@ _VALUE_RE = re.compile(r"""\bvalue=(?:"([^"]*)"|'([^']*)')""")
 _NEED_RE = re.compile(r'class="discard-form" data-need="(\d+)"')
 _CHECKBOX_RE = re.compile(r'type="checkbox" name="cards" value="(\d+)"')
 
-# The engine's random player weights (games/engine/random_player.py), scoop never.
+# The engine's random player weights (games/chudopoly/engine/random_player.py), scoop never.
 TYPE_WEIGHTS = {"place": 6.0, "action": 4.0, "bank": 2.5, "move": 0.25, "swap": 0.1,
                 "end_turn": 1.5, "respond": 1.0, "pay": 1.0, "discard": 1.0}
 

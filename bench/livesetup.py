@@ -25,7 +25,7 @@ class SeatedTable:
 def guest_cookie(guest_key: str) -> str:
     from django.contrib.sessions.backends.db import SessionStore
 
-    from games.identity import GUEST_SESSION_KEY
+    from games.platform.identity import GUEST_SESSION_KEY
 
     session = SessionStore()
     session[GUEST_SESSION_KEY] = guest_key
@@ -53,9 +53,9 @@ def guest_table(humans: int, *, preset: str = "blitz", bots: int = 0,
                 ruleset_spec: dict[str, Any] | None = None, prefix: str = "P",
                 start: bool = True) -> SeatedTable:
     """A table of `humans` guests (and `bots`), started, with a cookie per guest."""
-    from games import services
-    from games.identity import Viewer
-    from games.models import Game, Seat
+    from games.platform import services
+    from games.platform.identity import Viewer
+    from games.platform.models import Game, Seat
 
     tag = secrets.token_hex(3)
     viewers = [Viewer(user_id=None, guest_key=f"{prefix}{i}-{tag}-{secrets.token_urlsafe(12)}")
@@ -85,8 +85,8 @@ def ranked_table(players: int = 2, *, preset: str = "blitz") -> SeatedTable:
     """A ranked quick-match game between new accounts (so its end changes ratings)."""
     from django.contrib.auth import get_user_model
 
-    from games.identity import Viewer
-    from games.models import Game, Seat
+    from games.platform.identity import Viewer
+    from games.platform.models import Game, Seat
     from ladder import services as ladder
 
     tag = secrets.token_hex(3)

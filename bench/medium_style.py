@@ -28,8 +28,8 @@ if str(ROOT) not in sys.path:
 
 from bot_tournament import wilson  # noqa: E402
 
-from games.bots import hard, medium  # noqa: E402
-from games.bots.arena import play_game  # noqa: E402
+from games.chudopoly.bots import hard, medium  # noqa: E402
+from games.chudopoly.bots.arena import play_game  # noqa: E402
 
 SEATS = 4
 _STYLE = medium.STANDARD

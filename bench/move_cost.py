@@ -33,7 +33,7 @@ class Socket:
     """One consumer with its outgoing frames kept, as its browser would have them."""
 
     def __init__(self, code: str, cookie: str) -> None:
-        from games.consumers import TableConsumer
+        from games.platform.consumers import TableConsumer
 
         session_key = cookie.split("=", 1)[1]
         self.partials: dict[str, str] = {}
@@ -74,7 +74,7 @@ class _NoLayer:
 
 
 def _deliver_now(code: str, message: dict[str, Any]) -> None:
-    from games import broadcast
+    from games.platform import broadcast
 
     broadcast._deliver(code, message)
 
@@ -98,7 +98,7 @@ def run(tables: int, moves: int, seed: int, *, sqlite: bool = False) -> dict[str
     import livesetup
     from django.db import connection
 
-    from games import broadcast
+    from games.platform import broadcast
 
     delivered: list[tuple[str, dict[str, Any]]] = []
     broadcast._deliver = lambda code, message: delivered.append((code, message))  # type: ignore[assignment]

@@ -41,11 +41,11 @@ def table_page_as_player(decisions: int = 60, seed: int = 7) -> tuple[str, str]:
 
     from django.test import Client
 
-    from games import presenters, services
-    from games.bots import choose_action
-    from games.identity import GUEST_SESSION_KEY, Viewer
-    from games.interface import get_game
-    from games.models import Game, Table
+    from games.chudopoly.bots import choose_action
+    from games.platform import presenters, services
+    from games.platform.identity import GUEST_SESSION_KEY, Viewer
+    from games.platform.interface import get_game
+    from games.platform.models import Game, Table
 
     viewer = Viewer(user_id=None, guest_key=f"weight-{random.Random(seed).random()}")
     table = services.table_create(viewer=viewer, name="Ava", ruleset_spec={"preset": "chudopoly"},
@@ -84,8 +84,8 @@ def push_render_ms(repeat: int = 30) -> float:
 
     from django.conf import settings
 
-    from games import presenters
-    from games.models import Table
+    from games.platform import presenters
+    from games.platform.models import Table
 
     table = Table.objects.get(pk=LAST["table"].pk)
     debug, settings.DEBUG = settings.DEBUG, False

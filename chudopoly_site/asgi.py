@@ -17,7 +17,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
 
-from games.routing import websocket_urlpatterns  # noqa: E402
+from games.platform.routing import websocket_urlpatterns  # noqa: E402
 from ladder.routing import websocket_urlpatterns as ladder_websockets  # noqa: E402
 
 application = ProtocolTypeRouter(
@@ -40,6 +40,6 @@ sys.setswitchinterval(settings.GIL_SWITCH_MICROSECONDS / 1_000_000)
 
 if settings.TASK_BACKEND == "inprocess":
     # The embedded default has no worker or beat: this process runs the periodic sweeps.
-    from games.scheduler import in_process_scheduler
+    from games.platform.scheduler import in_process_scheduler
 
     in_process_scheduler().start_periodic()

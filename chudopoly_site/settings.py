@@ -40,7 +40,8 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "channels",
     "django_htmx",
-    "games",
+    "games.platform",
+    "games.chudopoly",
     "accounts",
     "ladder",
 ]
@@ -106,7 +107,7 @@ REDIS_URL = env_url("REDIS_URL", ("redis", "rediss"))
 # process. "core": its queue layer, where every message a socket receives costs a blocking pop,
 # a backup write and a clean-up script on Redis: 7-24 % more web CPU per move and twice
 # Redis's (docs/performance.md). Neither keeps a message through a Redis restart; the sockets'
-# heartbeats catch up on what they missed (games/heartbeat.py).
+# heartbeats catch up on what they missed (games/platform/heartbeat.py).
 CHANNEL_LAYER = env_str("CHANNEL_LAYER", "pubsub")
 if CHANNEL_LAYER not in ("core", "pubsub"):
     raise ImproperlyConfigured("CHANNEL_LAYER must be 'core' or 'pubsub'")

@@ -10,7 +10,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("accounts.urls")),
     path("ladder/", include("ladder.urls")),
-    path("", include("games.urls")),
+    path("", include("games.platform.urls")),
 ]
 
 handler404 = "chudopoly_site.errors.page_not_found"

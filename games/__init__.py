@@ -1,0 +1,1 @@
+"""The platform (games.platform) and one package per game (games.chudopoly, ...)."""

@@ -11,8 +11,8 @@ from channels.generic.websocket import WebsocketConsumer
 from django.conf import settings
 from django.template.loader import render_to_string
 
-from games.heartbeat import HeartbeatMixin
-from games.identity import viewer_from_scope
+from games.platform.heartbeat import HeartbeatMixin
+from games.platform.identity import viewer_from_scope
 from ladder import broadcast, services
 from ladder.models import QueueTicket
 from ladder.queries import queue_status_context
@@ -59,8 +59,8 @@ class QueueConsumer(HeartbeatMixin, WebsocketConsumer):
         self.push()
 
     def socket_heartbeat(self, event: dict[str, Any]) -> None:
-        # A quiet spell (games/heartbeat.py): join the groups again (a restarted Redis forgot
-        # them) and show the current status, in case a match was made meanwhile.
+        # A quiet spell (games/platform/heartbeat.py): join the groups again (a restarted Redis
+        # forgot them) and show the current status, in case a match was made meanwhile.
         for group in self.groups_joined:
             async_to_sync(self.channel_layer.group_add)(group, self.channel_name)
         self.push()

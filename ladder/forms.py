@@ -6,7 +6,7 @@ from typing import Any
 
 from django import forms
 
-from games.identity import call_sign_problem
+from games.platform.identity import call_sign_problem
 from ladder.services import QUEUE_SEATS, ladders
 
 MODES = (("casual", "Casual (anyone, unrated)"), ("ranked", "Ranked (account needed, rated)"))

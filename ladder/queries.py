@@ -12,7 +12,7 @@ from django.db.models import Count, Q, QuerySet
 from django.urls import reverse
 from django.utils import timezone
 
-from games.identity import Viewer
+from games.platform.identity import Viewer
 from ladder import services
 from ladder.elo import PROVISIONAL_GAMES
 from ladder.models import PlayerResult, QueueTicket, Rating

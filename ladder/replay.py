@@ -11,9 +11,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.engine import COLOURS  # the pinned catalogue (docs/engine-contract.md)
-from games.interface import IllegalAction, get_game
-from games.models import Game, GameAction
+from games.chudopoly.engine import COLOURS  # the pinned catalogue (docs/engine-contract.md)
+from games.platform.interface import IllegalAction, get_game
+from games.platform.models import Game, GameAction
 
 log = logging.getLogger(__name__)
 

@@ -1,7 +1,7 @@
 """Every write of the ladder: finished games and ratings, quick-match queues, pairing, matches.
 
 Services take keyword-only arguments and run under `transaction.atomic`. They reach tables only
-through the tables' own services (`games.services`), and announce changes after the commit.
+through the tables' own services (`games.platform.services`), and announce changes after the commit.
 """
 
 from __future__ import annotations
@@ -15,11 +15,11 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from games import scheduler
-from games import services as tables
-from games.identity import Viewer, call_sign_problem
-from games.interface import RulesetInvalid, get_game
-from games.models import Game, GameAction, Seat, Table
+from games.platform import scheduler
+from games.platform import services as tables
+from games.platform.identity import Viewer, call_sign_problem
+from games.platform.interface import RulesetInvalid, get_game
+from games.platform.models import Game, GameAction, Seat, Table
 from ladder import broadcast
 from ladder.elo import START_RATING, Entrant, is_provisional, rating_changes
 from ladder.models import GameRecord, Match, PlayerResult, Queue, QueueTicket, Rating
@@ -193,8 +193,8 @@ def ladder_record_game(*, game: Game) -> GameRecord | None:
 def ladder_game_finished(*, game: Game) -> None:
     """The tables' finish hook: record the game, never failing the move that finished it.
 
-    Called from `games.services.table_apply_action` in its transaction, when the engine reports
-    a result and before away flags are cleared. Should recording fail, the move still stands
+    Called from `games.platform.services.table_apply_action` in its transaction, when the engine
+    reports a result and before away flags are cleared. Should recording fail, the move still stands
     (the savepoint rolls back only the ladder's rows) and the periodic sweep records it later.
     """
     try:

@@ -17,8 +17,8 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from games.identity import GUEST_NAME_SESSION_KEY, Viewer, viewer_from_request
-from games.models import Game
+from games.platform.identity import GUEST_NAME_SESSION_KEY, Viewer, viewer_from_request
+from games.platform.models import Game
 from ladder import elo, queries, replay, services
 from ladder.forms import HistoryFilterForm, QueueForm
 from ladder.models import GameRecord, QueueTicket, Rating
@@ -207,7 +207,7 @@ def _finished_game(game_id: int) -> Game:
 
 
 def _my_seat(game: Game, viewer: Viewer) -> int | None:
-    from games.models import Seat
+    from games.platform.models import Seat
 
     seat_ids = {p.get("seat_id"): i for i, p in enumerate(game.players)}
     for seat in Seat.objects.filter(pk__in=[k for k in seat_ids if k]):

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from games.scheduler import in_process_scheduler
+from games.platform.scheduler import in_process_scheduler
 
 
 @pytest.fixture(autouse=True)

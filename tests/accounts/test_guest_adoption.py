@@ -7,9 +7,9 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
-from games import services as tables
-from games.identity import GUEST_SESSION_KEY, Viewer, viewer_from_request
-from games.models import Seat
+from games.platform import services as tables
+from games.platform.identity import GUEST_SESSION_KEY, Viewer, viewer_from_request
+from games.platform.models import Seat
 from ladder.models import PlayerResult
 
 pytestmark = pytest.mark.django_db
@@ -27,7 +27,7 @@ def _finished_game_with(guest: Viewer, other: Viewer) -> int:
     tables.seat_join(table_id=table.pk, viewer=other, name="Olga")
     game = tables.game_start(table_id=table.pk, viewer=guest)
     seat = next(s.game_seat for s in Seat.objects.filter(table=table) if other.owns(s))
-    from games.interface import get_game
+    from games.platform.interface import get_game
 
     engine = get_game("chudopoly")
     while True:

@@ -6,8 +6,8 @@ import copy
 import json
 from typing import Any
 
-from games import engine
-from games.bots import choose_action
+from games.chudopoly import engine
+from games.chudopoly.bots import choose_action
 
 LEVELS = ("easy", "medium", "hard")
 

@@ -23,6 +23,6 @@ def _close_stray_connections() -> Iterator[None]:
 @pytest.fixture(autouse=True)
 def _quick_hard_bot(monkeypatch: pytest.MonkeyPatch) -> None:
     """The hard bot searches for 1 s a decision at a table; tests give it a tenth of that."""
-    from games.bots import hard
+    from games.chudopoly.bots import hard
 
     monkeypatch.setattr(hard, "DEFAULT_BUDGET", 0.1)

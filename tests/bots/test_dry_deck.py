@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 from bots_helpers import LEVELS, decide_and_apply
 
-from games.bots.arena import play_game
-from games.engine import card, resolve_ruleset, scenario
+from games.chudopoly.bots.arena import play_game
+from games.chudopoly.engine import card, resolve_ruleset, scenario
 
 
 def dry_table() -> dict:

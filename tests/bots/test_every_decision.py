@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 from bots_helpers import LEVELS, decide, decide_and_apply
 
-from games import engine
-from games.engine import ACTIONS, apply, card, scenario, to_decide
+from games.chudopoly import engine
+from games.chudopoly.engine import ACTIONS, apply, card, scenario, to_decide
 
 BOARDS = {
     0: {"green": ["Thunderbirds", "Weapons School", "Red Flag"], "red": ["F-22 Raptor"],
@@ -164,7 +164,7 @@ def test_scoop_is_never_chosen() -> None:
 
 
 def test_a_seat_with_nothing_to_decide_is_refused_not_scooped() -> None:
-    from games.bots import choose_action
+    from games.chudopoly.bots import choose_action
 
     state = table(["money:1"])
     view = engine.view(state, 1)  # seat 1 owes nothing while seat 0 plays

@@ -6,10 +6,10 @@ import time
 
 import pytest
 
-from games import engine
-from games.bots import choose_action, hard
-from games.bots.arena import play_game
-from games.engine import to_decide
+from games.chudopoly import engine
+from games.chudopoly.bots import choose_action, hard
+from games.chudopoly.bots.arena import play_game
+from games.chudopoly.engine import to_decide
 
 
 @pytest.mark.parametrize("level", ["easy", "medium", "basic"])

@@ -6,11 +6,11 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from games import engine
-from games.bots import hard
-from games.bots.determinize import card_sort, sample_world, unseen_cards
-from games.engine import scenario
-from games.engine.cards import catalogue
+from games.chudopoly import engine
+from games.chudopoly.bots import hard
+from games.chudopoly.bots.determinize import card_sort, sample_world, unseen_cards
+from games.chudopoly.engine import scenario
+from games.chudopoly.engine.cards import catalogue
 
 HANDS = {0: ["money:1"], 1: ["money:2", "money:3", "money:4"], 2: ["money:5", "money:1"],
          3: ["money:2", "money:3", "money:10"]}

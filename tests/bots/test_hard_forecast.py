@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from games.bots import hard
-from games.engine import scenario
+from games.chudopoly.bots import hard
+from games.chudopoly.engine import scenario
 
 THREE_SETS = {"yellow": ["KC-135 Stratotanker", "C-17 Globemaster III", "C-130 Hercules"],
               "orange": ["Nellis AFB", "Eglin AFB", "Edwards AFB"],

@@ -9,11 +9,11 @@ import random
 import pytest
 from test_hard_search import play_decision
 
-from games import engine
-from games.bots import hard, medium
-from games.bots.determinize import sample_world
-from games.bots.observe import seed_of
-from games.engine import to_decide
+from games.chudopoly import engine
+from games.chudopoly.bots import hard, medium
+from games.chudopoly.bots.determinize import sample_world
+from games.chudopoly.bots.observe import seed_of
+from games.chudopoly.engine import to_decide
 
 
 def test_the_exact_playout_policy_is_the_medium_bot_move_for_move(

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from games.bots import hard
-from games.bots.observe import Obs
-from games.engine import scenario
+from games.chudopoly.bots import hard
+from games.chudopoly.bots.observe import Obs
+from games.chudopoly.engine import scenario
 
 TWO_SETS = {"orange": ["Nellis AFB", "Eglin AFB", "Edwards AFB"],
             "brown": ["Creech AFB", "Cannon AFB"]}

@@ -7,10 +7,10 @@ import random
 
 import pytest
 
-from games.bots import evalfit, hard
-from games.bots.observe import Obs
-from games.engine import apply, scenario, view
-from games.engine.legal import discard_problem
+from games.chudopoly.bots import evalfit, hard
+from games.chudopoly.bots.observe import Obs
+from games.chudopoly.engine import apply, scenario, view
+from games.chudopoly.engine.legal import discard_problem
 
 HAND = ["money:1", "money:1", "money:2", "money:3", "pcs_orders", "opsec", "chud", "rent_any",
         "Osan AB", "finance_office"]

@@ -7,10 +7,10 @@ import random
 import pytest
 from bots_helpers import decide
 
-from games import engine
-from games.bots import hard
-from games.bots.determinize import sample_world
-from games.engine import to_decide
+from games.chudopoly import engine
+from games.chudopoly.bots import hard
+from games.chudopoly.bots.determinize import sample_world
+from games.chudopoly.engine import to_decide
 
 
 def play_decision(seed: int = 4) -> dict:

@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
-from games import engine
-from games.bots import hard, medium
-from games.bots.observe import Obs, rng_for
-from games.engine import to_decide
+from games.chudopoly import engine
+from games.chudopoly.bots import hard, medium
+from games.chudopoly.bots.observe import Obs, rng_for
+from games.chudopoly.engine import to_decide
 
 ODD = dataclasses.replace(medium.STANDARD, place_base=-20.0, money=2.0)
 

@@ -8,10 +8,10 @@ import random
 import pytest
 from bots_helpers import LEVELS, decide
 
-from games import engine
-from games.bots import hard
-from games.bots.determinize import sample_world, unseen_cards, visible_cards
-from games.engine import to_decide
+from games.chudopoly import engine
+from games.chudopoly.bots import hard
+from games.chudopoly.bots.determinize import sample_world, unseen_cards, visible_cards
+from games.chudopoly.engine import to_decide
 
 
 def midgame(seed: int = 3, seats: int = 4, actions: int = 70) -> dict:

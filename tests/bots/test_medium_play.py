@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from bots_helpers import decide, decide_and_apply
 
-from games.engine import apply, card, scenario
+from games.chudopoly.engine import apply, card, scenario
 
 THREE_SETS = {"yellow": ["KC-135 Stratotanker", "C-17 Globemaster III", "C-130 Hercules"],
               "orange": ["Nellis AFB", "Eglin AFB", "Edwards AFB"],
@@ -135,7 +135,7 @@ def test_discards_keep_opsec_and_breakers_over_small_notes() -> None:
 
 
 def test_free_rearranges_are_capped_per_turn() -> None:
-    from games.bots.medium import STANDARD
+    from games.chudopoly.bots.medium import STANDARD
 
     state = scenario(seats=2, hands={0: ["money:1"]},
                      boards={0: {"base": ["wild:base/green", "wild_any"],

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import random
 
-from games import engine
-from games.bots import hard
-from games.bots.determinize import (
+from games.chudopoly import engine
+from games.chudopoly.bots import hard
+from games.chudopoly.bots.determinize import (
     BREAKERS,
     inferred_absent,
     sample_world,
@@ -15,8 +15,8 @@ from games.bots.determinize import (
     unseen_cards,
     visible_cards,
 )
-from games.engine import scenario
-from games.engine.cards import catalogue
+from games.chudopoly.engine import scenario
+from games.chudopoly.engine.cards import catalogue
 
 THREE_SETS = {"yellow": ["KC-135 Stratotanker", "C-17 Globemaster III", "C-130 Hercules"],
               "orange": ["Nellis AFB", "Eglin AFB", "Edwards AFB"],

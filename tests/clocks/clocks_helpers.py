@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from games import services
-from games.engine import scenario
-from games.identity import Viewer
-from games.interface import get_game
-from games.models import Game, GameAction, Seat, Table
-from games.presenters import build_log
+from games.chudopoly.engine import scenario
+from games.platform import services
+from games.platform.identity import Viewer
+from games.platform.interface import get_game
+from games.platform.models import Game, GameAction, Seat, Table
+from games.platform.presenters import build_log
 
 ENGINE = get_game("chudopoly")
 
@@ -38,7 +38,7 @@ def seat_row(game: Game, viewer: Viewer) -> Seat:
 
 def set_position(game: Game, **description: Any) -> Game:
     """Put a started game in a hand-built position (scenario), with fresh clocks from now."""
-    from games import clocks
+    from games.platform import clocks
 
     state = scenario(seats=game.seat_count, **description)
     table = Table.objects.get(pk=game.table_id)
@@ -86,7 +86,7 @@ def run_due_jobs(now: Any) -> int:
     """Run the scheduled jobs due by `now` on this thread, without the runner's connection
     handling (which would close the test's database connection)."""
     from chudopoly_site.celery import app
-    from games.scheduler import in_process_scheduler
+    from games.platform.scheduler import in_process_scheduler
 
     runner = in_process_scheduler()
     jobs = runner.pending()

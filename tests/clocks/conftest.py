@@ -1,7 +1,7 @@
 """Fixtures for the clock tests: the cast, quiet background work, and a clock to move.
 
 Scheduled work goes to the in-process scheduler with its thread off, so a test decides when it
-runs (`run_due`). `clock` replaces the clocks' time (games.clocks.now) so a test can let 45
+runs (`run_due`). `clock` replaces the clocks' time (games.platform.clocks.now) so a test can let 45
 seconds pass at once; deadlines are computed and checked against that same time.
 """
 
@@ -16,9 +16,9 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from games import clocks
-from games.identity import Viewer
-from games.scheduler import in_process_scheduler
+from games.platform import clocks
+from games.platform.identity import Viewer
+from games.platform.scheduler import in_process_scheduler
 
 # `from clocks_helpers import ...` works under either pytest import mode (importlib does not put
 # test directories on sys.path).

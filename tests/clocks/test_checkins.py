@@ -1,4 +1,5 @@
-"""A web process checks all its open table sockets in with one write (games/checkins.py)."""
+"""A web process checks all its open table sockets in with one write
+(games/platform/checkins.py)."""
 
 from __future__ import annotations
 
@@ -7,10 +8,10 @@ from clocks_helpers import started_game
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games import clocks
-from games.checkins import CheckIns
-from games.identity import Viewer
-from games.models import SeatSocket
+from games.platform import clocks
+from games.platform.checkins import CheckIns
+from games.platform.identity import Viewer
+from games.platform.models import SeatSocket
 
 pytestmark = pytest.mark.django_db
 

@@ -19,12 +19,12 @@ from clocks_helpers import (
     started_game,
 )
 
-from games import clocks
-from games.engine import card
-from games.identity import Viewer
-from games.models import Game, GameAction
-from games.scheduler import in_process_scheduler
-from games.tasks import clock_expire
+from games.chudopoly.engine import card
+from games.platform import clocks
+from games.platform.identity import Viewer
+from games.platform.models import Game, GameAction
+from games.platform.scheduler import in_process_scheduler
+from games.platform.tasks import clock_expire
 
 pytestmark = pytest.mark.django_db
 
@@ -250,7 +250,7 @@ def test_a_source_who_runs_out_of_time_lets_the_opsec_stand_and_keeps_their_paus
 
 def test_the_page_shows_the_paused_turn_clock_to_players_and_spectators(
         alice: Viewer, bob: Viewer, clock, client) -> None:
-    from games.identity import GUEST_SESSION_KEY
+    from games.platform.identity import GUEST_SESSION_KEY
 
     game = started_game(alice, (bob, "Bob"))
     a, b = seat_of(game, alice), seat_of(game, bob)

@@ -8,8 +8,8 @@ from channels.testing import WebsocketCommunicator
 from clocks_helpers import seat_row, started_game
 from django.contrib.sessions.backends.db import SessionStore
 
-from games.identity import GUEST_SESSION_KEY, Viewer
-from games.scheduler import in_process_scheduler
+from games.platform.identity import GUEST_SESSION_KEY, Viewer
+from games.platform.scheduler import in_process_scheduler
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
@@ -68,8 +68,8 @@ async def test_an_open_socket_checks_in_as_it_handles_messages(
         alice: Viewer, bob: Viewer, monkeypatch: pytest.MonkeyPatch) -> None:
     """Whatever the database (the embedded default's SQLite too): a socket that stopped checking
     in would be dropped by the sweep and its seat handed to a bot (test_takeover.py)."""
-    from games import consumers
-    from games.models import SeatSocket
+    from games.platform import consumers
+    from games.platform.models import SeatSocket
 
     game = await database_sync_to_async(started_game)(alice, (bob, "Bob"))
     comm = await _connect(game.table.code, alice)

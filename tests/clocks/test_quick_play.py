@@ -7,9 +7,9 @@ from clocks_helpers import ENGINE, act, run_due_jobs
 from django.test import Client
 from django.utils import timezone
 
-from games import services
-from games.models import Game, Seat, Table
-from games.scheduler import in_process_scheduler
+from games.platform import services
+from games.platform.models import Game, Seat, Table
+from games.platform.scheduler import in_process_scheduler
 
 pytestmark = pytest.mark.django_db
 
@@ -56,7 +56,7 @@ def test_quick_play_starts_a_game_with_three_bots_and_the_right_clocks(
 
 
 def test_quick_play_uses_the_name_a_guest_chose_before(client: Client) -> None:
-    from games.identity import GUEST_NAME_SESSION_KEY
+    from games.platform.identity import GUEST_NAME_SESSION_KEY
 
     session = client.session
     session[GUEST_NAME_SESSION_KEY] = "Zed"
@@ -100,7 +100,7 @@ def test_the_play_vs_bots_form_refuses_bad_input_and_creates_nothing(
 
 
 def test_bots_never_count_for_the_ladder(django_user_model) -> None:
-    from games.identity import Viewer
+    from games.platform.identity import Viewer
     from ladder.models import GameRecord
 
     user = django_user_model.objects.create_user(username="ann", password="pw-ann-123")
@@ -130,7 +130,7 @@ def test_bots_never_count_for_the_ladder(django_user_model) -> None:
 
 
 def test_a_bot_move_task_delivered_twice_moves_once(client: Client) -> None:
-    from games.tasks import bot_move
+    from games.platform.tasks import bot_move
 
     client.post("/play/quick/")
     game = Game.objects.get()

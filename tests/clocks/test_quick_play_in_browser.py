@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 from django.db import connection
 
-from games import clocks
-from games.engine import apply, card, scenario
-from games.interface import get_game
-from games.models import Game, Seat, Table
+from games.chudopoly.engine import apply, card, scenario
+from games.platform import clocks
+from games.platform.interface import get_game
+from games.platform.models import Game, Seat, Table
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -100,7 +100,7 @@ def test_a_spectator_with_a_wrong_device_clock_still_sees_the_right_countdown(
         live_server_url: str, page: Any) -> None:
     from clocks_helpers import started_game
 
-    from games.identity import Viewer
+    from games.platform.identity import Viewer
 
     alice = Viewer(user_id=None, guest_key="guest-alice-0000000000000000")
     bob = Viewer(user_id=None, guest_key="guest-bob-00000000000000000000")

@@ -13,10 +13,10 @@ from django.conf import settings as django_settings
 from django.db import connection
 from django.utils import timezone
 
-from games import clocks
-from games.identity import Viewer
-from games.models import Game, GameAction
-from games.scheduler import in_process_scheduler
+from games.platform import clocks
+from games.platform.identity import Viewer
+from games.platform.models import Game, GameAction
+from games.platform.scheduler import in_process_scheduler
 
 
 def test_the_sweep_runs_periodically_on_both_backends() -> None:
@@ -109,7 +109,7 @@ def test_a_real_worker_acts_on_a_clock_expiry_scheduled_with_an_eta(
 @pytest.mark.django_db
 def test_time_the_site_was_down_is_given_back_to_every_clock(alice: Viewer, bob: Viewer,
                                                             clock, settings: Any) -> None:
-    from games.models import ClockSweep
+    from games.platform.models import ClockSweep
 
     settings.CLOCKS_DOWNTIME_SECONDS = 15
     ClockSweep.objects.all().delete()

@@ -18,10 +18,10 @@ from clocks_helpers import (
 )
 from django.test import Client
 
-from games import clocks
-from games.identity import GUEST_SESSION_KEY, Viewer
-from games.models import Game, GameAction
-from games.scheduler import in_process_scheduler
+from games.platform import clocks
+from games.platform.identity import GUEST_SESSION_KEY, Viewer
+from games.platform.models import Game, GameAction
+from games.platform.scheduler import in_process_scheduler
 
 pytestmark = pytest.mark.django_db
 
@@ -56,15 +56,15 @@ def test_three_expiries_in_a_row_hand_the_seat_to_a_medium_bot_until_the_owner_r
 
     # Bob ends his turn: the bot plays Alice's, at the medium level.
     levels: list[str] = []
-    import games.bots
+    import games.chudopoly.bots
 
-    real = games.bots.choose_action
+    real = games.chudopoly.bots.choose_action
 
     def spy(view: dict[str, Any], *, level: str = "basic", **kw: Any) -> dict[str, Any]:
         levels.append(level)
         return real(view, level=level, **kw)
 
-    monkeypatch.setattr(games.bots, "choose_action", spy)
+    monkeypatch.setattr(games.chudopoly.bots, "choose_action", spy)
     in_process_scheduler().clear()
     with django_capture_on_commit_callbacks(execute=True):
         game = end_turn(game, b)
@@ -229,8 +229,8 @@ def test_a_seat_taken_over_in_a_ranked_game_takes_last_place(
         game = _expire_turn(game, clock)
     assert seat_row(game, cat).away
     # Ann and Ben scoop: cat's seat (played by the bot) is the engine's winner...
-    from games import services
-    from games.bots import choose_action
+    from games.chudopoly.bots import choose_action
+    from games.platform import services
 
     for v in (ann, ben):
         mine = seat_of(game, v)

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from games.engine import IllegalAction, apply, check_invariants, legal_actions
+from games.chudopoly.engine import IllegalAction, apply, check_invariants, legal_actions
 
 
 def dump(state: dict) -> str:

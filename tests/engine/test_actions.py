@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine_helpers import refused
 
-from games.engine import card, legal_actions, scenario, to_decide
+from games.chudopoly.engine import card, legal_actions, scenario, to_decide
 
 
 def accept(play, state, seat):

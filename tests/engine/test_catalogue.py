@@ -6,9 +6,16 @@ from collections import Counter
 
 import pytest
 
-from games.engine import ACTIONS, COLOURS, PAIR_WILDS, build_deck, card_dict, describe_rules
-from games.engine.cards import MONEY, PROPERTIES, STOCK_COUNTS
-from games.engine.describe import deck_families
+from games.chudopoly.engine import (
+    ACTIONS,
+    COLOURS,
+    PAIR_WILDS,
+    build_deck,
+    card_dict,
+    describe_rules,
+)
+from games.chudopoly.engine.cards import MONEY, PROPERTIES, STOCK_COUNTS
+from games.chudopoly.engine.describe import deck_families
 
 SET_TABLE = {
     # key: (display name, cards to complete, rent by cards owned)

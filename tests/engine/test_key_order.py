@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from games.engine import apply
-from games.engine.scenario import card, scenario
+from games.chudopoly.engine import apply
+from games.chudopoly.engine.scenario import card, scenario
 
 
 def _reversed_zone_keys(state: dict) -> dict:
@@ -46,7 +46,7 @@ def test_apply_never_reorders_the_state_it_was_given() -> None:
 
 
 def test_legal_actions_and_timeouts_do_not_depend_on_stored_key_order() -> None:
-    from games.engine import legal_actions, timeout_actions
+    from games.chudopoly.engine import legal_actions, timeout_actions
 
     st = scenario(seats=2, hands={0: ["tdy_orders", "finance_office"]},
                   boards={0: {"red": ["F-22 Raptor"], "brown": ["Creech AFB"]},

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine_helpers import refused
 
-from games.engine import card, legal_actions, scenario, to_decide
+from games.chudopoly.engine import card, legal_actions, scenario, to_decide
 
 
 def opsec(seat, target):
@@ -93,7 +93,7 @@ def test_the_source_answers_each_chain_separately(play) -> None:
 
 def test_only_the_current_responder_may_answer() -> None:
     state = scenario(hands={0: ["chud"], 1: ["opsec"]}, boards={1: {"red": ["F-22 Raptor"]}})
-    from games.engine import apply
+    from games.chudopoly.engine import apply
 
     state = apply(state, 0, {"type": "action", "card": card(state, "chud"), "target": 1,
                              "take": card(state, "F-22 Raptor")}).state
@@ -105,7 +105,7 @@ def test_only_the_current_responder_may_answer() -> None:
 
 def test_no_opsec_in_hand_cannot_counter() -> None:
     state = scenario(hands={0: ["chud"]}, boards={1: {"red": ["F-22 Raptor"]}})
-    from games.engine import apply
+    from games.chudopoly.engine import apply
 
     state = apply(state, 0, {"type": "action", "card": card(state, "chud"), "target": 1,
                              "take": card(state, "F-22 Raptor")}).state

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine_helpers import refused
 
-from games.engine import card, legal_actions, payment_problem, scenario, timeout_actions
+from games.chudopoly.engine import card, legal_actions, payment_problem, scenario, timeout_actions
 
 
 def owe(play, state, amount_card="finance_office", payer=1):
@@ -194,7 +194,7 @@ def test_the_automatic_payment_is_the_cheapest_cover_by_brute_force() -> None:
     import itertools
     import random
 
-    from games.engine.payment import _cheapest_cover, _minimal_covers
+    from games.chudopoly.engine.payment import _cheapest_cover, _minimal_covers
 
     rng = random.Random(4)
     ids = iter(range(10_000))

@@ -12,7 +12,7 @@ from engine_helpers import listed
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from games.engine import (
+from games.chudopoly.engine import (
     IllegalAction,
     apply,
     check_invariants,
@@ -21,9 +21,9 @@ from games.engine import (
     replay,
     to_decide,
 )
-from games.engine.cards import COLOUR_KEYS, deck_size
-from games.engine.random_player import choose
-from games.engine.rulesets import EDITABLE_DECK_COUNTS, PRESETS, SUDDEN_DEATH_MODES
+from games.chudopoly.engine.cards import COLOUR_KEYS, deck_size
+from games.chudopoly.engine.random_player import choose
+from games.chudopoly.engine.rulesets import EDITABLE_DECK_COUNTS, PRESETS, SUDDEN_DEATH_MODES
 
 ACTION_CAP = 20_000
 TYPES = ["bank", "place", "action", "respond", "pay", "move", "swap", "discard", "end_turn",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine_helpers import refused
 
-from games.engine import apply, card, legal_actions, scenario
+from games.chudopoly.engine import apply, card, legal_actions, scenario
 
 
 def test_a_wild_moves_for_free_without_spending_a_play(play) -> None:

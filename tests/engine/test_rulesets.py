@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from games.engine import EDITABLE_DECK_COUNTS, PRESETS, RulesetError, resolve_ruleset
-from games.engine.cards import STOCK_COUNTS, deck_size
-from games.engine.rulesets import normalize_deck
+from games.chudopoly.engine import EDITABLE_DECK_COUNTS, PRESETS, RulesetError, resolve_ruleset
+from games.chudopoly.engine.cards import STOCK_COUNTS, deck_size
+from games.chudopoly.engine.rulesets import normalize_deck
 
 
 def test_presets_table() -> None:

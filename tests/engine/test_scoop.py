@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine_helpers import refused
 
-from games.engine import card, legal_actions, result, scenario, to_decide
+from games.chudopoly.engine import card, legal_actions, result, scenario, to_decide
 
 
 def test_scoop_is_offered_to_every_active_seat_at_any_time() -> None:

@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from games.engine.simulate import main
+from games.chudopoly.engine.simulate import main
 
 ROOT = Path(__file__).resolve().parents[2]
 

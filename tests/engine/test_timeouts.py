@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from games.engine import apply, card, scenario, timeout_actions
+from games.chudopoly.engine import apply, card, scenario, timeout_actions
 
 
 def charge(state, amount_card="finance_office", target=1):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from engine_helpers import dump, refused
 
-from games.engine import (
+from games.chudopoly.engine import (
     IllegalAction,
     apply,
     card,

@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from games.engine import (
+from games.chudopoly.engine import (
     apply,
     card,
     events_for,
@@ -19,7 +19,7 @@ from games.engine import (
     to_decide,
     view,
 )
-from games.engine.random_player import choose
+from games.chudopoly.engine.random_player import choose
 
 CONTRACT_KEYS = {"version", "viewer", "turn", "turn_number", "phase", "plays_left",
                  "rearranges_left", "surge", "deck_count", "discard_count", "discard_top",
@@ -112,7 +112,7 @@ def test_a_five_seat_mid_game_state_serialises_under_16_kb() -> None:
 
 
 def test_importing_the_engine_imports_no_django() -> None:
-    code = ("import sys, games.engine, games.engine.simulate; "
+    code = ("import sys, games.chudopoly.engine, games.chudopoly.engine.simulate; "
             "print(any(m == 'django' or m.startswith('django.') for m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
                          text=True, check=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from engine_helpers import refused
 
-from games.engine import card, legal_actions, result, scenario, timeout_actions, view
+from games.chudopoly.engine import card, legal_actions, result, scenario, timeout_actions, view
 
 THREE_SETS_BUT_ONE_CARD = {
     "brown": ["Creech AFB", "Cannon AFB"],

@@ -28,7 +28,7 @@ def _no_background_work_in_the_test_process(settings: Any) -> Iterator[None]:
     In-process tests then decide what runs; live tests leave the game to the live server (its
     own runner or the real worker), so the test process never moves a game behind its back.
     """
-    from games.scheduler import in_process_scheduler
+    from games.platform.scheduler import in_process_scheduler
 
     settings.TASK_INPROCESS_THREAD = False
     settings.BOT_PAUSE_SECONDS = 0

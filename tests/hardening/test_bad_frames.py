@@ -11,7 +11,7 @@ from pathlib import Path
 import frame_fuzz
 import pytest
 
-from games.frames import FrameError, parse_frame
+from games.platform.frames import FrameError, parse_frame
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -18,7 +18,7 @@ def test_random_games_keep_every_invariant_hide_hands_and_replay_exactly() -> No
 
 def test_the_checks_catch_a_broken_state() -> None:
     """The fuzz is only worth its figure if a lost card would be caught."""
-    from games.engine import check_invariants, new_game
+    from games.chudopoly.engine import check_invariants, new_game
 
     state = new_game(ruleset={"preset": "blitz"}, seats=3, seed=5)
     state["players"][0]["hand"].append(state["deck"][-1])  # one card in two places

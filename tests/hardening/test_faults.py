@@ -26,7 +26,7 @@ import livesetup
 import pytest
 from liveplay import ScriptedSeat
 
-from games.models import Game
+from games.platform.models import Game
 
 ROOT = Path(__file__).resolve().parents[2]
 REDIS_DB = 14  # our processes' broker and channel layer, apart from the rest of the suite

@@ -23,8 +23,8 @@ import livesetup
 import pytest
 from liveplay import HttpSession, ScriptedSeat, version_in
 
-from games.interface import get_game
-from games.models import Game, GameAction
+from games.platform.interface import get_game
+from games.platform.models import Game, GameAction
 
 ENGINE = get_game("chudopoly")
 GAME_SECONDS = 150

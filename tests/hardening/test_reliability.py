@@ -20,11 +20,11 @@ from django.conf import settings
 from django.contrib.sessions.backends.db import SessionStore
 from liveplay import version_in
 
-from games import services
-from games.heartbeat import HeartbeatMixin
-from games.identity import GUEST_SESSION_KEY, Viewer
-from games.interface import get_game
-from games.models import Game
+from games.platform import services
+from games.platform.heartbeat import HeartbeatMixin
+from games.platform.identity import GUEST_SESSION_KEY, Viewer
+from games.platform.interface import get_game
+from games.platform.models import Game
 
 ALICE = Viewer(user_id=None, guest_key="reliability-alice-00000000000")
 BOB = Viewer(user_id=None, guest_key="reliability-bob-0000000000000")
@@ -114,7 +114,7 @@ async def test_a_quiet_socket_that_missed_nothing_sends_nothing(monkeypatch) -> 
 @pytest.mark.django_db(transaction=True)
 async def test_a_socket_its_table_keeps_talking_to_gets_no_heartbeat(monkeypatch) -> None:
     monkeypatch.setattr(HeartbeatMixin, "heartbeat_seconds", 0.6)
-    from games.consumers import TableConsumer
+    from games.platform.consumers import TableConsumer
 
     beats: list[float] = []
     plain = TableConsumer.socket_heartbeat
@@ -139,7 +139,7 @@ async def test_a_socket_its_table_keeps_talking_to_gets_no_heartbeat(monkeypatch
 async def test_the_home_pages_list_catches_up_after_its_group_was_forgotten(monkeypatch) -> None:
     monkeypatch.setattr(HeartbeatMixin, "heartbeat_seconds", 0.5)
     from chudopoly_site.asgi import application
-    from games.lobby import LOBBY_GROUP
+    from games.platform.lobby import LOBBY_GROUP
 
     comm = WebsocketCommunicator(application, "/ws/lobby/", headers=[
         (b"origin", b"http://localhost"), (b"host", b"localhost")])

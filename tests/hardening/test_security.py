@@ -21,10 +21,10 @@ from django.contrib.sessions.backends.db import SessionStore
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 
-from games import services
-from games.frames import MAX_FRAME_BYTES
-from games.identity import GUEST_SESSION_KEY, Viewer
-from games.models import Game, Seat, Table
+from games.platform import services
+from games.platform.frames import MAX_FRAME_BYTES
+from games.platform.identity import GUEST_SESSION_KEY, Viewer
+from games.platform.models import Game, Seat, Table
 
 ROOT = Path(__file__).resolve().parents[2]
 ALICE = Viewer(user_id=None, guest_key="hardening-alice-000000000000")
@@ -288,7 +288,7 @@ def test_a_post_with_the_pages_own_token_is_accepted() -> None:
 
 @pytest.mark.django_db(transaction=True)
 async def test_a_socket_gets_forty_frames_in_five_seconds_then_is_told_to_wait() -> None:
-    from games.consumers import FLOOD_FACTOR, RATE_LIMIT_FRAMES
+    from games.platform.consumers import FLOOD_FACTOR, RATE_LIMIT_FRAMES
 
     game = await database_sync_to_async(_two_guest_game)()
     before = await database_sync_to_async(_snapshot)(game.pk)

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 
-from games.identity import Viewer
-from games.scheduler import in_process_scheduler
+from games.platform.identity import Viewer
+from games.platform.scheduler import in_process_scheduler
 
 
 @pytest.fixture(autouse=True)

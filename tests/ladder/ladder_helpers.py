@@ -7,11 +7,11 @@ from typing import Any
 
 from django.utils import timezone
 
-from games import services as tables
-from games.bots import choose_action
-from games.identity import Viewer
-from games.interface import get_game
-from games.models import Game, Seat, Table
+from games.chudopoly.bots import choose_action
+from games.platform import services as tables
+from games.platform.identity import Viewer
+from games.platform.interface import get_game
+from games.platform.models import Game, Seat, Table
 from ladder import services
 from ladder.models import Match, Queue, QueueTicket, Rating
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from games.models import Table
+from games.platform.models import Table
 
 pytestmark = pytest.mark.browser
 

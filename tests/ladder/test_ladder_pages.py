@@ -13,8 +13,8 @@ from django.urls import reverse
 from django.utils import timezone
 from ladder_helpers import ago, recorded_game, set_rating, ticket
 
-from games.identity import GUEST_SESSION_KEY, Viewer
-from games.models import Table
+from games.platform.identity import GUEST_SESSION_KEY, Viewer
+from games.platform.models import Table
 from ladder import queries
 from ladder.models import QueueTicket, Rating
 

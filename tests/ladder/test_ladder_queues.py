@@ -8,8 +8,8 @@ import pytest
 from django.utils import timezone
 from ladder_helpers import ago, ticket, viewer_of
 
-from games.models import Game, Seat, Table
-from games.scheduler import in_process_scheduler
+from games.platform.models import Game, Seat, Table
+from games.platform.scheduler import in_process_scheduler
 from ladder import services
 from ladder.models import Match, QueueTicket
 from ladder.services import LadderError, find_groups, queue_pair, rating_window

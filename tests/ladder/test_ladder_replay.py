@@ -11,8 +11,8 @@ from django.test import Client
 from django.urls import reverse
 from ladder_helpers import ENGINE, engine_seat, private_game, scoop_out
 
-from games.engine import replay as engine_replay
-from games.models import Game
+from games.chudopoly.engine import replay as engine_replay
+from games.platform.models import Game
 from ladder.replay import replay_frame
 
 pytestmark = pytest.mark.django_db
@@ -123,7 +123,7 @@ def test_the_export_replays_to_exactly_the_final_state(alice, bob) -> None:
 
 
 def test_a_log_the_engine_refuses_stops_the_replay_with_a_message(finished: Game) -> None:
-    from games.models import GameAction
+    from games.platform.models import GameAction
 
     GameAction.objects.filter(game=finished, version=3).update(
         action={"type": "bank", "card": 9999})

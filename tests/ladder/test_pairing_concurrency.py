@@ -10,7 +10,7 @@ from django.db import connection
 from django.utils import timezone
 from ladder_helpers import ticket
 
-from games.models import Table
+from games.platform.models import Table
 from ladder import services
 from ladder.models import Match, QueueTicket
 

@@ -10,7 +10,7 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.contrib.sessions.backends.db import SessionStore
 
-from games.identity import GUEST_SESSION_KEY, Viewer
+from games.platform.identity import GUEST_SESSION_KEY, Viewer
 from ladder import services
 from ladder.models import QueueTicket
 

@@ -13,8 +13,8 @@ from ladder_helpers import (
     set_rating,
 )
 
-from games import services as tables
-from games.models import Seat
+from games.platform import services as tables
+from games.platform.models import Seat
 from ladder.models import GameRecord, PlayerResult, Rating
 from ladder.services import final_placements, ladder_record_game
 

@@ -15,8 +15,8 @@ from django.db import connection
 from django.test import Client
 
 from chudopoly_site.asgi import application
-from games.lobby import LOBBY_GROUP
-from games.tasks import ping
+from games.platform.lobby import LOBBY_GROUP
+from games.platform.tasks import ping
 
 
 @pytest.mark.django_db

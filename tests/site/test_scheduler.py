@@ -11,8 +11,8 @@ from celery import shared_task
 from django.test import override_settings
 from django.utils import timezone
 
-from games import scheduler
-from games.scheduler import InProcessScheduler
+from games.platform import scheduler
+from games.platform.scheduler import InProcessScheduler
 
 # The runner closes stale database connections around each job (as Django does per request),
 # which touches the connection an earlier test in this process may have opened.

@@ -5,11 +5,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from games import services
-from games.bots import choose_action
-from games.identity import Viewer
-from games.interface import get_game
-from games.models import Game, Seat, Table
+from games.chudopoly.bots import choose_action
+from games.platform import services
+from games.platform.identity import Viewer
+from games.platform.interface import get_game
+from games.platform.models import Game, Seat, Table
 
 ENGINE = get_game("chudopoly")
 

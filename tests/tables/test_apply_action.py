@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from tables_helpers import ENGINE, play_one, seat_of, started_game
 
-from games import services
-from games.identity import Viewer
-from games.models import AppendOnlyError, Game, GameAction
-from games.services import ActionRefused
+from games.platform import services
+from games.platform.identity import Viewer
+from games.platform.models import AppendOnlyError, Game, GameAction
+from games.platform.services import ActionRefused
 
 pytestmark = pytest.mark.django_db
 
@@ -113,7 +113,7 @@ def test_the_action_log_is_append_only(alice: Viewer) -> None:
 
 def test_a_responder_gets_their_own_deadline_and_the_turn_clock_pauses(alice: Viewer,
                                                                        bob: Viewer) -> None:
-    from games.engine import scenario
+    from games.chudopoly.engine import scenario
 
     game = started_game(alice, (bob, "Bob"))
     # Put the game in a known position: the turn holder holds Roll Call.

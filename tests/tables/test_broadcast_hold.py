@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from games import broadcast
+from games.platform import broadcast
 
 
 @pytest.fixture
@@ -58,8 +58,8 @@ def test_the_clock_task_of_a_move_is_published_only_once_the_block_ends(
         monkeypatch: pytest.MonkeyPatch, delivered: list[tuple[str, dict[str, Any]]]) -> None:
     from tables_helpers import ENGINE, started_game
 
-    from games import scheduler, services
-    from games.identity import Viewer
+    from games.platform import scheduler, services
+    from games.platform.identity import Viewer
 
     published: list[str] = []
     monkeypatch.setattr(scheduler, "run_at",

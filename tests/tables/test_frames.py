@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from games.frames import MAX_FRAME_BYTES, FrameError, parse_frame
+from games.platform.frames import MAX_FRAME_BYTES, FrameError, parse_frame
 
 
 def frame(**fields: object) -> str:

@@ -5,12 +5,12 @@ from __future__ import annotations
 import pytest
 from tables_helpers import ENGINE, play_one, play_to_the_end, started_game
 
-from games import services
-from games.engine import check_invariants
-from games.identity import Viewer
-from games.models import Game, Table
-from games.scheduler import in_process_scheduler
-from games.tasks import bot_move
+from games.chudopoly.engine import check_invariants
+from games.platform import services
+from games.platform.identity import Viewer
+from games.platform.models import Game, Table
+from games.platform.scheduler import in_process_scheduler
+from games.platform.tasks import bot_move
 
 pytestmark = pytest.mark.django_db
 
@@ -107,7 +107,7 @@ def test_the_watchdog_rearms_a_bot_move_that_was_lost(alice: Viewer) -> None:
 
     from django.utils import timezone
 
-    from games.tasks import bots_watchdog
+    from games.platform.tasks import bots_watchdog
 
     game = started_game(alice, bots=1)
     if not game.players[ENGINE.to_decide(game.state)[0]]["bot"]:

@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 
-from games import services
-from games.chudopoly import ChudopolyGame
-from games.identity import Viewer
-from games.interface import (
+from games.chudopoly.game import ChudopolyGame
+from games.platform import services
+from games.platform.identity import Viewer
+from games.platform.interface import (
     Applied,
     GameEngine,
     IllegalAction,
@@ -18,7 +18,7 @@ from games.interface import (
     get_game,
     register_game,
 )
-from games.models import Game
+from games.platform.models import Game
 
 
 class Countdown:

@@ -1,5 +1,6 @@
 """A move rewrites the game row in place (a HOT update on PostgreSQL): no index entry is
-written for it, which keeps the WAL each move's commit must flush small (games/models.py)."""
+written for it, which keeps the WAL each move's commit must flush small
+(games/platform/models.py)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import pytest
 from django.db import connection
 from tables_helpers import play_one, started_game
 
-from games.identity import Viewer
+from games.platform.identity import Viewer
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),  # each move commits, as at a table

@@ -7,7 +7,7 @@ import threading
 
 import pytest
 
-from games.lanes import PriorityLane
+from games.platform.lanes import PriorityLane
 
 
 def test_urgent_calls_overtake_waiting_later_ones() -> None:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from games.chudopoly import describe_event
-from games.chudopoly_board import action_label, describe_pending, join_words
-from games.engine.cards import build_deck
+from games.chudopoly.board import action_label, describe_pending, join_words
+from games.chudopoly.engine.cards import build_deck
+from games.chudopoly.game import describe_event
 
 NAMES = ["Ann", "Bea", "Cy"]
 DECK = build_deck()

@@ -9,11 +9,11 @@ from typing import Any
 import pytest
 from tables_helpers import ENGINE, play_one, started_game
 
-from games import presenters
-from games.bots import choose_action
-from games.identity import Viewer
-from games.models import Table
-from games.snapshot_cache import SnapshotCache
+from games.chudopoly.bots import choose_action
+from games.platform import presenters
+from games.platform.identity import Viewer
+from games.platform.models import Table
+from games.platform.snapshot_cache import SnapshotCache
 
 ALICE = Viewer(user_id=None, guest_key="alice-key")
 BOB = Viewer(user_id=None, guest_key="bob-key")
@@ -126,7 +126,7 @@ def test_the_log_never_runs_ahead_of_the_board_it_is_shown_with() -> None:
 
 @pytest.mark.django_db
 def test_an_opponents_panel_is_the_same_for_every_viewer_and_changes_with_its_content() -> None:
-    from games.templatetags.chudopoly import opponent_panel
+    from games.chudopoly.templatetags.chudopoly import opponent_panel
 
     game = started_game(ALICE, (BOB, "Bob"), (CAROL, "Carol"), turn_seconds=0)
     for _ in range(25):
@@ -169,7 +169,7 @@ def test_a_socket_renders_the_lobby_again_only_when_what_it_shows_changed(monkey
     play_one(game)
     assert lobby_html() == first  # a move: the lobby is not rendered again
     assert rendered.count(presenters.LOBBY_TEMPLATE) == 1
-    from games.models import Seat
+    from games.platform.models import Seat
 
     Seat.objects.filter(table_id=game.table_id, name="Bob").update(away=True,
                                                                   away_reason="timeouts")
@@ -202,7 +202,7 @@ def test_a_moves_own_rows_make_the_snapshot_reading_the_table_back_would(
         django_assert_num_queries: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     import secrets
 
-    from games import services
+    from games.platform import services
 
     # A fixed deal that lasts: with a random one the easy bots sometimes finished the game
     # before the 48 moves this test plays (a CI failure).
@@ -228,7 +228,7 @@ def test_a_moves_own_rows_make_the_snapshot_reading_the_table_back_would(
 
 @pytest.mark.django_db
 def test_without_the_snapshot_just_before_a_move_its_log_is_read_again() -> None:
-    from games import services
+    from games.platform import services
 
     game = started_game(ALICE, (BOB, "Bob"), turn_seconds=0)
     for _ in range(5):
@@ -245,7 +245,7 @@ def test_without_the_snapshot_just_before_a_move_its_log_is_read_again() -> None
 
 @pytest.mark.django_db
 def test_a_seats_own_board_is_rendered_once_per_content_and_shows_what_it_holds() -> None:
-    from games.templatetags.chudopoly import my_panel
+    from games.chudopoly.templatetags.chudopoly import my_panel
 
     game = started_game(ALICE, (BOB, "Bob"), turn_seconds=0)
     for _ in range(25):
@@ -266,7 +266,7 @@ def test_a_seats_own_board_is_rendered_once_per_content_and_shows_what_it_holds(
 
 
 def test_the_log_lists_the_newest_line_first_and_shows_cards_on_the_newest_twelve() -> None:
-    from games.templatetags.chudopoly import LOG_PEEK_LINES, log_item, log_items
+    from games.chudopoly.templatetags.chudopoly import LOG_PEEK_LINES, log_item, log_items
 
     card = {"id": 7, "kind": "money", "key": "money", "name": "1M", "value": 1}
     lines = [presenters.LogLine(f"line {n}", n, 0, ({"type": "bank", "card": card},))
@@ -279,8 +279,8 @@ def test_the_log_lists_the_newest_line_first_and_shows_cards_on_the_newest_twelv
 
 
 def test_a_socket_is_not_pushed_again_for_a_move_its_last_push_already_showed() -> None:
-    from games.consumers import TableConsumer
-    from games.models import Game
+    from games.platform.consumers import TableConsumer
+    from games.platform.models import Game
 
     socket = TableConsumer()
     socket.seen = (None, None, None, (), (1, 5, Game.Status.RUNNING))

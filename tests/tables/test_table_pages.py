@@ -7,8 +7,8 @@ import re
 import pytest
 from django.test import Client
 
-from games.identity import GUEST_SESSION_KEY
-from games.models import Game, Seat, Table
+from games.platform.identity import GUEST_SESSION_KEY
+from games.platform.models import Game, Seat, Table
 
 pytestmark = pytest.mark.django_db
 

@@ -11,10 +11,10 @@ import pytest
 from django.utils import timezone
 from tables_helpers import ENGINE, open_table, seat_of, started_game
 
-from games import services
-from games.identity import Viewer
-from games.models import ChatMessage, Game, Seat, Table
-from games.services import TableError
+from games.platform import services
+from games.platform.identity import Viewer
+from games.platform.models import ChatMessage, Game, Seat, Table
+from games.platform.services import TableError
 
 pytestmark = pytest.mark.django_db
 

@@ -12,9 +12,9 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.sessions.backends.db import SessionStore
 from tables_helpers import ENGINE, card_ids_in, play_one, started_game
 
-from games import services
-from games.identity import GUEST_SESSION_KEY, Viewer
-from games.models import ChatMessage, Game
+from games.platform import services
+from games.platform.identity import GUEST_SESSION_KEY, Viewer
+from games.platform.models import ChatMessage, Game
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
@@ -333,7 +333,7 @@ async def test_a_device_that_missed_its_seat_moving_away_still_cannot_move_for_i
     # A socket moves for the seat its last push showed without looking the seat up again;
     # the move itself checks, under the game's lock, that the seat is still this viewer's.
     game, old, phone, token = await seat_about_to_move(alice)
-    from games import broadcast
+    from games.platform import broadcast
 
     with monkeypatch.context() as quiet:  # the old socket never hears of the move
         quiet.setattr(broadcast, "_deliver", lambda code, message: None)

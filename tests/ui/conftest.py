@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from games.scheduler import in_process_scheduler
+from games.platform.scheduler import in_process_scheduler
 
 HERE = Path(__file__).resolve().parent
 AXE = HERE / "node_modules" / "axe-core" / "axe.min.js"

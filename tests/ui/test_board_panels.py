@@ -1,14 +1,14 @@
 """The board's player panels are rendered once per distinct content, without Django's number
-localization (games/rendering.py): the HTML must be what the localizing path would give."""
+localization (games/platform/rendering.py): the HTML must be what the localizing path would give."""
 
 from __future__ import annotations
 
 from django.template.loader import render_to_string
 
-from games import engine
-from games.bots import choose_action
-from games.chudopoly_board import board_context
-from games.templatetags.chudopoly import my_panel, opponent_panel
+from games.chudopoly import engine
+from games.chudopoly.board import board_context
+from games.chudopoly.bots import choose_action
+from games.chudopoly.templatetags.chudopoly import my_panel, opponent_panel
 
 
 def _boards_along_a_game(seats: int = 4, steps: int = 240, every: int = 20):
@@ -34,7 +34,7 @@ def test_the_memoized_panels_read_exactly_as_the_localizing_renderer_writes_them
             if p.get("is_me"):
                 html = my_panel(p, c)
                 view = c.get("view") or {}
-                expected = render_to_string("games/chudopoly/_my_panel.html", {
+                expected = render_to_string("chudopoly/_my_panel.html", {
                     "p": p,
                     "c": {"result": bool(c.get("result")), "swaps": c.get("swaps") or [],
                           "view": {"ruleset": {"setsToWin": (view.get("ruleset") or {})
@@ -42,7 +42,7 @@ def test_the_memoized_panels_read_exactly_as_the_localizing_renderer_writes_them
                                    "rearranges_left": view.get("rearranges_left")}}})
             else:
                 html = opponent_panel(p, c.get("result"))
-                expected = render_to_string("games/chudopoly/_opponent.html",
+                expected = render_to_string("chudopoly/_opponent.html",
                                             {"p": p, "c": {"result": bool(c.get("result"))}})
             assert str(html) == expected
             compared += 1

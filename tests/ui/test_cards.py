@@ -9,8 +9,8 @@ from pathlib import Path
 
 from django.template.loader import render_to_string
 
-from games.engine.cards import ACTIONS, COLOURS, build_deck, card_dict
-from games.templatetags.chudopoly import (
+from games.chudopoly.engine.cards import ACTIONS, COLOURS, build_deck, card_dict
+from games.chudopoly.templatetags.chudopoly import (
     card_back,
     colour_css,
     contrast,
@@ -58,9 +58,9 @@ def test_names_are_escaped() -> None:
 
 
 def test_the_include_and_the_tag_draw_the_same_card() -> None:
-    # ladder/_replay_frame.html includes games/chudopoly/_card.html: the name stays.
+    # ladder/_replay_frame.html includes chudopoly/_card.html: the name stays.
     card = card_dict(build_deck()[0], "brown")
-    assert render_to_string("games/chudopoly/_card.html", {"card": card}).strip() == str(
+    assert render_to_string("chudopoly/_card.html", {"card": card}).strip() == str(
         render_card(card))
 
 
@@ -88,6 +88,6 @@ def test_the_rules_gallery_shows_every_action_and_every_colour() -> None:
     colours = {c["colours"][0] for _, cards in gallery_cards() for c in cards
                if c["kind"] == "property"}
     assert colours == set(COLOURS)
-    html = render_to_string("games/chudopoly/_card_gallery.html",
+    html = render_to_string("chudopoly/_card_gallery.html",
                             {"groups": gallery_cards()})
     assert not re.search(r'data-card-id="', html)

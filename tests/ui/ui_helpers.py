@@ -13,12 +13,12 @@ from typing import Any
 from django.contrib.sessions.backends.db import SessionStore
 from django.db import connections
 
-from games import services
-from games.engine.scenario import card as card_id
-from games.engine.scenario import scenario
-from games.identity import GUEST_SESSION_KEY, Viewer
-from games.interface import get_game
-from games.models import Game, Seat, Table
+from games.chudopoly.engine.scenario import card as card_id
+from games.chudopoly.engine.scenario import scenario
+from games.platform import services
+from games.platform.identity import GUEST_SESSION_KEY, Viewer
+from games.platform.interface import get_game
+from games.platform.models import Game, Seat, Table
 
 ENGINE = get_game("chudopoly")
 
@@ -95,7 +95,7 @@ def _prepared_game(viewer: Viewer, *, bots: int, build: Any, preset: str = "chud
 
 def _deadlines(game: Game, table: Table) -> dict[str, Any]:
     try:
-        from games.clocks import next_deadlines
+        from games.platform.clocks import next_deadlines
     except ImportError:  # clocks arrive in another issue
         return {}
     return next_deadlines(ENGINE, game.state, table, {})

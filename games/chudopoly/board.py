@@ -1,0 +1,304 @@
+"""Chudopoly's board on the table page: a seat's view turned into template data.
+
+Everything here reads only the engine's per-seat view (and public names and clocks the site
+passes in), so nothing hidden can reach a template. Legal actions become labelled options in
+plain words ("Charge Bea rent on Fighters (6M)"), grouped where the page offers them: under a
+hand card, under a card on your board, or in the decision panel.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from games.chudopoly.engine.cards import ACTIONS, COLOURS
+
+HAND_LIMIT = 7
+
+
+def colour_name(key: str | None) -> str:
+    colour = COLOURS.get(key or "")
+    return colour.name if colour else (key or "?")
+
+
+def _cards_by_id(view: Mapping[str, Any]) -> dict[int, dict[str, Any]]:
+    cards: dict[int, dict[str, Any]] = {}
+    for c in view.get("hand") or []:
+        cards[c["id"]] = c
+    for player in view.get("players") or []:
+        for c in player.get("bank") or []:
+            cards[c["id"]] = c
+        for zone in player.get("zones") or []:
+            for c in (zone.get("cards") or []) + (zone.get("upgrades") or []):
+                cards[c["id"]] = {**c, "colour": c.get("colour") or zone.get("colour")}
+    top = view.get("discard_top")
+    if top:
+        cards.setdefault(top["id"], top)
+    return cards
+
+
+def _name(names: Sequence[str], seat: Any, me: int | None, *, subject: bool = False) -> str:
+    if seat is not None and seat == me:
+        return "You" if subject else "you"
+    if isinstance(seat, int) and 0 <= seat < len(names):
+        return names[seat]
+    return "someone"
+
+
+def _possessive(names: Sequence[str], seat: Any, me: int | None) -> str:
+    if seat is not None and seat == me:
+        return "your"
+    return f"{_name(names, seat, me)}’s"
+
+
+def action_label(action: Mapping[str, Any], *, cards: Mapping[int, Mapping[str, Any]],
+                 view: Mapping[str, Any], names: Sequence[str], me: int | None) -> str:
+    """A legal action in plain words, e.g. "Charge Bea rent on Fighters (6M)"."""
+    t = action.get("type")
+    card = cards.get(action.get("card", -1), {})
+    cname = card.get("name", "card")
+    if t == "bank":
+        return f"Bank it as {card.get('value', 0)}M"
+    if t == "place":
+        return f"Place in {colour_name(action.get('colour'))}"
+    if t == "move":
+        return f"Move {cname} to {colour_name(action.get('colour'))}"
+    if t == "swap":
+        a, b = (cards.get(c, {}) for c in action.get("cards", [None, None])[:2])
+        return (f"Swap {a.get('name', '?')} ({colour_name(a.get('colour'))}) with "
+                f"{b.get('name', '?')} ({colour_name(b.get('colour'))})")
+    if t == "respond":
+        target = action.get("target")
+        if target is not None and target != me:
+            # I am the source answering a target's OPSEC in that target's chain.
+            who = _name(names, target, me)
+            if action.get("answer") == "opsec":
+                return f"Counter {who}’s OPSEC with your own"
+            return f"Let {who}’s OPSEC stand"
+        if action.get("answer") == "opsec":
+            return "Play OPSEC to block it"
+        kind = (view.get("pending") or {}).get("kind")
+        return "Accept and pay" if kind in ("rent", "finance_office", "roll_call") else "Accept"
+    if t == "end_turn":
+        return "End turn"
+    if t == "scoop":
+        return "Scoop (resign)"
+    if t == "pay":
+        total = sum(cards.get(c, {}).get("value", 0) for c in action.get("cards", []))
+        listed = ", ".join(cards.get(c, {}).get("name", "?") for c in action.get("cards", []))
+        return f"Pay {total}M: {listed}" if listed else "Pay nothing"
+    if t == "discard":
+        listed = ", ".join(cards.get(c, {}).get("name", "?") for c in action.get("cards", []))
+        return f"Discard {listed}"
+    if t != "action":
+        return str(t)
+    key = card.get("key")
+    target = _name(names, action.get("target"), me)
+    colour = colour_name(action.get("colour"))
+    if key == "pcs_orders":
+        return "Play it: draw 2 cards"
+    if key == "roll_call":
+        return "Play it: everyone else pays you 2M"
+    if key == "surge_ops":
+        return "Play it: double your next rent"
+    if key == "finance_office":
+        return f"Collect 5M from {target}"
+    if key in ("midnight_requisition", "chud"):
+        take = cards.get(action.get("take", -1), {})
+        return (f"Take {take.get('name', '?')} ({colour_name(take.get('colour'))}) "
+                f"from {target}")
+    if key == "tdy_orders":
+        take = cards.get(action.get("take", -1), {})
+        give = cards.get(action.get("give", -1), {})
+        return (f"Swap your {give.get('name', '?')} for {target}’s {take.get('name', '?')} "
+                f"({colour_name(take.get('colour'))})")
+    if key == "inspector_general":
+        return f"Seize {_possessive(names, action.get('target'), me)} {colour} set"
+    if key in ("upgrade", "foc"):
+        return f"Add to your {colour} set"
+    if key in ("rent_pair", "rent_any"):
+        amount = _rent_amount(view, me, action.get("colour"))
+        whom = "everyone else" if key == "rent_pair" else target
+        money = f" ({amount}M)" if amount is not None else ""
+        return f"Charge {whom} rent on {colour}{money}"
+    return f"Play {cname}"
+
+
+def _rent_amount(view: Mapping[str, Any], me: int | None, colour: Any) -> int | None:
+    if me is None:
+        return None
+    for player in view.get("players") or []:
+        if player.get("seat") == me:
+            for zone in player.get("zones") or []:
+                if zone.get("colour") == colour and zone.get("rent") is not None:
+                    surge = int(view.get("surge") or 0)
+                    return int(zone["rent"]) * (2 ** surge)
+    return None
+
+
+def _option(action: Mapping[str, Any], label: str) -> dict[str, str]:
+    return {"label": label, "json": json.dumps(dict(action), separators=(",", ":"))}
+
+
+def board_context(view: Mapping[str, Any], *, me: int | None, names: Sequence[str],
+                  seats: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """Template data for the Chudopoly board as seat `me` (None: a spectator) sees it.
+
+    `seats[i]` carries the public facts the site knows about engine seat i: "is_bot",
+    "is_away", the ISO "deadline" of the decision it owes, if any, and "paused" ("m:ss" left on
+    its turn clock while answers are owed).
+    """
+    cards = _cards_by_id(view)
+    legal = list(view.get("legal") or []) if me is not None else []
+
+    # Legal actions grouped by where the page offers them.
+    hand_options: dict[int, list[dict[str, str]]] = {}
+    board_options: dict[int, list[dict[str, str]]] = {}
+    swaps, responds, pays, discards, others = [], [], [], [], []
+    for action in legal:
+        t = action.get("type")
+        label = action_label(action, cards=cards, view=view, names=names, me=me)
+        if t in ("bank", "place", "action"):
+            hand_options.setdefault(action.get("card"), []).append(_option(action, label))
+        elif t == "move":
+            board_options.setdefault(action.get("card"), []).append(_option(action, label))
+        elif t == "swap":
+            swaps.append(_option(action, label))
+        elif t == "respond":
+            responds.append(_option(action, label))
+        elif t == "pay":
+            pays.append(action)
+        elif t == "discard":
+            discards.append(action)
+        else:
+            others.append((t, _option(action, label)))
+
+    turn = view.get("turn")
+    to_decide = view.get("to_decide") or []
+    players = []
+    for p in view.get("players") or []:
+        seat_no = p.get("seat")
+        meta = seats[seat_no] if isinstance(seat_no, int) and seat_no < len(seats) else {}
+        zones = []
+        for z in p.get("zones") or []:
+            colour = COLOURS.get(z.get("colour"))
+            zone_cards = [{**c, "options": board_options.get(c["id"], [])}
+                          for c in z.get("cards") or []]
+            upgrades = [{**c, "options": board_options.get(c["id"], [])}
+                        for c in z.get("upgrades") or []]
+            zones.append({**z, "name": colour_name(z.get("colour")),
+                          "bg": colour.bg if colour else "#888",
+                          "set_size": colour.set_size if colour else None,
+                          "cards": zone_cards, "upgrades": upgrades})
+        players.append({
+            **p, "zones": zones, "name": _name(names, seat_no, None),
+            "is_me": seat_no == me, "is_turn": seat_no == turn,
+            "is_bot": bool(meta.get("is_bot")), "is_away": bool(meta.get("is_away")),
+            "deciding": seat_no in to_decide, "deadline": meta.get("deadline"),
+            "paused": meta.get("paused"),
+        })
+
+    # What I owe, if anything.
+    pending = view.get("pending")
+    owed_amount = None
+    pending_text = None
+    if pending:
+        pending_text = describe_pending(pending, names=names, me=me, view=view)
+        owed_amount = pending.get("amount")
+    payable: list[dict[str, Any]] = []
+    if pays:
+        mine = next((p for p in view.get("players") or [] if p.get("seat") == me), {})
+        payable = list(mine.get("bank") or [])
+        for z in mine.get("zones") or []:
+            payable += [{**c, "colour": z.get("colour")} for c in z.get("cards") or []]
+            payable += [{**c, "colour": z.get("colour"), "upgrade": True}
+                        for c in z.get("upgrades") or []]
+        if owed_amount is None:
+            owed_amount = _owed_from_legal(pays, cards)
+    pay_suggestions = [
+        _option(a, action_label(a, cards=cards, view=view, names=names, me=me))
+        for a in sorted(pays, key=lambda a: sum(cards.get(c, {}).get("value", 0)
+                                                 for c in a.get("cards", [])))[:3]
+    ]
+    discard_count = 0
+    if discards:
+        discard_count = max(len(view.get("hand") or []) - HAND_LIMIT,
+                            len(discards[0].get("cards", [])))
+
+    hand = [{**c, "options": hand_options.get(c["id"], [])} for c in view.get("hand") or []]
+    return {
+        "players": players, "hand": hand, "turn": turn,
+        "turn_name": _name(names, turn, me, subject=True) if turn is not None else None,
+        "my_turn": turn is not None and turn == me,
+        "deciding": me in to_decide,
+        "waiting_on": [_name(names, s, me, subject=True) for s in to_decide],
+        "responds": responds, "swaps": swaps,
+        "pays": bool(pays), "payable": payable, "owed_amount": owed_amount,
+        "pay_suggestions": pay_suggestions,
+        "discards": bool(discards), "discard_count": discard_count,
+        "end_turn": next((o for t, o in others if t == "end_turn"), None),
+        "scoop": next((o for t, o in others if t == "scoop"), None),
+        "pending": pending, "pending_text": pending_text,
+        "armed": [p for p in players if p.get("armed")],
+        "contested": view.get("contested"), "contest_laps": view.get("contest_laps"),
+        "contest_bar": view.get("contest_bar"),
+    }
+
+
+def _owed_from_legal(pays: list[Mapping[str, Any]], cards: Mapping[int, Mapping[str, Any]]
+                     ) -> int | None:
+    totals = [sum(cards.get(c, {}).get("value", 0) for c in a.get("cards", [])) for a in pays]
+    return min(totals) if totals else None
+
+
+def describe_pending(pending: Mapping[str, Any], *, names: Sequence[str], me: int | None,
+                     view: Mapping[str, Any]) -> str:
+    kind = pending.get("kind") or ""
+    source = pending.get("source")
+    who = _name(names, source, me, subject=True)
+    amount = pending.get("amount")
+    take = (pending.get("take") or {}).get("name")
+    give = (pending.get("give") or {}).get("name")
+    what = {
+        "rent": f"charged rent{f' of {amount}M' if amount else ''}"
+                f"{' on ' + colour_name(pending.get('colour')) if pending.get('colour') else ''}",
+        "finance_office": "called in 5M with Finance Office",
+        "roll_call": "called Roll Call: 2M each",
+        "midnight_requisition": f"played Midnight Requisition to take {take}",
+        "chud": f"played THE CHUD CARD to take {take}",
+        "tdy_orders": f"played TDY Orders to swap {give} for {take}",
+        "inspector_general": "played Inspector General to seize the "
+                             f"{colour_name(pending.get('colour'))} set",
+    }.get(kind)
+    if what is None:
+        action = ACTIONS.get(kind)
+        what = f"played {action.name}" if action else "played an action"
+    targets = pending.get("targets") or []
+    whom = join_words([_name(names, t.get("seat"), me) for t in targets])
+    preposition = "from" if kind in ("midnight_requisition", "chud", "inspector_general") else (
+        "with" if kind == "tdy_orders" else "against")
+    line = f"{who} {what}" + (f" {preposition} {whom}" if whom else "") + "."
+    waiting = []
+    for t in targets:
+        responder = t.get("responder")
+        if responder is None:
+            continue
+        if responder == me:
+            line += " You must pay." if t.get("state") == "pay" else " Your answer is needed."
+        else:
+            doing = " (to pay)" if t.get("state") == "pay" else ""
+            waiting.append(_name(names, responder, me) + doing)
+    if waiting:
+        line += f" Waiting on {join_words(list(dict.fromkeys(waiting)))}."
+    return line
+
+
+def join_words(items: Sequence[str]) -> str:
+    """"Ann", "Ann and Bea", "Ann, Bea and you"."""
+    items = list(items)
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+

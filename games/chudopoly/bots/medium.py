@@ -1,0 +1,638 @@
+"""The medium bot: a heuristic player that reads only its seat's knowledge (`Obs`).
+
+Every choice is an estimate in one unit, "points", where a completed set is worth about 10 and
+1M in a bank about 0.5:
+
+- Plays: each listed play is scored by what it gains (set progress, money collected, damage to
+  a threatening opponent) minus what the card is worth kept in hand; the best one is played, and
+  the turn ends when nothing scores above zero. It builds toward sets, banks money (more eagerly
+  when its bank is thin), charges whoever can pay the most, and saves OPSEC, Inspector General
+  and CHUD for big hits.
+- Final approach (REFERENCE §8): a play that drops an armed opponent below the winning set count
+  outscores everything else, and while anyone is armed it never banks Inspector General or CHUD.
+- Answers: OPSEC only against a hit worth it (Inspector General, a CHUD or a steal from a
+  complete set, a large charge, anything that would break its own approach), with a lower bar
+  when it holds more than one OPSEC; as the source it counters a block of a big play.
+- Payments: the cheapest selection by a knapsack over what each card is worth to it (small notes
+  first, loose properties before upgrades, complete sets last), built by itself and checked by
+  the engine's payment rule, not just the bounded list the view offers.
+- Discards: the cards least worth keeping.
+- Free rearranges: only a wild move or swap that strictly raises its board score, and at most
+  `Style.move_cap` per turn, so a turn can never loop.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
+from typing import Any
+
+from games.chudopoly.engine.board import SET_SIZE
+from games.chudopoly.engine.state import HAND_LIMIT, REARRANGE_BUDGET
+
+from .observe import Obs, draws_nothing, rng_for
+
+OPSEC_TRIES = {"rent", "finance_office", "roll_call", "midnight_requisition", "tdy_orders",
+               "inspector_general", "chud"}
+NEG = -1e9
+
+
+@dataclass(frozen=True)
+class Style:
+    """The weights of the heuristic. The medium level plays `STANDARD`; the hard bot plays its
+    own seat with `hard.STYLE` (weights tuned against medium opponents) while its playouts keep
+    modelling every other seat as a standard medium bot."""
+
+    move_cap: int = 4  # free rearranges a bot may spend per turn
+    money: float = 0.5  # points per 1M
+    bank_cushion: float = 10.0  # a bank below this many M is "exposed": banking gets urgent
+    bank_urgency: float = 1.5
+    bank_base: float = 0.6  # what banking 1M is worth, in `money`, with a full cushion
+    place_base: float = 2.5  # placing any property, on top of its set progress
+    wild_alone: float = 1.0  # a rainbow wild placed where it finishes nothing: worth this less
+    opsec_bar: tuple[float, float] = (6.0, 3.5)  # damage worth an OPSEC, one / several in hand
+    opsec_keep: float = 6.0  # what an OPSEC in hand is worth
+    property_keep: float = 4.0  # a property (or wild) in hand
+    steal_keep: float = 2.5  # a Midnight Requisition in hand
+    ig_keep: float = 7.0  # an Inspector General in hand while nobody is armed
+    chud_keep: tuple[float, float] = (4.5, 9.0)  # a CHUD's, and when an opponent is one set short
+    charge_keep: float = 0.3  # share of a charge card's keep value its play gives up
+    arm_bonus: float = 12.0  # reaching the winning set count, beyond the set itself
+    early_set: float = 0.0  # completing a set that does not arm (a target for Inspector General)
+    arm_caution: float = 0.0  # hold the set that would arm while the odds of being shot down
+    # exceed this (0: never hold)
+    threat_scale: float = 0.8  # how much more an opponent's damage counts per set it holds
+    charge_property: float = 2.0  # extra worth per 1M a charge must take as properties
+    deny_arming: float = 0.0  # taking from the zone an opponent is one card from arming with
+    pcs_gain: float = 3.0  # PCS Orders with plays to spare
+    hoard: float = 0.3  # extra worth of banking 1M while armed (to pay without breaking sets)
+    hoard_near: float = 0.0  # and while one set short of arming
+
+
+STANDARD = Style()
+_style: ContextVar[Style] = ContextVar("medium_style", default=STANDARD)
+
+
+def style_from(overrides: dict[str, Any], base: Style = STANDARD) -> Style:
+    """`base` with some weights replaced, e.g. from JSON (lists become the tuples they are)."""
+    return dataclasses.replace(base, **{k: tuple(v) if isinstance(v, list) else v
+                                        for k, v in overrides.items()})
+
+
+@contextmanager
+def playing(style: Style) -> Iterator[None]:
+    """Decide with `style`'s weights inside the block (per thread and task, so two tables
+    deciding at once never see each other's weights)."""
+    token = _style.set(style)
+    try:
+        yield
+    finally:
+        _style.reset(token)
+
+
+# ---- board scoring --------------------------------------------------------------------------
+
+def zone_score(colour: str, n: int, complete: bool, rent: int = 0) -> float:
+    if n <= 0:
+        return 0.0
+    if complete:
+        return 10.0 + 0.25 * rent
+    size = SET_SIZE[colour]
+    return 7.0 * (min(n, size) / size) ** 2
+
+
+def seat_zone_score(o: Obs, seat: int, colour: str) -> float:
+    key = ("zone", seat, colour)
+    hit = o._memo.get(key)
+    if hit is None:
+        n = o.zone_len(seat, colour)
+        hit = o._memo[key] = zone_score(colour, n, o.is_set(seat, colour),
+                                        o.rent(seat, colour))
+    return hit
+
+
+def board_score(o: Obs, seat: int) -> float:
+    return sum(seat_zone_score(o, seat, c) for c in o.zones[seat])
+
+
+def threat(o: Obs, seat: int) -> float:
+    """How much hurting `seat` is worth, per point of damage."""
+    return o.memo(("threat", seat), lambda: _threat(o, seat))
+
+
+def _threat(o: Obs, seat: int) -> float:
+    if o.armed[seat]:
+        return 2.5
+    target = max(1, o.target_sets() - 1)
+    return 0.5 + _style.get().threat_scale * min(1.0, o.sets(seat) / target)
+
+
+def _complete_after(o: Obs, seat: int, colour: str, zone: list[int]) -> bool:
+    if len(zone) < SET_SIZE[colour]:
+        return False
+    return not o.pure or any(not o.cat.rainbow[c] for c in zone)
+
+
+def receive_gain(o: Obs, seat: int, cid: int, preferred: str | None) -> float:
+    """Board-score gain for `seat` receiving `cid` involuntarily (engine receipt order)."""
+    cat = o.cat
+    zones = o.zones[seat]
+    legal = cat.colours[cid]
+    order = [preferred] if preferred in legal else []
+    order += [c for c in sorted(legal, key=lambda c: -len(zones.get(c, ()))) if c != preferred]
+    for colour in order:
+        zone = zones.get(colour, [])
+        if len(zone) < SET_SIZE[colour]:
+            new = [*zone, cid]
+            before = seat_zone_score(o, seat, colour)
+            after = zone_score(colour, len(new), _complete_after(o, seat, colour, new),
+                               o.rent(seat, colour))
+            if _complete_after(o, seat, colour, new) and not o.is_set(seat, colour):
+                after += _set_count_bonus(o, seat, +1)
+            return after - before
+    return _style.get().money * cat.value[cid]
+
+
+def remove_loss(o: Obs, seat: int, cid: int) -> float:
+    """Board-score loss for `seat` losing `cid` from its board (upgrades of a broken set go to
+    the bank: their rent is lost, their value kept)."""
+    colour = o.colour_of(seat, cid)
+    if colour is None:
+        return 0.0
+    zone = [c for c in o.zones[seat][colour] if c != cid]
+    before = seat_zone_score(o, seat, colour)
+    complete = _complete_after(o, seat, colour, zone)
+    rent = o.rent(seat, colour) if complete else 0
+    after = zone_score(colour, len(zone), complete, rent)
+    loss = before - after
+    if o.is_set(seat, colour) and not complete:
+        loss += _set_count_bonus(o, seat, -1)
+    elif ((deny := _style.get().deny_arming) and len(zone) + 2 == SET_SIZE[colour]
+          and o.sets(seat) == o.target_sets() - 1):
+        # One card short of the set that would arm them: taking from it holds them back.
+        loss += deny
+    return loss
+
+
+def _set_count_bonus(o: Obs, seat: int, delta: int) -> float:
+    """Extra worth of arming (or cost of being disarmed) beyond the set itself."""
+    n = o.sets(seat)
+    target = o.target_sets()
+    if delta > 0 and n + 1 >= target > n:
+        return _style.get().arm_bonus if seat == o.me else 12.0
+    if delta < 0 and n >= target > n - 1:
+        return 25.0 if o.armed[seat] else 12.0
+    return 0.0
+
+
+def breaks_approach(o: Obs, seat: int, colour: str | None) -> bool:
+    """Whether taking a card from `colour` drops armed `seat` below the winning count."""
+    return (colour is not None and o.armed[seat] and o.is_set(seat, colour)
+            and o.sets(seat) - 1 < o.target_sets())
+
+
+# ---- what cards in hand are worth keeping ---------------------------------------------------
+
+def keep_value(o: Obs, cid: int) -> float:
+    key = ("keep", cid)
+    hit = o._memo.get(key)
+    if hit is None:
+        hit = o._memo[key] = _keep_value(o, cid)
+    return hit
+
+
+def _keep_value(o: Obs, cid: int) -> float:
+    st = _style.get()
+    cat = o.cat
+    key = cat.key[cid]
+    kind = cat.kind[cid]
+    value = cat.value[cid]
+    armed = o.someone_armed()
+    near = o.memo("near", lambda: any(o.sets(s) >= o.target_sets() - 1 for s in o.opponents()))
+    if kind == "money":
+        return 0.2 + st.money * value * 0.5
+    if kind in ("property", "wild"):
+        return st.property_keep
+    if kind == "rent":
+        held = [c for c in cat.colours[cid] if c in o.zones[o.me]]
+        if not held:
+            return 0.3
+        return 0.5 + 0.3 * max(o.rent(o.me, c) for c in held)
+    return {
+        "opsec": st.opsec_keep,
+        "inspector_general": 40.0 if armed else st.ig_keep,
+        "chud": 30.0 if armed else st.chud_keep[1] if near else st.chud_keep[0],
+        "midnight_requisition": st.steal_keep,
+        "tdy_orders": 1.5,
+        "finance_office": 2.0,
+        "roll_call": 1.2,
+        "pcs_orders": 1.0,
+        "upgrade": 1.5 if o.set_colours(o.me) else 1.0,
+        "foc": 1.5 if o.upgrades[o.me] else 1.0,
+        "surge_ops": 0.6,
+    }.get(key, 1.0)
+
+
+# ---- plays on one's own turn ----------------------------------------------------------------
+
+def _charge_gain(o: Obs, target: int, amount: int) -> float:
+    """Expected worth of charging `target` `amount`: money collected, plus the damage when the
+    payment has to come out of a complete set (an armed target's approach breaks)."""
+    if amount <= 0:
+        return 0.0
+    st = _style.get()
+    payable = o.payable(target)
+    got = min(amount, payable)
+    gain = st.money * got
+    if st.charge_property:
+        # What the bank cannot cover comes as properties, onto this bot's board.
+        gain += st.charge_property * max(0, got - o.bank_total(target))
+    loose = o.loose_payable(target)
+    if amount > loose and payable > loose:
+        gain += 4.0 * threat(o, target)
+        if o.armed[target] and o.sets(target) - 1 < o.target_sets():
+            gain += 20.0
+    return gain
+
+
+def _rent_gain(o: Obs, action: dict[str, Any], multiplier: int) -> float:
+    colour = action["colour"]
+    amount = o.rent(o.me, colour) * multiplier
+    cat = o.cat
+    if cat.key[action["card"]] == "rent_any":
+        return _charge_gain(o, action["target"], amount)
+    return sum(_charge_gain(o, t, amount) for t in o.opponents())
+
+
+def _steal_gain(o: Obs, target: int, take: int) -> float:
+    colour = o.colour_of(target, take)
+    gain = receive_gain(o, o.me, take, colour) + threat(o, target) * remove_loss(o, target, take)
+    if breaks_approach(o, target, colour):
+        gain += 30.0
+    return gain
+
+
+def _action_gain(o: Obs, a: dict[str, Any]) -> float:
+    st = _style.get()
+    cat = o.cat
+    cid = a["card"]
+    key = cat.key[cid]
+    keep = keep_value(o, cid)
+    if key in ("rent_pair", "rent_any"):
+        return _rent_gain(o, a, 2 ** o.surge) - keep * st.charge_keep
+    if key == "pcs_orders":
+        if draws_nothing(o.deck_count, len(o.discard)):
+            return NEG
+        if o.rules.get("passGoRestartsTurn"):
+            return 8.0
+        # Two more cards, worth less when they would only be discarded at the end of the turn.
+        overflow = max(0, len(o.hand) + 1 - (o.plays_left - 1) - HAND_LIMIT)
+        return (st.pcs_gain if o.plays_left >= 2 else 1.2) - 1.0 * overflow
+    if key == "surge_ops":
+        if o.plays_left < 2:
+            return NEG
+        best = 0.0
+        for b in o.legal:
+            if b.get("type") == "action" and b.get("card") != cid and \
+                    cat.kind[b["card"]] == "rent":
+                best = max(best, _rent_gain(o, b, 2 ** (o.surge + 1))
+                           - _rent_gain(o, b, 2 ** o.surge))
+        return best - keep if best > 1.5 else NEG
+    if key == "finance_office":
+        return _charge_gain(o, a["target"], 5) - keep * st.charge_keep
+    if key == "roll_call":
+        return sum(_charge_gain(o, t, 2) for t in o.opponents()) - keep * st.charge_keep
+    if key in ("midnight_requisition", "chud"):
+        return _steal_gain(o, a["target"], a["take"]) - keep
+    if key == "tdy_orders":
+        t, take, give = a["target"], a["take"], a["give"]
+        mine = o.colour_of(o.me, give)
+        theirs = o.colour_of(t, take)
+        gain = receive_gain(o, o.me, take, theirs) - remove_loss(o, o.me, give)
+        gain += threat(o, t) * remove_loss(o, t, take)
+        gain -= threat(o, t) * receive_gain(o, t, give, mine) * 0.7
+        return gain - keep
+    if key == "inspector_general":
+        t, colour = a["target"], a["colour"]
+        zone = o.zones[t][colour]
+        gain = 10.0 + 0.25 * o.rent(t, colour) + sum(st.money * cat.value[c] for c in zone) * 0.2
+        gain *= 1.0 + threat(o, t)
+        if o.sets(o.me) + 1 >= o.target_sets() > o.sets(o.me):
+            gain += st.arm_bonus
+        if breaks_approach(o, t, colour):
+            gain += 30.0
+        return gain - keep
+    if key == "upgrade":
+        return 0.3 * HOUSE + 0.8
+    if key == "foc":
+        return 0.3 * FOC + 0.8
+    return NEG
+
+
+HOUSE, FOC = 3, 4
+
+
+def _place_gain(o: Obs, cid: int, colour: str) -> float:
+    st = _style.get()
+    zone = [*o.zones[o.me].get(colour, []), cid]
+    before = seat_zone_score(o, o.me, colour)
+    complete = _complete_after(o, o.me, colour, zone)
+    after = zone_score(colour, len(zone), complete, o.rent(o.me, colour))
+    gain = after - before
+    if complete and not o.is_set(o.me, colour):
+        gain += _set_count_bonus(o, o.me, +1)
+        if o.sets(o.me) + 1 < o.target_sets():
+            gain += st.early_set
+        if st.arm_caution and o.sets(o.me) + 1 == o.target_sets() and not _race_on(o) \
+                and shot_down_odds(o) > st.arm_caution:
+            return NEG
+    # A rainbow wild on its own is weak: hold it for a zone it will finish.
+    if o.cat.rainbow[cid] and not complete:
+        return gain - st.wild_alone
+    # Every property has to be placed to count at all, so placing one is worth a base amount
+    # on top of its progress.
+    return gain + st.place_base
+
+
+def _race_on(o: Obs) -> bool:
+    """Someone else is armed or one set short: no time to wait."""
+    return any(o.armed[s] or o.sets(s) >= o.target_sets() - 1 for s in o.opponents())
+
+
+def shot_down_odds(o: Obs) -> float:
+    """The chance that, once armed, more opponents hold a breaker (Inspector General or CHUD)
+    than this seat holds OPSEC: card counting over what the seat has not seen."""
+    def compute() -> float:
+        key = o.cat.key
+        breakers = {c for c in range(o.cat.size) if key[c] in ("inspector_general", "chud")}
+        seen = set(o.hand) | set(o.discard)
+        for s in range(len(o.bank)):
+            seen.update(o.bank[s])
+        unseen_breakers = len(breakers - seen)
+        unseen = o.deck_count + sum(o.hand_count[s] for s in o.opponents())
+        if unseen_breakers <= 0 or unseen <= 0:
+            return 0.0
+        opsec = sum(1 for c in o.hand if key[c] == "opsec")
+        dist = [1.0]  # dist[k] = chance that k opponents can shoot
+        for s in o.opponents():
+            h = min(unseen, o.hand_count[s] + 2)
+            none = 1.0
+            for i in range(h):
+                none *= max(0.0, (unseen - unseen_breakers - i) / (unseen - i))
+            p = 1.0 - none
+            nxt = [0.0] * (len(dist) + 1)
+            for k, q in enumerate(dist):
+                nxt[k] += q * (1 - p)
+                nxt[k + 1] += q * p
+            dist = nxt
+        return sum(q for k, q in enumerate(dist) if k > opsec)
+
+    return o.memo("shot_odds", compute)
+
+
+def _bank_context(o: Obs) -> tuple[bool, float, float, bool]:
+    st = _style.get()
+    exposed = max(0.0, st.bank_cushion - o.bank_total(o.me)) / st.bank_cushion
+    hoard = st.hoard if o.armed[o.me] else \
+        st.hoard_near if o.sets(o.me) + 1 == o.target_sets() else 0.0
+    return o.someone_armed(), exposed, hoard, len(o.hand) > HAND_LIMIT
+
+
+def _bank_gain(o: Obs, cid: int) -> float:
+    cat = o.cat
+    value = cat.value[cid]
+    armed, exposed, hoard, overflow = o.memo("bankctx", lambda: _bank_context(o))
+    if armed and cat.key[cid] in ("inspector_general", "chud"):
+        return NEG
+    st = _style.get()
+    gain = st.money * value * (st.bank_base + st.bank_urgency * exposed)
+    gain += hoard * value  # armed (or about to be): cash pays charges without breaking sets
+    if overflow:
+        gain += 1.0
+    if cat.kind[cid] == "money":
+        return gain + 1.0
+    return gain - keep_value(o, cid)
+
+
+def _move_gain(o: Obs, a: dict[str, Any]) -> float:
+    if o.rearranges_left <= REARRANGE_BUDGET - _style.get().move_cap:
+        return NEG
+    zones = o.zones[o.me]
+    if a["type"] == "move":
+        cid, dest = a["card"], a["colour"]
+        src = o.colour_of(o.me, cid)
+        if src is None:
+            return NEG  # an upgrade move: never needed by this bot
+        after_zones = {src: [c for c in zones[src] if c != cid],
+                       dest: [*zones.get(dest, ()), cid]}
+    else:
+        x, y = a["cards"]
+        cx, cy = o.colour_of(o.me, x), o.colour_of(o.me, y)
+        if cx is None or cy is None:
+            return NEG
+        after_zones = {cx: [y if c == x else c for c in zones[cx]],
+                       cy: [x if c == y else c for c in zones[cy]]}
+    before = 0.0
+    after = 0.0
+    for c, zone in after_zones.items():
+        before += seat_zone_score(o, o.me, c)
+        complete = _complete_after(o, o.me, c, zone)
+        after += zone_score(c, len(zone), complete, o.rent(o.me, c) if complete else 0)
+        # Moving a wild off a zone the hand can refill with a fixed property is worth the
+        # placing it allows.
+        if len(zone) < SET_SIZE[c] <= len(zones.get(c, ())) and any(
+                o.cat.kind[h] == "property" and o.cat.colours[h] == (c,) for h in o.hand):
+            after += 3.0
+    gain = after - before
+    return gain - 0.5 if gain > 0.5 else NEG
+
+
+def play_scores(o: Obs, rearrange: bool = True) -> list[tuple[float, dict[str, Any]]]:
+    """Every listed play with its score; `rearrange=False` skips free moves and swaps (the
+    hard bot's playouts, where they are rare and cost time)."""
+    out: list[tuple[float, dict[str, Any]]] = []
+    for a in o.legal:
+        typ = a["type"]
+        if not rearrange and (typ == "move" or typ == "swap"):
+            continue
+        if typ == "end_turn":
+            score = 0.0
+        elif typ == "place":
+            score = _place_gain(o, a["card"], a["colour"])
+        elif typ == "bank":
+            score = _bank_gain(o, a["card"])
+        elif typ == "action":
+            score = _action_gain(o, a)
+        elif typ in ("move", "swap"):
+            score = _move_gain(o, a)
+        else:
+            continue
+        out.append((score, a))
+    return out
+
+
+# ---- answering charges and steals -----------------------------------------------------------
+
+def hit_damage(o: Obs) -> float:
+    """What the pending action costs me if it goes through (points)."""
+    p = o.pending
+    assert p is not None
+    kind = p["kind"]
+    source = p["source"]
+    if kind in ("rent", "finance_office", "roll_call"):
+        amount = p.get("amount") or 0
+        return payment(o, amount)[1]
+    if kind == "inspector_general":
+        colour = p["colour"]
+        loss = 10.0 + 0.25 * o.rent(o.me, colour)
+        loss += _set_count_bonus(o, o.me, -1) + 5.0 * threat(o, source)
+        return loss
+    if kind in ("midnight_requisition", "chud"):
+        take = p["take"]
+        colour = o.colour_of(o.me, take)
+        return remove_loss(o, o.me, take) + threat(o, source) * receive_gain(o, source, take,
+                                                                             colour)
+    if kind == "tdy_orders":
+        take, give = p["take"], p["give"]
+        colour = o.colour_of(o.me, take)
+        return (remove_loss(o, o.me, take) - receive_gain(o, o.me, give, None)
+                + threat(o, source) * receive_gain(o, source, take, colour))
+    return 0.0
+
+
+def _my_play_worth(o: Obs, target: int) -> float:
+    """As the source: what my pending action is worth against `target` (to decide a
+    counter-OPSEC)."""
+    p = o.pending
+    assert p is not None
+    kind = p["kind"]
+    if kind in ("rent", "finance_office", "roll_call"):
+        return _charge_gain(o, target, p.get("amount") or 0)
+    if kind == "inspector_general":
+        gain = 10.0 + 0.25 * o.rent(target, p["colour"])
+        if breaks_approach(o, target, p["colour"]):
+            gain += 30.0
+        return gain
+    if kind in ("midnight_requisition", "chud"):
+        return _steal_gain(o, target, p["take"])
+    return 2.0
+
+
+def respond(o: Obs, answers: list[dict[str, Any]]) -> dict[str, Any]:
+    cat = o.cat
+    bars = _style.get().opsec_bar
+    opsecs = sum(1 for c in o.hand if cat.key[c] == "opsec")
+    p = o.pending
+    by_chain: dict[int, dict[str, dict[str, Any]]] = {}
+    for a in answers:
+        by_chain.setdefault(a.get("target", o.me), {})[a["answer"]] = a
+    for chain_target, options in by_chain.items():
+        if "opsec" not in options:
+            continue
+        if p is not None and p["source"] == o.me:
+            worth = _my_play_worth(o, chain_target)
+            if worth >= (bars[0] if opsecs == 1 else bars[1] + 0.5):
+                return options["opsec"]
+            continue
+        damage = hit_damage(o)
+        bar = bars[0] if opsecs == 1 else bars[1]
+        if p is not None and p["kind"] == "inspector_general":
+            bar = 0.0
+        if damage >= bar:
+            return options["opsec"]
+    first = next(iter(by_chain.values()))
+    return first.get("accept") or answers[0]
+
+
+# ---- paying ---------------------------------------------------------------------------------
+
+def card_pay_cost(o: Obs, cid: int, payee: int | None) -> float:
+    """What handing `cid` over costs me, in points (its money, the set progress I lose, and
+    the progress the payee gains)."""
+    cat = o.cat
+    value = cat.value[cid]
+    cost = _style.get().money * value
+    if cid in o.bank[o.me]:
+        return cost
+    for ups in o.upgrades[o.me].values():
+        if cid in ups:
+            return cost + 0.25 * (HOUSE if cat.key[cid] == "upgrade" else FOC) + 0.5
+    colour = o.colour_of(o.me, cid)
+    cost += remove_loss(o, o.me, cid) + 0.2
+    if payee is not None:
+        cost += threat(o, payee) * max(0.0, receive_gain(o, payee, cid, colour))
+    return cost
+
+
+def payment(o: Obs, amount: int) -> tuple[list[int], float]:
+    """The cheapest acceptable selection and its cost: a knapsack over totals capped at the
+    amount (overpaying already costs the extra money)."""
+    cat = o.cat
+    me = o.me
+    payable = o.bank[me] + [c for z in o.zones[me].values() for c in z] + \
+        [c for u in o.upgrades[me].values() for c in u]
+    if not payable:
+        return [], 0.0
+    payee = o.pending["source"] if o.pending else None
+    total = sum(cat.value[c] for c in payable)
+    if total < amount:
+        return sorted(payable), sum(card_pay_cost(o, c, payee) for c in payable)
+    best: dict[int, tuple[float, tuple[int, ...]]] = {0: (0.0, ())}
+    for c in payable:
+        v = cat.value[c]
+        if v == 0:
+            continue
+        cost = card_pay_cost(o, c, payee)
+        for got, (spent, chosen) in list(best.items()):
+            if got >= amount:
+                continue
+            nt = min(amount, got + v)
+            nc = spent + cost
+            cur = best.get(nt)
+            if cur is None or nc < cur[0] - 1e-9:
+                best[nt] = (nc, (*chosen, c))
+    cost, chosen = best[amount] if amount > 0 else (0.0, ())
+    if amount <= 0:
+        # A zero charge still needs a selection of something (the engine asks for cards).
+        cheapest = min(payable, key=lambda c: card_pay_cost(o, c, payee))
+        return [cheapest], card_pay_cost(o, cheapest, payee)
+    return sorted(chosen), cost
+
+
+# ---- discarding -----------------------------------------------------------------------------
+
+def discard(o: Obs, count: int) -> list[int]:
+    ranked = sorted(o.hand, key=lambda c: (keep_value(o, c), o.cat.value[c], c))
+    return sorted(ranked[:count])
+
+
+# ---- the policy -----------------------------------------------------------------------------
+
+def decide(o: Obs, rng: random.Random | None = None, rearrange: bool = True
+           ) -> dict[str, Any]:
+    legal = [a for a in o.legal if a["type"] != "scoop"]
+    if not legal:
+        return o.legal[0]
+    types = {a["type"] for a in legal}
+    if "respond" in types:
+        return respond(o, [a for a in legal if a["type"] == "respond"])
+    if "pay" in types:
+        cards, _ = payment(o, (o.pending or {}).get("amount") or 0)
+        return {"type": "pay", "cards": cards}
+    if "discard" in types:
+        count = len(next(a for a in legal if a["type"] == "discard")["cards"])
+        return {"type": "discard", "cards": discard(o, count)}
+    scored = play_scores(o, rearrange)
+    best = max(s for s, _ in scored)
+    band = [a for s, a in scored if s >= best - 1e-9]
+    if len(band) > 1 and rng is not None:
+        return band[rng.randrange(len(band))]
+    return band[0]
+
+
+def choose_action(view: dict[str, Any]) -> dict[str, Any]:
+    return decide(Obs.from_view(view), rng_for(view, "medium"))

@@ -1,0 +1,257 @@
+"""What a bot knows at a decision, in one compact shape: `Obs`.
+
+A bot's only input is a seat's view (`games.chudopoly.engine.view(state, seat)`); `Obs.from_view`
+turns its card dicts into card ids and keeps nothing else. The hard bot's playouts run inside worlds
+it sampled itself (determinize.py), and there `Obs.from_state` reads that sampled world directly
+with the same shape, so the medium policy can be the playout policy without building a view
+per step. Either way a policy reads other players only through public fields: boards, banks,
+hand *counts*, armed flags.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from typing import Any
+
+from games.chudopoly.engine.board import RENT_TABLE, SET_SIZE
+from games.chudopoly.engine.cards import Catalogue, catalogue
+from games.chudopoly.engine.legal import legal_actions
+from games.chudopoly.engine.winning import checkpoint_forecast
+
+HOUSE_BONUS = 3
+FOC_BONUS = 4
+
+
+class Obs:
+    """A seat's knowledge at one decision. Lists and dicts may be shared with the source: treat
+    everything as read-only."""
+
+    __slots__ = ("_memo", "active", "armed", "bank", "cat", "deck_count", "discard", "hand",
+                 "hand_count", "legal", "me", "order", "pending", "phase", "plays_left",
+                 "pure", "rearranges_left", "rules", "surge", "turn", "turn_number",
+                 "turns_left", "upgrades", "zones")
+
+    me: int
+    cat: Catalogue
+    rules: dict[str, Any]
+    pure: bool
+    turn: int
+    turn_number: int
+    phase: str
+    plays_left: int
+    rearranges_left: int
+    surge: int
+    deck_count: int
+    order: list[int]
+    active: list[bool]
+    hand: list[int]
+    hand_count: list[int]
+    bank: list[list[int]]
+    zones: list[dict[str, list[int]]]
+    upgrades: list[dict[str, list[int]]]
+    armed: list[bool]
+    turns_left: list[int | None]
+    pending: dict[str, Any] | None
+    legal: list[dict[str, Any]]
+    discard: list[int]
+
+    def __init__(self) -> None:
+        self._memo: dict[Any, Any] = {}
+
+    @classmethod
+    def from_view(cls, view: dict[str, Any]) -> Obs:
+        o = cls()
+        o.me = view["viewer"]
+        o.rules = view["ruleset"]
+        o.cat = catalogue(o.rules["deck"])
+        o.pure = bool(o.rules["pureSetRequired"])
+        o.turn = view["turn"]
+        o.turn_number = view["turn_number"]
+        o.phase = view["phase"]
+        o.plays_left = view["plays_left"]
+        o.rearranges_left = view["rearranges_left"]
+        o.surge = view["surge"]
+        o.deck_count = view["deck_count"]
+        players = view["players"]
+        o.order = list(view.get("order") or range(len(players)))
+        o.active = [p["active"] for p in players]
+        o.hand = [c["id"] for c in view["hand"]]
+        o.hand_count = [p["hand_count"] for p in players]
+        o.bank = [[c["id"] for c in p["bank"]] for p in players]
+        o.zones = [{z["colour"]: [c["id"] for c in z["cards"]] for z in p["zones"]}
+                   for p in players]
+        o.upgrades = [{z["colour"]: [c["id"] for c in z["upgrades"]]
+                       for z in p["zones"] if z["upgrades"]} for p in players]
+        o.armed = [bool(p["armed"]) for p in players]
+        o.turns_left = [p.get("opponent_turns_remaining") for p in players]
+        pending = view.get("pending")
+        if pending is not None:
+            pending = dict(pending)
+            for k in ("card", "take", "give"):
+                if isinstance(pending.get(k), dict):
+                    pending[k] = pending[k]["id"]
+        o.pending = pending
+        o.legal = view["legal"]
+        o.discard = [c["id"] for c in view.get("discard", ())]
+        return o
+
+    @classmethod
+    def from_state(cls, state: dict[str, Any], seat: int,
+                   legal: list[dict[str, Any]] | None = None) -> Obs:
+        """The same picture read straight from a state: only for worlds a bot built itself."""
+        o = cls()
+        o.me = seat
+        o.rules = state["ruleset"]
+        from games.chudopoly.engine.state import catalogue_for
+
+        o.cat = catalogue_for(state)
+        o.pure = bool(o.rules["pureSetRequired"])
+        o.turn = state["turn"]
+        o.turn_number = state["turn_number"]
+        o.phase = state["phase"]
+        o.plays_left = state["plays_left"]
+        o.rearranges_left = state["rearranges_left"]
+        o.surge = state["surge"]
+        o.deck_count = len(state["deck"])
+        players = state["players"]
+        o.order = state["order"]
+        o.active = [p["active"] for p in players]
+        o.hand = players[seat]["hand"]
+        o.hand_count = [len(p["hand"]) for p in players]
+        o.bank = [p["bank"] for p in players]
+        o.zones = [p["zones"] for p in players]
+        o.upgrades = [p["upgrades"] for p in players]
+        o.armed = [p["armed_at"] is not None for p in players]
+        o.turns_left = [None] * len(players)
+        for s, p in enumerate(players):
+            if p["armed_at"] is not None:
+                forecast = checkpoint_forecast(state, s)
+                o.turns_left[s] = forecast[1] if forecast else None
+        o.pending = state["pending"]
+        o.legal = legal if legal is not None else legal_actions(state, seat)
+        o.discard = state["discard"]
+        return o
+
+    # ---- board questions ------------------------------------------------------------------
+
+    def opponents(self) -> list[int]:
+        return [s for s in self.order if s != self.me and self.active[s]]
+
+    def is_set(self, seat: int, colour: str) -> bool:
+        zone = self.zones[seat].get(colour)
+        if not zone or len(zone) < SET_SIZE[colour]:
+            return False
+        if self.pure:
+            rainbow = self.cat.rainbow
+            return any(not rainbow[c] for c in zone)
+        return True
+
+    def set_colours(self, seat: int) -> list[str]:
+        key = ("sets", seat)
+        hit = self._memo.get(key)
+        if hit is None:
+            hit = self._memo[key] = [c for c in self.zones[seat] if self.is_set(seat, c)]
+        return hit
+
+    def sets(self, seat: int) -> int:
+        return len(self.set_colours(seat))
+
+    def zone_len(self, seat: int, colour: str) -> int:
+        return len(self.zones[seat].get(colour, ()))
+
+    def rent(self, seat: int, colour: str) -> int:
+        zone = self.zones[seat].get(colour)
+        if not zone:
+            return 0
+        table = RENT_TABLE[colour]
+        rent = table[min(len(zone), len(table)) - 1]
+        for u in self.upgrades[seat].get(colour, ()):
+            rent += HOUSE_BONUS if self.cat.key[u] == "upgrade" else FOC_BONUS
+        return rent
+
+    def bank_total(self, seat: int) -> int:
+        key = ("bank", seat)
+        hit = self._memo.get(key)
+        if hit is None:
+            value = self.cat.value
+            hit = self._memo[key] = sum(value[c] for c in self.bank[seat])
+        return hit
+
+    def board_value(self, seat: int) -> int:
+        value = self.cat.value
+        total = sum(value[c] for z in self.zones[seat].values() for c in z)
+        return total + sum(value[c] for u in self.upgrades[seat].values() for c in u)
+
+    def payable(self, seat: int) -> int:
+        return self.memo(("payable", seat), lambda: self.bank_total(seat) + self.board_value(seat))
+
+    def loose_payable(self, seat: int) -> int:
+        """What `seat` can pay without touching a complete set or its upgrades."""
+        return self.memo(("loose", seat), lambda: self._loose_payable(seat))
+
+    def _loose_payable(self, seat: int) -> int:
+        value = self.cat.value
+        total = self.bank_total(seat)
+        for colour, zone in self.zones[seat].items():
+            if not self.is_set(seat, colour):
+                total += sum(value[c] for c in zone)
+        return total
+
+    def colour_of(self, seat: int, cid: int) -> str | None:
+        for colour, zone in self.zones[seat].items():
+            if cid in zone:
+                return colour
+        return None
+
+    def someone_armed(self) -> bool:
+        hit = self._memo.get("armed")
+        if hit is None:
+            hit = self._memo["armed"] = any(self.armed[s] for s in self.opponents())
+        return hit
+
+    def memo(self, key: Any, compute: Any) -> Any:
+        """A value computed once per decision (an Obs is never changed after it is built)."""
+        hit = self._memo.get(key)
+        if hit is None:
+            hit = self._memo[key] = compute()
+        return hit
+
+    def target_sets(self) -> int:
+        return int(self.rules["setsToWin"])
+
+
+def seed_of(view: dict[str, Any], salt: str = "") -> int:
+    """A seed derived from what the seat sees, so the same view always gives the same move.
+    (The game's own seed is not in a view, and must not be: it would reveal the deck.)"""
+    key = {
+        "salt": salt,
+        "version": view.get("version"),
+        "viewer": view.get("viewer"),
+        "turn_number": view.get("turn_number"),
+        "hand": [c["id"] for c in view.get("hand", ())],
+        "boards": [[p.get("hand_count"), p.get("bank_total"), p.get("net_worth")]
+                   for p in view.get("players", ())],
+        "deck": view.get("deck_count"),
+        "discard": view.get("discard_count"),
+    }
+    return seed_from(key)
+
+
+def seed_from(key: dict[str, Any]) -> int:
+    """The seed of `seed_of`'s key (also built from a state by the hard bot's playouts)."""
+    digest = hashlib.blake2b(json.dumps(key, sort_keys=True).encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big")
+
+
+def rng_for(view: dict[str, Any], salt: str = "") -> random.Random:
+    return random.Random(seed_of(view, salt))
+
+
+def draws_nothing(deck_count: int, discard_count: int) -> bool:
+    """Whether PCS Orders would draw back only itself: with the deck and the discard pile both
+    empty, the card goes to the discard pile, is reshuffled into the deck and drawn again. The
+    play changes nothing, and where it restarts the turn (passGoRestartsTurn) a bot that plays
+    it whenever it can never ends its turn."""
+    return deck_count == 0 and discard_count == 0

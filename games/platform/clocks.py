@@ -1,0 +1,449 @@
+"""Clocks: a deadline per seat owed a decision, the automatic decision when one runs out, and
+the bot that takes a seat over when its owner is gone.
+
+RULINGS "Clocks" and "Leaving and timing out", REFERENCE §7 "Timers" and "Bot takeover":
+
+- Every seat owed a decision has its own deadline in `Game.deadlines` (so a restart keeps it):
+  the turn clock for the turn holder's plays and discard, the response clock for answers and
+  payments. One responder answering never resets another's. The turn clock pauses while
+  responses are owed and resumes with what was left.
+- When a deadline passes, the engine's `timeout_actions` are applied for that seat through the
+  same locked path as a player's move (`services.apply_locked`), logged with source "clock",
+  so replaying the log reproduces the state. A `response_timeout` / `turn_timeout` note is
+  stored with the first action's events for the log line ("… ran out of time (45 s) …").
+- Three expiries in a row, leaving, or staying disconnected past the grace period: a medium
+  bot plays the seat until its owner comes back from their browser.
+- Time the site was down is given back: the sweep notes when it last ran, and after a long gap
+  every running clock moves forward by the time lost, so nobody times out because of us.
+
+How an expiry reaches a game: after each commit that moves the earliest deadline, one task
+`chudopoly.clock_expire(game_id, due)` is scheduled at it. It does nothing if the game's
+earliest deadline is no longer `due` (whatever moved it scheduled its own). The periodic
+`chudopoly.clocks_sweep` acts on any game whose `clock_due` passed anyway (a lost task, a
+restart) and on seats disconnected past the grace. Both lock the game row, so an expiry
+happens once however many of them arrive.
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from collections.abc import Mapping, Sequence
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from games.platform import scheduler
+from games.platform.identity import Viewer
+from games.platform.interface import GameEngine, get_game
+from games.platform.models import ClockSweep, Game, Seat, SeatSocket, Table
+
+log = logging.getLogger(__name__)
+
+TAKEOVER_AFTER_TIMEOUTS = 3  # RULINGS: three decisions in a row timed out
+TAKEOVER_LEVEL = "medium"  # the bot that stands in for a human
+DISCONNECT_GRACE_SECONDS = 30.0  # REFERENCE §7: a dropped player's room is kept 30 s
+SWEEP_SECONDS = 2.0  # games/platform/apps.py runs the sweep this often
+DOWNTIME_SECONDS = 15.0  # a longer gap between sweeps means the site (or its worker) was down
+SWEEP_LIMIT = 200
+
+# A table socket checks in at least this often (games/platform/consumers.py); one silent for
+# SOCKET_STALE_SECONDS belonged to a web process that died without closing it.
+SOCKET_CHECK_IN_SECONDS = 20.0
+SOCKET_STALE_SECONDS = 60.0
+
+CLOCK_EXPIRE_TASK = "chudopoly.clock_expire"
+GRACE_TASK = "chudopoly.seat_grace_check"
+
+
+def now() -> datetime:
+    """The clocks' time (tests move it forward by patching this)."""
+    return timezone.now()
+
+
+def disconnect_grace_seconds() -> float:
+    return float(getattr(settings, "SEAT_DISCONNECT_GRACE_SECONDS", DISCONNECT_GRACE_SECONDS))
+
+
+def downtime_seconds() -> float:
+    """A gap between sweeps longer than this is downtime given back (0: never give back)."""
+    return float(getattr(settings, "CLOCKS_DOWNTIME_SECONDS", DOWNTIME_SECONDS))
+
+
+def _when(iso: str) -> datetime:
+    return datetime.fromisoformat(iso)
+
+
+def _seat_entries(deadlines: Mapping[str, Any]) -> dict[int, Mapping[str, Any]]:
+    """Engine seat -> its deadline entry (other keys, such as "paused", are left out)."""
+    return {int(key): entry for key, entry in (deadlines or {}).items()
+            if key.isdigit() and isinstance(entry, Mapping) and entry.get("deadline")}
+
+
+# --- computing deadlines -----------------------------------------------------------------------
+
+
+def next_deadlines(engine: GameEngine, state: Mapping[str, Any], table: Table,
+                   old: Mapping[str, Any]) -> dict[str, Any]:
+    """Per-seat deadlines for the decisions owed in `state`, given the previous ones.
+
+    A seat keeps its deadline while it owes the same decision (answering and then paying one
+    charge is one decision); the turn clock pauses (time left kept under "paused") whenever the
+    turn holder does not owe the turn, and resumes with that time; a clock of 0 is off.
+    """
+    at = now()
+    clock = engine.clock_context(engine.view(dict(state), None))
+    turn_seat, turn_number = clock["turn_seat"], clock["turn_number"]
+    turn_key = f"turn:{turn_number}"
+    owed = engine.to_decide(dict(state))
+    paused = old.get("paused") if isinstance(old.get("paused"), Mapping) else None
+    out: dict[str, Any] = {}
+    for seat in owed:
+        kind = "turn" if seat == turn_seat and not clock["pending"] else "response"
+        key = turn_key if kind == "turn" else "response"
+        prev = old.get(str(seat))
+        if isinstance(prev, Mapping) and prev.get("key") == key:
+            out[str(seat)] = dict(prev)
+            continue
+        seconds = table.turn_seconds if kind == "turn" else table.response_seconds
+        if not seconds:
+            continue
+        left = float(seconds)
+        if kind == "turn" and paused and paused.get("key") == key:
+            left = float(paused["remaining"])
+        out[str(seat)] = {"kind": kind, "key": key, "seconds": seconds,
+                          "deadline": (at + timedelta(seconds=left)).isoformat()}
+    turn_entry = out.get(str(turn_seat)) if turn_seat is not None else None
+    if turn_seat is not None and not (turn_entry and turn_entry.get("key") == turn_key):
+        # The turn holder owes no turn decision now (responses are owed): pause its clock.
+        prev = old.get(str(turn_seat))
+        if isinstance(prev, Mapping) and prev.get("key") == turn_key:
+            left = (_when(prev["deadline"]) - at).total_seconds()
+            out["paused"] = {"key": turn_key, "remaining": max(0.0, left),
+                             "seconds": prev.get("seconds")}
+        elif paused and paused.get("key") == turn_key:
+            out["paused"] = dict(paused)
+    return out
+
+
+def earliest(deadlines: Mapping[str, Any]) -> datetime | None:
+    entries = _seat_entries(deadlines)
+    return min((_when(e["deadline"]) for e in entries.values()), default=None)
+
+
+def due_seats(deadlines: Mapping[str, Any], at: datetime) -> list[int]:
+    """Seats whose clock has run out at `at`, in seat order."""
+    return sorted(seat for seat, e in _seat_entries(deadlines).items()
+                  if _when(e["deadline"]) <= at)
+
+
+def schedule_expiry(*, game_id: int, due: datetime | None) -> None:
+    """Ask the scheduler to look at this game at its earliest deadline (call after commit).
+
+    The task names the deadline it is for, not the game version: moves that leave the earliest
+    deadline where it was (every play of a turn but the last) need no task of their own."""
+    if due is not None:
+        scheduler.run_at(due, CLOCK_EXPIRE_TASK, game_id=game_id, due=due.isoformat())
+
+
+def reset_timeouts(game: Game, seat: int) -> None:
+    """The seat's run of expiries starts again (the caller saves the game)."""
+    if str(seat) in (game.timeouts or {}):
+        game.timeouts = {k: v for k, v in game.timeouts.items() if k != str(seat)}
+
+
+# --- when a clock runs out ---------------------------------------------------------------------
+
+
+def _note(engine: GameEngine, game: Game, seat: int, entry: Mapping[str, Any],
+          actions: list[dict[str, Any]]) -> dict[str, Any]:
+    """The event that says the clock decided (REFERENCE §7 `response_timeout`)."""
+    seconds = entry.get("seconds")
+    if entry.get("kind") == "turn":
+        return {"type": "turn_timeout", "seat": seat, "seconds": seconds,
+                "decision": actions[0].get("type") if actions else None}
+    pending = engine.view(game.state, None).get("pending") or {}
+    answers = [a for a in actions if a.get("answer") == "accept"]
+    return {"type": "response_timeout", "seat": seat, "seconds": seconds,
+            "decision": "accept" if answers else (actions[0].get("type") if actions else None),
+            "kind": pending.get("kind"), "amount": pending.get("amount"),
+            "source": pending.get("source"),
+            "against": [a.get("target") for a in answers if a.get("target") is not None]}
+
+
+def _time_out(game: Game, table: Table, engine: GameEngine, seat: int,
+              entry: Mapping[str, Any]) -> bool:
+    """Apply the automatic decision for one seat (the caller holds the locks). True if the
+    clock decided anything."""
+    from games.chudopoly.bots import choose_action
+    from games.platform.services import ActionRefused, apply_locked
+
+    actions = engine.timeout_actions(game.state, seat)
+    note = _note(engine, game, seat, entry, actions)
+    done = 0
+    try:
+        for action in actions:
+            if game.status != Game.Status.RUNNING or seat not in engine.to_decide(game.state):
+                break
+            apply_locked(game, table, engine, seat, action, source="clock",
+                         note=None if done else note)
+            done += 1
+    except ActionRefused:
+        log.exception("game %s: the automatic decision for seat %s was refused", game.pk, seat)
+    if not done and game.status == Game.Status.RUNNING and seat in engine.to_decide(game.state):
+        # Never leave a table stuck on a refused timeout: the easy bot decides instead.
+        apply_locked(game, table, engine, seat, choose_action(engine.view(game.state, seat)),
+                     source="clock", note=note)
+        done += 1
+    return done > 0
+
+
+def game_clock_expire(*, game_id: int, due: str | None = None,
+                      version: int | None = None) -> int:
+    """Make the automatic decision for every seat whose clock has run out; returns how many.
+
+    `due` is the deadline the task was scheduled for: if the game's earliest deadline is no
+    longer that one, the task does nothing (whatever moved it scheduled its own), so a late or
+    duplicated task is harmless. `version` (tasks queued by older releases) does the same by
+    move count. The sweep passes neither: whatever is due now.
+    """
+    from games.platform.services import settle_locked
+
+    with transaction.atomic():
+        game = Game.objects.select_for_update().filter(pk=game_id).first()
+        if game is None or game.status != Game.Status.RUNNING:
+            return 0
+        if version is not None and version != game.version:
+            return 0
+        if due is not None and game.clock_due is not None and game.clock_due != _when(due):
+            return 0
+        at = now()
+        due_now = due_seats(game.deadlines, at)
+        if not due_now:
+            nxt = earliest(game.deadlines)
+            if (version is not None or due is not None) and nxt is not None:
+                # Early (clocks of two hosts disagree): look again at the deadline.
+                transaction.on_commit(lambda: schedule_expiry(game_id=game_id, due=nxt))
+            return 0
+        engine = get_game(game.game_kind)
+        table = Table.objects.select_for_update().get(pk=game.table_id)
+        old = dict(game.deadlines or {})
+        entries = _seat_entries(old)
+        humans = {s.game_seat: s for s in Seat.objects.filter(
+            table_id=table.pk, game_seat__isnull=False, is_bot=False)}
+        expired = 0
+        for seat in due_now:
+            if game.status != Game.Status.RUNNING:
+                break
+            if seat not in engine.to_decide(game.state):
+                continue
+            if not _time_out(game, table, engine, seat, entries[seat]):
+                continue
+            expired += 1
+            human = humans.get(seat)
+            if human is not None and not human.away and _in_game(game, human):
+                count = int((game.timeouts or {}).get(str(seat), 0)) + 1
+                game.timeouts = {**(game.timeouts or {}), str(seat): count}
+                if count >= TAKEOVER_AFTER_TIMEOUTS:
+                    _mark_away(human, "timeouts")
+                    reset_timeouts(game, seat)  # a fresh run once the owner is back
+        settle_locked(game, table, engine, old)
+        return expired
+
+
+def _in_game(game: Game, seat: Seat) -> bool:
+    players = game.players or []
+    return (seat.game_seat is not None and seat.game_seat < len(players)
+            and players[seat.game_seat].get("seat_id") == seat.pk)
+
+
+def _mark_away(seat: Seat, reason: str) -> None:
+    seat.away = True
+    seat.away_reason = reason
+    seat.save(update_fields=["away", "away_reason"])
+
+
+# --- presence: sockets opening and closing -----------------------------------------------------
+
+
+def _owned_seat(table_id: int, viewer: Viewer) -> Seat | None:
+    if not viewer.known:
+        return None
+    return (Seat.objects.select_for_update().filter(table_id=table_id)
+            .filter(viewer.seat_filter()).first())
+
+
+def seat_connected(*, table_id: int, viewer: Viewer, channel: str | None = None) -> Seat | None:
+    """A table socket of this seat's owner opened (`channel`: its channel-layer name): count it,
+    and give the seat back from the bot if it was away (the owner came back from their
+    browser)."""
+    from games.platform.services import seat_return
+
+    with transaction.atomic():
+        seat = _owned_seat(table_id, viewer)
+        if seat is None:
+            return None
+        SeatSocket.objects.update_or_create(
+            channel=channel or f"local-{uuid.uuid4().hex}",
+            defaults={"seat": seat, "seen_at": now()})
+        seat.connections = seat.sockets.count()
+        seat.disconnected_at = None
+        seat.save(update_fields=["connections", "disconnected_at"])
+    if seat.away:
+        return seat_return(table_id=table_id, viewer=viewer)
+    return seat
+
+
+def sockets_checked_in(channels: Sequence[str]) -> int:
+    """These table sockets are still open: one statement for all of them. Each web process
+    checks its own in every SOCKET_CHECK_IN_SECONDS or so (games/platform/checkins.py)."""
+    return SeatSocket.objects.filter(channel__in=list(channels)).update(seen_at=now())
+
+
+def seat_disconnected(*, table_id: int, viewer: Viewer, channel: str | None = None) -> None:
+    """A table socket closed (`channel`; without one, the seat's oldest). When the owner's last
+    one closes during a game, a bot takes the seat if they are not back within the grace
+    period."""
+    with transaction.atomic():
+        seat = _owned_seat(table_id, viewer)
+        if seat is None:
+            return
+        sockets = seat.sockets.filter(channel=channel) if channel else seat.sockets.order_by(
+            "seen_at")[:1]
+        SeatSocket.objects.filter(pk__in=list(sockets.values_list("pk", flat=True))).delete()
+        _recount(seat, closed_at=now())
+
+
+def _recount(seat: Seat, *, closed_at: datetime) -> None:
+    """Count the seat's sockets again (the caller holds its row); when none is left during a
+    game, the grace period starts from `closed_at`."""
+    was = seat.connections
+    seat.connections = seat.sockets.count()
+    if seat.connections == 0 and (was or seat.disconnected_at is None):
+        seat.disconnected_at = closed_at
+    seat.save(update_fields=["connections", "disconnected_at"])
+    if seat.connections or seat.is_bot or seat.away or not was:
+        return
+    if not Table.objects.filter(pk=seat.table_id, status=Table.Status.PLAYING).exists():
+        return
+    seat_id, since = seat.pk, seat.disconnected_at.isoformat()
+    wait = max(0.0, disconnect_grace_seconds() - (now() - closed_at).total_seconds())
+    transaction.on_commit(lambda: scheduler.run_after(wait, GRACE_TASK, seat_id=seat_id,
+                                                      since=since))
+
+
+def drop_stale_sockets(at: datetime, *, limit: int = SWEEP_LIMIT) -> int:
+    """Forget sockets that stopped checking in (their web process was killed): each such seat
+    counts as disconnected since the socket was last seen. Returns how many were dropped."""
+    cutoff = at - timedelta(seconds=SOCKET_STALE_SECONDS)
+    stale = list(SeatSocket.objects.filter(seen_at__lt=cutoff).order_by("seen_at")
+                 .values_list("pk", "seat_id", "seen_at")[:limit])
+    for seat_id in sorted({seat_id for _, seat_id, _ in stale}):
+        with transaction.atomic():
+            seat = Seat.objects.select_for_update().filter(pk=seat_id).first()
+            if seat is None:
+                continue
+            mine = [(pk, seen) for pk, sid, seen in stale if sid == seat_id]
+            SeatSocket.objects.filter(pk__in=[pk for pk, _ in mine],
+                                      seen_at__lt=cutoff).delete()
+            _recount(seat, closed_at=max(seen for _, seen in mine))
+    return len(stale)
+
+
+def seat_takeover_if_gone(*, seat_id: int, since: str | None = None) -> bool:
+    """Hand a seat to the bot if its owner has had no socket open for the grace period.
+
+    `since` is the disconnect the grace task was scheduled for: a seat that came back and left
+    again in between waits for its own, later task."""
+    from games.platform.services import _announce, schedule_bot_moves
+
+    table_id = Seat.objects.filter(pk=seat_id).values_list("table_id", flat=True).first()
+    if table_id is None:
+        return False
+    with transaction.atomic():
+        table = Table.objects.select_for_update().get(pk=table_id)
+        seat = Seat.objects.select_for_update().filter(pk=seat_id).first()
+        if (seat is None or seat.is_bot or seat.away or seat.connections
+                or seat.disconnected_at is None or table.status != Table.Status.PLAYING):
+            return False
+        if since is not None and seat.disconnected_at.isoformat() != since:
+            return False
+        if (now() - seat.disconnected_at).total_seconds() < disconnect_grace_seconds():
+            return False
+        game = table.games.order_by("-number").first()
+        if game is None or game.status != Game.Status.RUNNING or not _in_game(game, seat):
+            return False
+        _mark_away(seat, "disconnected")
+        _announce(table, lobby=False)
+        game_id = game.pk
+        transaction.on_commit(lambda: schedule_bot_moves(game_id=game_id))
+        return True
+
+
+# --- the sweep ---------------------------------------------------------------------------------
+
+
+def give_back_downtime(at: datetime) -> float:
+    """Note that the sweep runs at `at`; if the last sweep was long ago the site was down, and
+    every running clock gets the lost time back. Returns the seconds given back."""
+    from games.platform.services import _announce
+
+    with transaction.atomic():
+        mark = ClockSweep.objects.select_for_update().filter(pk=1).first()
+        if mark is None:
+            ClockSweep.objects.get_or_create(pk=1, defaults={"ran_at": at})
+            return 0.0
+        gap = (at - mark.ran_at).total_seconds()
+        if gap < 0:
+            return 0.0  # a sweep with a later time has run (clocks of two hosts disagree)
+        mark.ran_at = at
+        mark.save(update_fields=["ran_at"])
+        if not downtime_seconds() or gap <= downtime_seconds():
+            return 0.0
+        lost = timedelta(seconds=gap - SWEEP_SECONDS)
+        games = (Game.objects.select_for_update().select_related("table")
+                 .filter(status=Game.Status.RUNNING, clock_due__isnull=False).order_by("pk"))
+        for game in games:
+            game.deadlines = {
+                key: ({**entry, "deadline": (_when(entry["deadline"]) + lost).isoformat()}
+                      if key.isdigit() and isinstance(entry, Mapping) and entry.get("deadline")
+                      else entry)
+                for key, entry in game.deadlines.items()}
+            game.clock_due = earliest(game.deadlines)
+            game.save(update_fields=["deadlines", "clock_due", "updated_at"])
+            # No version: the move count is unchanged but every clock on the page moved.
+            _announce(game.table, lobby=False)
+            game_id, due = game.pk, game.clock_due
+            transaction.on_commit(lambda g=game_id, d=due: schedule_expiry(game_id=g, due=d))
+        log.warning("clocks: %.0f s without a sweep; gave %.0f s back to every running clock",
+                    gap, lost.total_seconds())
+        return lost.total_seconds()
+
+
+def clocks_sweep(*, limit: int = SWEEP_LIMIT) -> int:
+    """Act on every running game whose clock has run out and every seat gone past the grace,
+    whether or not a task was scheduled for it (after giving back any time the site was down).
+    Returns how many seats it acted on."""
+    at = now()
+    if give_back_downtime(at):
+        at = now()
+    acted = 0
+    due = (Game.objects.filter(status=Game.Status.RUNNING, clock_due__lte=at)
+           .order_by("clock_due").values_list("pk", flat=True)[:limit])
+    for game_id in list(due):
+        try:
+            acted += game_clock_expire(game_id=game_id)
+        except Exception:
+            # One broken game must not stop the others; the next sweep tries it again.
+            log.exception("clocks sweep: game %s", game_id)
+    drop_stale_sockets(at)
+    cutoff = at - timedelta(seconds=disconnect_grace_seconds())
+    gone = (Seat.objects.filter(is_bot=False, away=False, connections=0,
+                                disconnected_at__lte=cutoff, table__status=Table.Status.PLAYING)
+            .values_list("pk", flat=True)[:limit])
+    for seat_id in list(gone):
+        acted += int(seat_takeover_if_gone(seat_id=seat_id))
+    return acted

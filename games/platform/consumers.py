@@ -1,0 +1,328 @@
+"""Websocket consumers: thin; they parse, call services and push rendered partials."""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextlib
+import logging
+import time
+from collections import deque
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.consumer import get_handler_name
+from channels.db import DatabaseSyncToAsync
+from channels.generic.websocket import WebsocketConsumer
+from django.conf import settings
+from django.db.models import Subquery
+from django.template.loader import render_to_string
+
+from games.platform import presenters
+from games.platform.broadcast import group_name, held_updates, update_token
+from games.platform.checkins import open_sockets
+from games.platform.clocks import SOCKET_CHECK_IN_SECONDS, seat_connected, seat_disconnected
+from games.platform.frames import FrameError, parse_frame
+from games.platform.heartbeat import HeartbeatMixin
+from games.platform.identity import viewer_from_scope
+from games.platform.lanes import PriorityLane
+from games.platform.lobby import LOBBY_GROUP, public_tables
+from games.platform.models import ChatMessage, Game, Seat, Table
+from games.platform.services import Move, TableError, chat_post, normalize_code, table_move
+from games.platform.snapshot_cache import snapshots
+
+# REFERENCE §7: the server's frame rate limit is 40 messages per 5 seconds.
+RATE_LIMIT_FRAMES = 40
+RATE_LIMIT_SECONDS = 5.0
+FLOOD_FACTOR = 2  # past twice the limit in one window the socket is closed
+CLOSE_NO_TABLE = 4404
+CLOSE_FLOOD = 4429
+
+
+log = logging.getLogger(__name__)
+
+_TABLE_LANE = PriorityLane("table-lane")
+# What a player waits on: their own frame's answer, a page's first board.
+_URGENT = frozenset({"websocket.receive", "websocket.connect"})
+
+
+def _log_failed_send(future: concurrent.futures.Future[Any]) -> None:
+    if not future.cancelled() and future.exception() is not None:
+        log.warning("a table's group message was not sent: %r", future.exception())
+
+
+class LobbyConsumer(HeartbeatMixin, WebsocketConsumer):
+    """Keeps the home page's list of public tables live (htmx ws out-of-band swap)."""
+
+    last_html = ""
+
+    def connect(self) -> None:
+        async_to_sync(self.channel_layer.group_add)(LOBBY_GROUP, self.channel_name)
+        self.accept()
+
+    def disconnect(self, code: int) -> None:
+        async_to_sync(self.channel_layer.group_discard)(LOBBY_GROUP, self.channel_name)
+
+    def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        # The lobby socket is push-only; anything the browser sends is ignored.
+        return
+
+    def lobby_changed(self, event: dict[str, Any]) -> None:
+        self.last_html = render_to_string("games/_public_tables.html",
+                                          {"tables": public_tables(), "oob": True})
+        self.send(text_data=self.last_html)
+
+    def socket_heartbeat(self, event: dict[str, Any]) -> None:
+        # Join again (a restarted Redis forgot the group) and send the list if it changed.
+        async_to_sync(self.channel_layer.group_add)(LOBBY_GROUP, self.channel_name)
+        html = render_to_string("games/_public_tables.html",
+                                {"tables": public_tables(), "oob": True})
+        if html != self.last_html:
+            self.last_html = html
+            self.send(text_data=html)
+
+
+class TableConsumer(HeartbeatMixin, WebsocketConsumer):
+    """One browser tab at one table. It acts for the seat its session owns (or watches).
+
+    Frames in: see games/platform/frames.py. Frames out: HTML fragments with hx-swap-oob, rendered
+    from this seat's view only. After a move the service broadcasts {"version": n} to the group and
+    every consumer (this one included) re-renders its own seat's partials.
+    """
+
+    table: Table
+    code: str
+    seen: tuple[Any, ...] | None = None  # what the last push showed (see _fingerprint)
+    # (game id, engine seat) as this socket's last push showed them; see _game_seat
+    mine: tuple[int | None, int | None] = (None, None)
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """Handle one message on the process's table lane (games/platform/lanes.py), a player's
+        frame or a new socket before any re-render. SQLite (one writer at a time) keeps the thread
+        every sync consumer of the process shares by default."""
+        self.heard()  # the heartbeat waits for a quiet spell (games/platform/heartbeat.py)
+        self.loop = asyncio.get_running_loop()
+        kind = message.get("type")
+        if kind == "table.update" and self._already_shown(message):
+            return  # not worth a thread: most often the mover's own update (see table_update)
+        if settings.DATABASES["default"]["ENGINE"].endswith("sqlite3"):
+            await DatabaseSyncToAsync(self._handle)(message)  # the shared thread
+            return
+        lane = _TABLE_LANE.urgent if kind in _URGENT else _TABLE_LANE.later
+        await DatabaseSyncToAsync(self._handle, thread_sensitive=False, executor=lane)(message)
+
+    def _handle(self, message: dict[str, Any]) -> None:
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        handler(message)
+        self._check_in()
+
+    def _check_in(self) -> None:
+        """Tell the clocks this process's sockets are alive, every SOCKET_CHECK_IN_SECONDS at
+        most, all in one write (games/platform/checkins.py): a socket that stops checking in
+        belonged to a process that died (games/platform/clocks.py)."""
+        open_sockets.check_in_if_due(SOCKET_CHECK_IN_SECONDS)
+
+    def connect(self) -> None:
+        self.code = normalize_code(self.scope["url_route"]["kwargs"]["code"])
+        table = Table.objects.filter(code=self.code).first()
+        if table is None:
+            self.close(code=CLOSE_NO_TABLE)
+            return
+        self.table = table
+        self.viewer = viewer_from_scope(self.scope)
+        self.sent: dict[str, str] = {}
+        self.log_cache: presenters.LogCache = {}
+        self.partial_memo: presenters.PartialMemo = {}
+        self.frames: deque[float] = deque()
+        self.group = table.group_name
+        async_to_sync(self.channel_layer.group_add)(self.group, self.channel_name)
+        self.accept()
+        # Counted for the disconnect grace; coming back to a running game takes the seat back
+        # from the bot that held it (games/platform/clocks.py).
+        if self.viewer.known:
+            # Checked in from now on with the process's other sockets (a watcher has no row, and
+            # the write finds none for it).
+            open_sockets.opened(self.channel_name)
+            with contextlib.suppress(TableError):
+                seat_connected(table_id=table.pk, viewer=self.viewer, channel=self.channel_name)
+        self.push(full=True)
+
+    def disconnect(self, code: int) -> None:
+        if hasattr(self, "group"):
+            async_to_sync(self.channel_layer.group_discard)(self.group, self.channel_name)
+            open_sockets.closed(self.channel_name)
+            if self.viewer.known:
+                seat_disconnected(table_id=self.table.pk, viewer=self.viewer,
+                                  channel=self.channel_name)
+
+    # --- incoming -------------------------------------------------------------------------
+    def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        now = time.monotonic()
+        while self.frames and now - self.frames[0] > RATE_LIMIT_SECONDS:
+            self.frames.popleft()
+        self.frames.append(now)
+        if len(self.frames) > RATE_LIMIT_FRAMES:
+            if len(self.frames) > RATE_LIMIT_FRAMES * FLOOD_FACTOR:
+                # Still sending long after being told to stop: a script, not a person.
+                self.close(code=CLOSE_FLOOD)
+                return
+            self.send_error("Too many messages; wait a few seconds.", "rate_limited")
+            return
+        try:
+            frame = parse_frame(text_data, bytes_data)
+        except FrameError as exc:
+            self.send_error(exc.message, exc.code)
+            return
+        if frame.kind == "chat":
+            try:
+                chat_post(table_id=self.table.pk, viewer=self.viewer, text=frame.text)
+            except TableError as exc:
+                self.send_error(exc.message, exc.code)
+                return
+            self.send(text_data=render_to_string("games/_chat_form.html", {"oob": True}))
+            return
+        game_id, seat = self._game_seat()
+        if game_id is None:
+            self.send_error("The game has not started yet.", "not_started")
+            return
+        if seat is None:
+            self.send_error("You are watching this table; take a seat to play.", "spectator")
+            return
+        if frame.seat is not None and frame.seat != seat:
+            self.send_error("That is not your seat.", "forged")
+            return
+        with held_updates(deliver=self._deliver_soon) as updates:
+            try:
+                move = table_move(game_id=game_id, seat=seat, action=frame.action,
+                                  expected_version=frame.expected_version, viewer=self.viewer)
+            except TableError as exc:
+                self.send_error(exc.message, exc.code)
+                # The sender may be looking at an old board: bring it up to date.
+                self.push()
+                return
+            # The mover sees their move at once, before the table hears of it (see
+            # held_updates); the group message then finds this socket up to date. The "ok"
+            # rides in the same frame.
+            self.push(token=update_token(updates), also=presenters.render_error("", "ok"),
+                      move=move)
+
+    def _deliver_soon(self, code: str, message: dict[str, Any]) -> None:
+        """Send a group message from the event loop without waiting for Redis's answer: the
+        table lane goes on to the next frame meanwhile. A message lost on the way (Redis
+        down) is caught up by the sockets' heartbeats (games/platform/heartbeat.py)."""
+        if self.channel_layer is None:
+            return
+        future = asyncio.run_coroutine_threadsafe(
+            self.channel_layer.group_send(group_name(code), message), self.loop)
+        future.add_done_callback(_log_failed_send)
+
+    # --- group messages -------------------------------------------------------------------
+    def table_update(self, event: dict[str, Any]) -> None:
+        if self._already_shown(event):
+            return
+        self.push(token=event.get("token"))
+
+    def _already_shown(self, event: dict[str, Any]) -> bool:
+        """Whether a push already showed this update's move or a later one (read after its
+        commit): a socket that fell behind catches up once, not once per move it missed, and
+        the mover's own push (after its move) is not repeated."""
+        version = event.get("version")
+        seen_game = self.seen[4] if self.seen else None
+        return (version is not None and seen_game is not None
+                and seen_game[2] == Game.Status.RUNNING and version <= seen_game[1])
+
+    def table_chat(self, event: dict[str, Any]) -> None:
+        message = ChatMessage.objects.filter(pk=event.get("id"), table=self.table).first()
+        if message is not None:
+            self.send(text_data=presenters.render_chat_line(message))
+
+    def socket_heartbeat(self, event: dict[str, Any]) -> None:
+        # A quiet spell (games/platform/heartbeat.py): join again, push if the table moved on.
+        if not hasattr(self, "group"):
+            return
+        async_to_sync(self.channel_layer.group_add)(self.group, self.channel_name)
+        table = Table.objects.filter(pk=self.table.pk).first()
+        if table is None:
+            return
+        seats = list(Seat.objects.filter(table_id=table.pk).only("pk", "away", "name"))
+        game = (Game.objects.filter(table_id=table.pk).order_by("-number")
+                .only("pk", "version", "status").first())
+        if self._fingerprint(table, seats, game) != self.seen:
+            self.push()
+
+    @staticmethod
+    def _fingerprint(table: Table, seats: list[Seat], game: Game | None) -> tuple[Any, ...]:
+        return (table.updated_at, table.status, table.host_id,
+                tuple((s.pk, s.away, s.name) for s in seats),
+                (game.pk, game.version, game.status) if game is not None else None)
+
+    def _game_seat(self) -> tuple[int | None, int | None]:
+        """The game and seat a move from this socket is for: the seat its last push showed,
+        with no query (the move checks under the game's lock that the seat is still this
+        viewer's), or, when that push showed no seat of theirs, a fresh look (they may have
+        sat down since)."""
+        if self.mine[1] is not None:
+            return self.mine
+        return self._my_game_seat()
+
+    def _my_game_seat(self) -> tuple[int | None, int | None]:
+        """The current game and the engine seat this session owns in it (None: watching).
+
+        The same answer as presenters.load_screen gives, from one small query (the seat rides
+        along as subqueries): a move needs only this, not the rendered board.
+        """
+        games = Game.objects.filter(table_id=self.table.pk).order_by("-number")
+        if self.viewer.known:
+            mine = (Seat.objects.filter(table_id=self.table.pk).filter(self.viewer.seat_filter())
+                    .order_by("pk"))
+            games = games.annotate(my_seat_id=Subquery(mine.values("pk")[:1]),
+                                   my_game_seat=Subquery(mine.values("game_seat")[:1]))
+        game = games.only("pk", "players").first()
+        if game is None:
+            return None, None
+        seat_id, game_seat = getattr(game, "my_seat_id", None), getattr(game, "my_game_seat", None)
+        if seat_id is None or game_seat is None:
+            return game.pk, None
+        players = game.players
+        if game_seat < len(players) and players[game_seat].get("seat_id") == seat_id:
+            return game.pk, game_seat
+        return game.pk, None
+
+    # --- outgoing -------------------------------------------------------------------------
+    def push(self, *, full: bool = False, token: str | None = None, also: str = "",
+             move: Move | None = None) -> None:
+        """Render this seat's partials and send those that changed since the last push (with
+        `also` appended: one frame rather than two).
+
+        With the token of a group update, the table is read once per process for every socket
+        that heard that update (games/platform/snapshot_cache.py); otherwise this socket reads it.
+        The mover passes the rows its move left behind, which that read then need not fetch
+        again (presenters.snapshot_after_move)."""
+        if token and move is not None:
+            snapshot = snapshots.get(self.table.pk, token, lambda _table_id: (
+                presenters.snapshot_after_move(move, snapshots.latest(self.table.pk))))
+        elif token:
+            snapshot = snapshots.get(self.table.pk, token, presenters.load_snapshot)
+        else:
+            snapshot = presenters.load_snapshot(self.table.pk)
+        self.table = snapshot.table
+        screen = presenters.screen_from(snapshot, self.viewer, self.log_cache)
+        self.mine = (screen.game.pk if screen.game else None, screen.seat)
+        csrf = (self.scope.get("cookies") or {}).get(settings.CSRF_COOKIE_NAME, "")
+        parts = presenters.render_all(screen, oob=True, extra={"csrf_value": csrf},
+                                      memo=self.partial_memo)
+        if full:
+            self.sent = {}
+            parts["chat-log"] = presenters.render_chat(self.table, oob=True)
+        changed = [html for key, html in parts.items() if self.sent.get(key) != html]
+        self.sent.update(parts)
+        self.seen = self._fingerprint(screen.table, screen.seats, screen.game)
+        if also:
+            changed.append(also)
+        if changed:
+            self.send(text_data="\n".join(changed))
+
+    def send_error(self, message: str, code: str) -> None:
+        self.send(text_data=presenters.render_error(message, code))

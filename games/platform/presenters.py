@@ -1,0 +1,346 @@
+"""Turn a seat's view into what the table templates show, and render the table's partials.
+
+Only `engine.view(state, seat)` and `engine.events_for(events, seat)` output enter here, plus
+public table facts (names, bots, host, clocks). The raw state never reaches a template.
+
+The same partials serve the first page load (HTTP) and every websocket push: each partial's root
+element has a stable id and, when pushed, `hx-swap-oob="true"`. A consumer remembers what it sent
+last and pushes only the partials whose HTML changed, so a half-ticked payment form survives
+someone else's move.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.template.loader import render_to_string
+from django.urls import reverse
+
+from games.platform.identity import Viewer
+from games.platform.interface import GameEngine, get_game
+from games.platform.models import ChatMessage, Game, GameAction, Seat, Table
+from games.platform.rendering import render_unlocalized
+from games.platform.services import Move
+
+LOG_LINES = 40
+CHAT_LINES = 50
+
+LOBBY_TEMPLATE = "games/_lobby.html"
+
+
+@dataclass
+class TableScreen:
+    """Everything one browser (a seat, or a spectator) may see of one table right now."""
+
+    table: Table
+    seats: list[Seat]
+    me: Seat | None
+    viewer: Viewer
+    game: Game | None = None
+    seat: int | None = None  # my engine seat in the current game
+    view: dict[str, Any] | None = None
+    names: list[str] = field(default_factory=list)
+    ctx: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def version(self) -> int:
+        return self.game.version if self.game else 0
+
+
+@dataclass(frozen=True)
+class TableSnapshot:
+    """The rows every browser at a table renders from, read once: the table, its seats, the
+    current game and the tail of its log. A snapshot is read-only once built, so the sockets of
+    one process that heard the same update can share it (games/platform/consumers.py)."""
+
+    table: Table
+    seats: tuple[Seat, ...]
+    game: Game | None
+    log_rows: tuple[tuple[int, list[Any]], ...]  # (version, events), oldest first
+
+
+def load_snapshot(table_id: int, *, game: Game | None = None) -> TableSnapshot:
+    """Read a table's snapshot. `game` is the table's latest game as the caller just committed
+    it (the mover's socket after its move): the heaviest row, its state, is not read back."""
+    table = Table.objects.get(pk=table_id)
+    seats = tuple(Seat.objects.filter(table_id=table_id).order_by("position"))
+    if game is None:
+        game = table.games.order_by("-number").first()
+    return TableSnapshot(table=table, seats=seats, game=game,
+                         log_rows=_log_rows(game) if game is not None else ())
+
+
+def _log_rows(game: Game) -> tuple[tuple[int, list[Any]], ...]:
+    # Only actions the game row already counts: the board and the log show the same moment
+    # even when a move commits between the two reads.
+    recent = (GameAction.objects.filter(game=game, version__lt=game.version)
+              .order_by("-version").values_list("version", "events")[:LOG_LINES])
+    return tuple((version, events or []) for version, events in reversed(list(recent)))
+
+
+def snapshot_after_move(move: Move, previous: TableSnapshot | None) -> TableSnapshot:
+    """The snapshot a move's own rows give, read from the database only where they fall short.
+
+    The table and seats were read under the game's lock; the log is the previous snapshot's
+    (log rows never change once written) plus the rows the move appended, when the previous
+    one showed this game just before the move. Otherwise, and when the move ended the game,
+    whatever is missing is read."""
+    game = move.game
+    if move.seats is None:
+        return load_snapshot(game.table_id, game=game)
+    rows: tuple[tuple[int, list[Any]], ...] | None = None
+    if (previous is not None and previous.game is not None and previous.game.pk == game.pk
+            and move.logged and previous.game.version == move.logged[0][0]
+            and move.logged[-1][0] == game.version - 1):
+        rows = (previous.log_rows + move.logged)[-LOG_LINES:]
+    return TableSnapshot(table=move.table, seats=move.seats, game=game,
+                         log_rows=rows if rows is not None else _log_rows(game))
+
+
+LogCache = dict[tuple[int, int, int | None], list["LogLine"]]
+
+
+def load_screen(table: Table, viewer: Viewer) -> TableScreen:
+    return screen_from(load_snapshot(table.pk), viewer)
+
+
+def screen_from(snapshot: TableSnapshot, viewer: Viewer,
+                log_cache: LogCache | None = None) -> TableScreen:
+    """One viewer's screen from a snapshot. `log_cache` (one per socket) keeps the log lines
+    already described for this viewer, so a push describes only the new actions."""
+    seats = list(snapshot.seats)
+    me = next((s for s in seats if viewer.owns(s)), None)
+    game = snapshot.game
+    screen = TableScreen(table=snapshot.table, seats=seats, me=me, viewer=viewer, game=game)
+    if game is not None:
+        engine = get_game(game.game_kind)
+        screen.names = [p["name"] for p in game.players]
+        if me is not None and me.game_seat is not None and _in_game(game, me):
+            screen.seat = me.game_seat
+        screen.view = engine.view(game.state, screen.seat)
+        screen.ctx = build_context(screen, engine, snapshot.log_rows, log_cache)
+    return screen
+
+
+def _in_game(game: Game, seat: Seat) -> bool:
+    players = game.players
+    return (seat.game_seat is not None and seat.game_seat < len(players)
+            and players[seat.game_seat].get("seat_id") == seat.pk)
+
+
+# --- from a view to template data -------------------------------------------------------------
+
+
+def _name(names: Sequence[str], seat: Any, me: int | None, *, subject: bool = False) -> str:
+    if seat is not None and seat == me:
+        return "You" if subject else "you"
+    if isinstance(seat, int) and 0 <= seat < len(names):
+        return names[seat]
+    return "someone"
+
+
+def _deadline_for(game: Game, seat: int | None) -> str | None:
+    if seat is None or game.status != Game.Status.RUNNING:
+        return None
+    entry = (game.deadlines or {}).get(str(seat))
+    return entry.get("deadline") if isinstance(entry, Mapping) else None
+
+
+def _paused_turn_clock(game: Game, engine: GameEngine, view: Mapping[str, Any]
+                       ) -> tuple[int | None, str | None]:
+    """(turn holder, "m:ss" left) while their turn clock waits for answers
+    (games/platform/clocks.py)."""
+    paused = (game.deadlines or {}).get("paused")
+    if game.status != Game.Status.RUNNING or not isinstance(paused, Mapping):
+        return None, None
+    left = max(0, round(float(paused.get("remaining") or 0)))
+    return engine.clock_context(view).get("turn_seat"), f"{left // 60}:{left % 60:02d}"
+
+
+def build_context(screen: TableScreen, engine: GameEngine,
+                  log_rows: Sequence[tuple[int, list[Any]]] | None = None,
+                  log_cache: LogCache | None = None) -> dict[str, Any]:
+    """The template context for one seat: the game's board context (built from the view only)
+    plus what every game shares: names, bots, clocks, the log and the result."""
+    view = screen.view or {}
+    game = screen.game
+    assert game is not None
+    me = screen.seat
+    names = screen.names
+    by_seat = {s.game_seat: s for s in screen.seats if s.game_seat is not None
+               and _in_game(game, s)}
+    paused_seat, paused_left = _paused_turn_clock(game, engine, view)
+    seats_meta = [
+        {"name": names[i], "is_bot": bool(by_seat.get(i) and by_seat[i].is_bot),
+         "is_away": bool(by_seat.get(i) and by_seat[i].away),
+         "deadline": _deadline_for(game, i),
+         "paused": paused_left if i == paused_seat else None}
+        for i in range(len(names))
+    ]
+    result = view.get("result") or game.result
+    placements = [
+        {"place": place, "name": _name(names, seat_no, None), "is_me": seat_no == me}
+        for place, seat_no in enumerate((result or {}).get("placements") or [], start=1)
+    ]
+    ctx = engine.board_context(view, me=me, names=names, seats=seats_meta)
+    ctx.update({
+        "view": view, "me": me, "result": result, "placements": placements,
+        "winner_name": (_name(names, result.get("winner"), me, subject=True)
+                        if result and result.get("winner") is not None else None),
+        "log": build_log(game, engine, me, names, rows=log_rows, cache=log_cache),
+        "my_deadline": _deadline_for(game, me),
+        "my_paused": paused_left if me is not None and me == paused_seat else None,
+        "finished": game.status == Game.Status.FINISHED,
+    })
+    return ctx
+
+
+@dataclass(frozen=True)
+class LogLine:
+    """One log line: its words, the version of the action that made it (with its place among
+    that action's lines, so the page can tell new lines from old) and the redacted events behind
+    it (for card peeks)."""
+
+    text: str
+    version: int
+    index: int = 0
+    events: tuple[Mapping[str, Any], ...] = ()
+    # Its list-item HTML once rendered, with and without card peeks ({% log_items %}).
+    rendered: dict[bool, str] = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def key(self) -> str:
+        return f"{self.version}.{self.index}"
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def build_log(game: Game, engine: GameEngine, me: int | None, names: Sequence[str], *,
+              rows: Sequence[tuple[int, list[Any]]] | None = None,
+              cache: LogCache | None = None) -> list[LogLine]:
+    """The last LOG_LINES lines of the game's log as seat `me` may read them."""
+    if rows is None:
+        recent = (GameAction.objects.filter(game=game).order_by("-version")
+                  .values_list("version", "events")[:LOG_LINES])
+        rows = [(version, events or []) for version, events in reversed(list(recent))]
+    lines: list[LogLine] = []
+    for version, events in rows:
+        key = (game.pk, version, me)
+        described = cache.get(key) if cache is not None else None
+        if described is None:
+            described = _describe_action(game, engine, me, names, version, events)
+            if cache is not None:
+                cache[key] = described
+        lines.extend(described)
+    if cache is not None and rows:
+        # Lines older than the window are never shown again.
+        oldest = rows[0][0]
+        for stale in [k for k in cache if k[0] != game.pk or k[1] < oldest]:
+            del cache[stale]
+    return lines[-LOG_LINES:]
+
+
+def _describe_action(game: Game, engine: GameEngine, me: int | None, names: Sequence[str],
+                     version: int, events: list[Any]) -> list[LogLine]:
+    lines: list[LogLine] = []
+    for event in engine.events_for(events, me):
+        line = engine.describe_event(event, viewer=me, names=names, ruleset=game.ruleset)
+        if line:
+            lines.append(LogLine(line, version, len(lines), (event,)))
+    return lines
+
+
+# --- rendering --------------------------------------------------------------------------------
+
+
+def lobby_context(screen: TableScreen) -> dict[str, Any]:
+    table = screen.table
+    host_seat = next((s for s in screen.seats if s.pk == table.host_id), None)
+    is_host = screen.me is not None and host_seat is not None and screen.me.pk == host_seat.pk
+    free = table.max_seats - len(screen.seats)
+    joinable = table.status in (Table.Status.OPEN, Table.Status.FINISHED) and free > 0
+    return {
+        "table": table, "seats": screen.seats, "me": screen.me, "is_host": is_host,
+        "host_seat": host_seat, "free_seats": max(0, free), "joinable": joinable,
+        "can_start": is_host and table.status == Table.Status.OPEN and len(screen.seats) >= 2,
+        "can_rematch": is_host and table.status == Table.Status.FINISHED
+        and len(screen.seats) >= 2,
+        "lobby_open": table.status in (Table.Status.OPEN, Table.Status.FINISHED),
+        "free_range": range(max(0, free)),
+        "invite_path": reverse("games:table", args=[table.code]),
+        "viewer_is_guest": screen.viewer.user_id is None,
+        "bot_levels": _bot_levels(),
+    }
+
+
+def _bot_levels() -> list[tuple[str, str]]:
+    from games.chudopoly.bots import LEVEL_NAMES
+
+    # "basic" is the first bot's name, kept as an alias when stronger levels exist.
+    levels = [(k, v) for k, v in LEVEL_NAMES.items() if k != "basic"]
+    return levels or list(LEVEL_NAMES.items())
+
+
+def render_partial(template: str, screen: TableScreen, *, oob: bool,
+                   extra: Mapping[str, Any] | None = None,
+                   lobby: Mapping[str, Any] | None = None) -> str:
+    context = {"screen": screen, "table": screen.table, "oob": oob, "c": screen.ctx,
+               "version": screen.version, "game": screen.game,
+               **(lobby if lobby is not None else lobby_context(screen)), **(extra or {})}
+    return render_unlocalized(template, context)
+
+
+def lobby_key(screen: TableScreen, extra: Mapping[str, Any] | None) -> tuple[Any, ...]:
+    """Everything the lobby partial shows (templates/games/_lobby.html): equal keys, equal HTML."""
+    t = screen.table
+    return (t.pk, t.code, t.status, t.host_id, t.max_seats, t.turn_seconds, t.response_seconds,
+            t.is_public, t.ruleset_label,
+            tuple((s.pk, s.position, s.name, s.is_bot, s.bot_level, s.away, s.away_reason)
+                  for s in screen.seats),
+            screen.me.pk if screen.me else None, screen.viewer.user_id is None,
+            tuple(sorted((extra or {}).items())))
+
+
+PartialMemo = dict[str, tuple[tuple[Any, ...], str]]
+
+
+def render_all(screen: TableScreen, *, oob: bool = True,
+               extra: Mapping[str, Any] | None = None,
+               memo: PartialMemo | None = None) -> dict[str, str]:
+    """Every partial of the table page, by element id. `extra` carries per-browser values the
+    lobby forms need (`csrf_value`, `remembered_name`). With a socket's `memo`, the lobby
+    partial is rendered again only when what it shows changed (during a game, almost never)."""
+    out = {"version": render_to_string("games/_version.html",
+                                       {"version": screen.version, "oob": oob,
+                                        "seat": screen.seat})}
+    lobby = lobby_context(screen)  # once for all the partials
+    key = (oob, *lobby_key(screen, extra))
+    if memo is not None and memo.get("lobby", ((), ""))[0] == key:
+        out["lobby"] = memo["lobby"][1]
+    else:
+        out["lobby"] = render_partial(LOBBY_TEMPLATE, screen, oob=oob, extra=extra, lobby=lobby)
+        if memo is not None:
+            memo["lobby"] = (key, out["lobby"])
+    # The board partials belong to the game; each template renders an empty element with its
+    # id before the start, so the page always has every swap target.
+    engine = get_game(screen.table.game_kind)
+    for name, template in engine.board_templates.items():
+        out[name] = render_partial(template, screen, oob=oob, extra=extra, lobby=lobby)
+    return out
+
+
+def render_chat(table: Table, *, oob: bool) -> str:
+    messages = list(ChatMessage.objects.filter(table=table).order_by("-id")[:CHAT_LINES])
+    return render_to_string("games/_chat_log.html",
+                            {"messages": list(reversed(messages)), "oob": oob})
+
+
+def render_chat_line(message: ChatMessage) -> str:
+    return render_to_string("games/_chat_line_oob.html", {"m": message})
+
+
+def render_error(message: str, code: str) -> str:
+    return render_to_string("games/_frame_error.html", {"message": message, "code": code})

@@ -1,0 +1,682 @@
+"""Every write to tables, seats and games. Views, consumers and tasks all call these.
+
+Services take keyword-only arguments, run under `transaction.atomic`, lock the row they change
+(`select_for_update`) and announce changes only after the commit (games/platform/broadcast.py). They
+know nothing about HTTP or websockets; they raise `TableError` with a sentence a player can read.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from games.platform import broadcast, clocks, scheduler
+from games.platform.identity import Viewer, call_sign_problem
+from games.platform.interface import GameEngine, IllegalAction, RulesetInvalid, get_game
+from games.platform.lobby import lobby_changed_on_commit
+from games.platform.models import ChatMessage, Game, GameAction, Seat, Table
+
+CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # REFERENCE §7: no I, O, 0 or 1
+CODE_LENGTH = 4
+
+# RULINGS "Clocks": defaults, maximums, and the minimums once two or more humans sit down.
+TURN_SECONDS_DEFAULT, TURN_SECONDS_MAX, TURN_SECONDS_MIN_HUMANS = 60, 300, 30
+RESPONSE_SECONDS_DEFAULT, RESPONSE_SECONDS_MAX, RESPONSE_SECONDS_MIN_HUMANS = 45, 120, 15
+
+# Quick Play (RULINGS, REFERENCE §7 "Quick Play bench"): you and three bots, the bench of
+# aggressive, aggressive, conservative played by our medium, medium and easy levels.
+QUICK_PLAY_LEVELS = ("medium", "medium", "easy")
+QUICK_PLAY_TURN_SECONDS, QUICK_PLAY_RESPONSE_SECONDS = 0, 45
+
+MOVE_LINK_MINUTES = 10
+CHAT_MAX_CHARS = 500
+CHAT_BURST = 5  # messages ...
+CHAT_BURST_SECONDS = 10  # ... per this many seconds, per author and table
+CHAT_MIN_GAP_SECONDS = 1.0
+
+BOT_NAMES = ("Alpha", "Bravo", "Charlie", "Delta", "Echo", "Foxtrot", "Golf", "Hotel")
+
+
+class TableError(Exception):
+    """A refused request. `code` is stable for programs; `message` is for people."""
+
+    def __init__(self, message: str, *, code: str = "refused", field: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.code = code
+        self.field = field
+
+
+class ActionRefused(TableError):
+    pass
+
+
+# --- helpers -----------------------------------------------------------------------------------
+
+
+def _new_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def normalize_code(code: str) -> str:
+    return (code or "").strip().upper()
+
+
+def _locked_table(table_id: int) -> Table:
+    try:
+        return Table.objects.select_for_update().get(pk=table_id)
+    except Table.DoesNotExist:
+        raise TableError("That table does not exist.", code="not_found") from None
+
+
+def _viewer_seat(table: Table, viewer: Viewer) -> Seat | None:
+    if not viewer.known:
+        return None
+    return table.seats.filter(viewer.seat_filter()).first()
+
+
+def _require_host(table: Table, viewer: Viewer) -> Seat:
+    seat = _viewer_seat(table, viewer)
+    if seat is None or table.host_id != seat.pk:
+        raise TableError("Only the host can do that.", code="not_host")
+    return seat
+
+
+def _free_position(table: Table) -> int:
+    taken = set(table.seats.values_list("position", flat=True))
+    for position in range(table.max_seats):
+        if position not in taken:
+            return position
+    raise TableError(f"The table is full (max {table.max_seats}).", code="full")
+
+
+def _check_name_free(table: Table, name: str, *, exclude_seat: int | None = None) -> None:
+    clash = table.seats.filter(name__iexact=name)
+    if exclude_seat is not None:
+        clash = clash.exclude(pk=exclude_seat)
+    if clash.exists():
+        raise TableError("That name is already taken at this table.", code="name_taken",
+                         field="name")
+
+
+def _player_name(viewer: Viewer, name: str | None) -> str:
+    if viewer.user_id:
+        # Signed-in users play as themselves.
+        return (viewer.username or "Player")[:16]
+    name = (name or "").strip()
+    problem = call_sign_problem(name)
+    if problem:
+        raise TableError(problem, code="bad_name", field="name")
+    return name
+
+
+def _pass_host(table: Table, leaving: Seat) -> None:
+    """Hosting passes to the longest-seated human still here; bots never host."""
+    if table.host_id != leaving.pk:
+        return
+    heir = (table.seats.filter(is_bot=False, away=False).exclude(pk=leaving.pk)
+            .order_by("joined_at", "pk").first())
+    table.host = heir
+    table.save(update_fields=["host", "updated_at"])
+
+
+def _humans(table: Table) -> int:
+    return table.seats.filter(is_bot=False).count()
+
+
+def validate_clocks(turn_seconds: int, response_seconds: int) -> None:
+    if not 0 <= turn_seconds <= TURN_SECONDS_MAX:
+        raise TableError(f"The turn clock is 0 (off) to {TURN_SECONDS_MAX} seconds.",
+                         code="bad_clock", field="turn_seconds")
+    if not 0 <= response_seconds <= RESPONSE_SECONDS_MAX:
+        raise TableError(f"The response clock is 0 (off) to {RESPONSE_SECONDS_MAX} seconds.",
+                         code="bad_clock", field="response_seconds")
+
+
+def _announce(table: Table, *, version: int | None = None, lobby: bool = True) -> None:
+    broadcast.table_changed_on_commit(table.code, version=version)
+    if lobby and table.is_public:
+        lobby_changed_on_commit()
+
+
+# --- tables and seats --------------------------------------------------------------------------
+
+
+def table_create(*, viewer: Viewer, name: str | None, ruleset_spec: Mapping[str, Any] | None,
+                 max_seats: int = 4, turn_seconds: int = TURN_SECONDS_DEFAULT,
+                 response_seconds: int = RESPONSE_SECONDS_DEFAULT, is_public: bool = False,
+                 game_kind: str = "chudopoly") -> Table:
+    """Open a table with the creator seated as host."""
+    if not viewer.known:
+        raise TableError("Your browser has no session; enable cookies to play.", code="no_session")
+    engine = get_game(game_kind)
+    if not engine.min_seats <= max_seats <= engine.max_seats:
+        raise TableError(f"A table seats {engine.min_seats}–{engine.max_seats} players.",
+                         code="bad_seats", field="max_seats")
+    validate_clocks(turn_seconds, response_seconds)
+    try:
+        ruleset = engine.resolve_ruleset(dict(ruleset_spec or {}))
+    except RulesetInvalid as exc:
+        raise TableError(exc.message, code="bad_ruleset", field=exc.field) from None
+    player_name = _player_name(viewer, name)
+
+    for _attempt in range(20):
+        try:
+            with transaction.atomic():
+                table = Table.objects.create(
+                    code=_new_code(), game_kind=game_kind, ruleset_spec=dict(ruleset_spec or {}),
+                    ruleset=ruleset, ruleset_label=engine.ruleset_label(ruleset),
+                    max_seats=max_seats, turn_seconds=turn_seconds,
+                    response_seconds=response_seconds, is_public=is_public,
+                )
+                seat = Seat.objects.create(table=table, position=0, name=player_name,
+                                           user_id=viewer.user_id, guest_key=viewer.guest_key)
+                table.host = seat
+                table.save(update_fields=["host"])
+                if is_public:
+                    lobby_changed_on_commit()
+                return table
+        except IntegrityError:
+            continue  # the random code was taken; draw another
+    raise TableError("Could not find a free table code; try again.", code="busy")
+
+
+def seat_join(*, table_id: int, viewer: Viewer, name: str | None) -> Seat:
+    """Take a free seat (before the start, or between games)."""
+    if not viewer.known:
+        raise TableError("Your browser has no session; enable cookies to play.", code="no_session")
+    with transaction.atomic():
+        table = _locked_table(table_id)
+        if table.status == Table.Status.PLAYING:
+            raise TableError("The game is in progress; you can watch until it ends.",
+                             code="in_progress")
+        if table.status == Table.Status.CLOSED:
+            raise TableError("That table is closed.", code="closed")
+        existing = _viewer_seat(table, viewer)
+        if existing is not None:
+            return existing
+        player_name = _player_name(viewer, name)
+        _check_name_free(table, player_name)
+        seat = Seat.objects.create(table=table, position=_free_position(table), name=player_name,
+                                   user_id=viewer.user_id, guest_key=viewer.guest_key)
+        if table.host_id is None:
+            table.host = seat
+            table.save(update_fields=["host", "updated_at"])
+        _announce(table)
+        return seat
+
+
+def seat_leave(*, table_id: int, viewer: Viewer) -> None:
+    """Leave the table. Before the start (or between games) the seat is freed; during a game a
+    bot plays it until its owner comes back (RULINGS "Leaving and timing out")."""
+    with transaction.atomic():
+        table = _locked_table(table_id)
+        seat = _viewer_seat(table, viewer)
+        if seat is None:
+            return
+        if table.status == Table.Status.PLAYING:
+            seat.away = True
+            seat.away_reason = "left"
+            seat.save(update_fields=["away", "away_reason"])
+            _pass_host(table, seat)
+            game = _current_game(table)
+            if game is not None:
+                transaction.on_commit(lambda: schedule_bot_moves(game_id=game.pk))
+            _announce(table)
+            return
+        _pass_host(table, seat)
+        seat.delete()
+        if not table.seats.filter(is_bot=False).exists():
+            table.status = Table.Status.CLOSED
+            table.host = None
+            table.save(update_fields=["status", "host", "updated_at"])
+        _announce(table)
+
+
+def seat_return(*, table_id: int, viewer: Viewer) -> Seat | None:
+    """A human whose seat a bot was playing (they left, timed out three times in a row, or
+    lost their connection) takes it back."""
+    with transaction.atomic():
+        table = _locked_table(table_id)
+        seat = _viewer_seat(table, viewer)
+        if seat is None or not seat.away:
+            return seat
+        seat.away = False
+        seat.away_reason = ""
+        seat.save(update_fields=["away", "away_reason"])
+        if table.host_id is None:
+            table.host = seat
+            table.save(update_fields=["host", "updated_at"])
+        _announce(table, lobby=False)
+        return seat
+
+
+def seat_add_bot(*, table_id: int, viewer: Viewer, level: str = "basic") -> Seat:
+    from games.chudopoly.bots import LEVELS
+
+    with transaction.atomic():
+        table = _locked_table(table_id)
+        _require_host(table, viewer)
+        if table.status not in (Table.Status.OPEN, Table.Status.FINISHED):
+            raise TableError("Bots can only be added before the game starts.", code="in_progress")
+        if level not in LEVELS:
+            level = "basic"
+        taken = {n.lower() for n in table.seats.values_list("name", flat=True)}
+        name = next((f"Bot {n}" for n in BOT_NAMES if f"bot {n.lower()}" not in taken), None)
+        if name is None:
+            name = f"Bot {secrets.token_hex(2)}"
+        seat = Seat.objects.create(table=table, position=_free_position(table), name=name,
+                                   is_bot=True, bot_level=level)
+        _announce(table)
+        return seat
+
+
+def seat_remove_bot(*, table_id: int, viewer: Viewer, seat_id: int) -> None:
+    with transaction.atomic():
+        table = _locked_table(table_id)
+        _require_host(table, viewer)
+        if table.status not in (Table.Status.OPEN, Table.Status.FINISHED):
+            raise TableError("Bots can only be removed before the game starts.",
+                             code="in_progress")
+        deleted, _ = table.seats.filter(pk=seat_id, is_bot=True).delete()
+        if not deleted:
+            raise TableError("That seat is not a bot.", code="not_bot")
+        _announce(table)
+
+
+# --- games -------------------------------------------------------------------------------------
+
+
+def _current_game(table: Table) -> Game | None:
+    return table.games.order_by("-number").first()
+
+
+def current_game(table: Table) -> Game | None:
+    return _current_game(table)
+
+
+def _deal(table: Table, engine: GameEngine, *, number: int) -> Game:
+    seats = list(table.seats.order_by("position"))
+    if len(seats) < engine.min_seats:
+        raise TableError(f"Need at least {engine.min_seats} players.", code="too_few")
+    seed = secrets.randbits(62)
+    # RULINGS: seat order is shuffled at the start with the game's seeded generator.
+    order = list(seats)
+    random.Random(seed).shuffle(order)
+    state = engine.create(ruleset=table.ruleset, seats=len(order), seed=seed)
+    players = []
+    for game_seat, seat in enumerate(order):
+        seat.game_seat = game_seat
+        seat.away = False
+        seat.away_reason = ""
+        seat.save(update_fields=["game_seat", "away", "away_reason"])
+        players.append({"seat_id": seat.pk, "name": seat.name, "bot": seat.is_bot,
+                        "user_id": seat.user_id})
+    humans = sum(1 for s in seats if not s.is_bot)
+    if humans >= 2:
+        # RULINGS: with two or more humans the clocks may not be off or shorter than the minimum.
+        table.turn_seconds = max(table.turn_seconds, TURN_SECONDS_MIN_HUMANS)
+        table.response_seconds = max(table.response_seconds, RESPONSE_SECONDS_MIN_HUMANS)
+    game = Game.objects.create(table=table, number=number, game_kind=table.game_kind,
+                               ruleset=table.ruleset, seed=seed, seat_count=len(order),
+                               players=players, state=state, version=0)
+    game.deadlines = clocks.next_deadlines(engine, state, table, {})
+    game.clock_due = clocks.earliest(game.deadlines)
+    game.save(update_fields=["deadlines", "clock_due"])
+    table.status = Table.Status.PLAYING
+    table.save(update_fields=["status", "turn_seconds", "response_seconds", "updated_at"])
+    _announce(table, version=0)
+    transaction.on_commit(lambda: schedule_bot_moves(game_id=game.pk))
+    due = game.clock_due
+    transaction.on_commit(lambda: clocks.schedule_expiry(game_id=game.pk, due=due))
+    return game
+
+
+def game_start(*, table_id: int, viewer: Viewer) -> Game:
+    with transaction.atomic():
+        table = _locked_table(table_id)
+        _require_host(table, viewer)
+        if table.status != Table.Status.OPEN:
+            raise TableError("This table has already started.", code="started")
+        return _deal(table, get_game(table.game_kind), number=1)
+
+
+def game_rematch(*, table_id: int, viewer: Viewer) -> Game:
+    """Same rules and clocks, a new seed, the seats reshuffled (RULINGS)."""
+    with transaction.atomic():
+        table = _locked_table(table_id)
+        _require_host(table, viewer)
+        if table.status != Table.Status.FINISHED:
+            raise TableError("A rematch can start only after the game has ended.",
+                             code="not_finished")
+        last = table.games.aggregate(n=Max("number"))["n"] or 0
+        return _deal(table, get_game(table.game_kind), number=last + 1)
+
+
+def table_play_vs_bots(*, viewer: Viewer, name: str | None, levels: Sequence[str],
+                       ruleset_spec: Mapping[str, Any] | None = None,
+                       turn_seconds: int = QUICK_PLAY_TURN_SECONDS,
+                       response_seconds: int = QUICK_PLAY_RESPONSE_SECONDS) -> Table:
+    """A private table with this player and one bot per level in `levels`, already started.
+
+    Quick Play is `QUICK_PLAY_LEVELS` with no turn clock and a 45 s response clock (RULINGS);
+    the "play vs bots" form picks 1–4 bots, their levels, the rules and the clocks.
+    """
+    from games.chudopoly.bots import LEVELS
+
+    levels = list(levels)
+    engine = get_game("chudopoly")
+    if not 1 <= len(levels) <= engine.max_seats - 1:
+        raise TableError(f"Choose 1–{engine.max_seats - 1} bots.", code="bad_bots",
+                         field="bots")
+    if any(level not in LEVELS for level in levels):
+        raise TableError("Choose a level for each bot.", code="bad_bots", field="bots")
+    with transaction.atomic():
+        table = table_create(viewer=viewer, name=name, ruleset_spec=ruleset_spec,
+                             max_seats=len(levels) + 1, turn_seconds=turn_seconds,
+                             response_seconds=response_seconds, is_public=False)
+        for level in levels:
+            seat_add_bot(table_id=table.pk, viewer=viewer, level=level)
+        game_start(table_id=table.pk, viewer=viewer)
+    table.refresh_from_db()
+    return table
+
+
+@dataclass(frozen=True)
+class Move:
+    """What one applied move left behind, for the mover's own push: the game and table rows
+    as committed, the table's seats as read under the game's lock (None when the move ended
+    the game, which changes seats), and the (version, events) log rows it appended."""
+
+    game: Game
+    table: Table
+    seats: tuple[Seat, ...] | None
+    logged: tuple[tuple[int, list[Any]], ...]
+
+
+def table_apply_action(*, game_id: int, seat: int, action: Mapping[str, Any],
+                       expected_version: int, source: str = "player") -> Game:
+    """Apply one engine action for one engine seat, or refuse and change nothing.
+
+    Locks the game row, checks version and seat, applies through the engine, appends to the
+    log, and after the commit tells the table's sockets the new version and wakes the bots and
+    the clocks.
+    """
+    return table_move(game_id=game_id, seat=seat, action=action,
+                      expected_version=expected_version, source=source).game
+
+
+def table_move(*, game_id: int, seat: int, action: Mapping[str, Any], expected_version: int,
+               viewer: Viewer | None = None, source: str = "player") -> Move:
+    """`table_apply_action`, returning the rows the mover's push renders from. With `viewer`,
+    the seat must still be theirs (checked under the lock): a socket may act on the seat it
+    last saw without looking it up again, and a seat moved away in between is refused."""
+    with transaction.atomic():
+        try:
+            # The table row is locked in the same statement (FOR UPDATE covers the join): one
+            # round trip, not two, on the path every move takes.
+            game = Game.objects.select_for_update().select_related("table").get(pk=game_id)
+        except Game.DoesNotExist:
+            raise ActionRefused("That game does not exist.", code="not_found") from None
+        seats = tuple(Seat.objects.filter(table_id=game.table_id).order_by("position"))
+        if viewer is not None and not _owns_game_seat(game, seats, seat, viewer):
+            raise ActionRefused("That is not your seat.", code="forged")
+        if game.status != Game.Status.RUNNING:
+            raise ActionRefused("The game is already finished.", code="finished")
+        if expected_version != game.version:
+            last = game.actions.order_by("-version").first()
+            if (last is not None and expected_version == game.version - 1
+                    and last.seat == seat and last.action == dict(action)):
+                raise ActionRefused("That move was already made.", code="duplicate")
+            raise ActionRefused("The table moved on before your move arrived; look again.",
+                                code="stale")
+        engine = get_game(game.game_kind)
+        table = game.table
+        old_deadlines = dict(game.deadlines or {})
+        logged = apply_locked(game, table, engine, seat, action, source=source)
+        # A decision the clock did not make ends the seat's run of expiries.
+        clocks.reset_timeouts(game, seat)
+        settle_locked(game, table, engine, old_deadlines, seats=seats)
+        running = game.status == Game.Status.RUNNING
+        return Move(game=game, table=table, seats=seats if running else None,
+                    logged=(logged,))
+
+
+def _owns_game_seat(game: Game, seats: Sequence[Seat], seat: int, viewer: Viewer) -> bool:
+    """Whether engine seat `seat` of `game` belongs to the table seat `viewer` owns."""
+    players = game.players or []
+    if not 0 <= seat < len(players):
+        return False
+    seat_id = players[seat].get("seat_id")
+    row = next((s for s in seats if s.pk == seat_id), None)
+    return row is not None and row.game_seat == seat and viewer.owns(row)
+
+
+def apply_locked(game: Game, table: Table, engine: GameEngine, seat: int,
+                 action: Mapping[str, Any], *, source: str,
+                 note: Mapping[str, Any] | None = None) -> tuple[int, list[Any]]:
+    """One action on a game whose row and table row the caller holds locked (a player's move,
+    a bot's, or the clock's): apply it, append it to the log, finish the game if it ended.
+    `note` is a site event stored before the engine's (the clock's "ran out of time").
+    Returns the log row it appended (version, events). The caller saves with
+    `settle_locked` after its last action."""
+    if seat not in engine.to_decide(game.state):
+        raise ActionRefused("It is not your decision right now.", code="not_your_turn")
+    try:
+        applied = engine.apply(game.state, seat, dict(action))
+    except IllegalAction as exc:
+        raise ActionRefused(exc.reason, code="illegal") from None
+    events = [dict(note), *applied.events] if note else applied.events
+    GameAction.objects.create(game=game, version=game.version, seat=seat,
+                              action=dict(action), events=events, source=source)
+    logged = (game.version, events)
+    game.state = applied.state
+    game.version += 1
+    result = engine.result(game.state)
+    if result is None:
+        return logged
+    game.status = Game.Status.FINISHED
+    game.result = result
+    game.finished_at = timezone.now()
+    from ladder.services import ladder_game_finished  # results and ratings, same transaction
+
+    ladder_game_finished(game=game)
+    table.status = Table.Status.FINISHED
+    table.save(update_fields=["status", "updated_at"])
+    for s in table.seats.filter(away=True):
+        s.away = False
+        s.away_reason = ""
+        s.save(update_fields=["away", "away_reason"])
+    return logged
+
+
+def settle_locked(game: Game, table: Table, engine: GameEngine,
+                  old_deadlines: Mapping[str, Any], *,
+                  seats: Sequence[Seat] | None = None) -> None:
+    """Save a game after its actions: the deadlines now owed, then (after the commit) the
+    table's sockets hear the new version and the bots and the clock are scheduled. `seats`
+    are the table's seats if the caller read them under the lock (no second read)."""
+    running = game.status == Game.Status.RUNNING
+    game.deadlines = clocks.next_deadlines(engine, game.state, table, old_deadlines) \
+        if running else {}
+    game.clock_due = clocks.earliest(game.deadlines)
+    game.save()
+    _announce(table, version=game.version, lobby=not running)
+    if running:
+        game_id, version, due = game.pk, game.version, game.clock_due
+        # Which bots owe a move is known here, under the lock: scheduling them after the commit
+        # needs no second read of the game (the task checks the version anyway).
+        deciding = engine.to_decide(game.state)
+        if not deciding:
+            bots: set[int] = set()
+        elif seats is not None:
+            bots = {s.game_seat for s in seats if s.bot_controlled and s.game_seat is not None}
+        else:
+            bots = _bot_seat_numbers(game)
+        owed = [seat for seat in deciding if seat in bots]
+        if owed:
+            transaction.on_commit(lambda: broadcast.after_push(
+                lambda: _schedule_bot_tasks(game_id, version, owed)))
+        if due is not None and due != clocks.earliest(old_deadlines):
+            # The task already scheduled for an unchanged deadline still stands.
+            transaction.on_commit(lambda: broadcast.after_push(
+                lambda: clocks.schedule_expiry(game_id=game_id, due=due)))
+
+
+# --- bots --------------------------------------------------------------------------------------
+
+
+def _bot_seats(game: Game) -> dict[int, Seat]:
+    return {s.game_seat: s for s in Seat.objects.filter(table_id=game.table_id,
+                                                        game_seat__isnull=False)
+            if s.bot_controlled and s.game_seat is not None}
+
+
+def _bot_seat_numbers(game: Game) -> set[int]:
+    return {s.game_seat for s in Seat.objects.filter(table_id=game.table_id,
+                                                     game_seat__isnull=False)
+            .only("game_seat", "is_bot", "away")
+            if s.bot_controlled and s.game_seat is not None}
+
+
+def _schedule_bot_tasks(game_id: int, version: int, seats: Sequence[int]) -> None:
+    delay = bot_pause_seconds()
+    for seat in seats:
+        scheduler.run_after(delay, "chudopoly.bot_move", game_id=game_id, seat=seat,
+                            version=version)
+
+
+def bot_pause_seconds() -> float:
+    """How long a bot waits before it acts (BOT_PAUSE_SECONDS; 0 in tests)."""
+    return settings.BOT_PAUSE_SECONDS
+
+
+def schedule_bot_moves(*, game_id: int, version: int | None = None) -> int:
+    """Ask the scheduler for one move per bot-controlled seat owed a decision at `version`.
+
+    Tasks carry the version, so a late or duplicate task finds the table moved on and does
+    nothing. Returns how many were scheduled.
+    """
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None or game.status != Game.Status.RUNNING:
+        return 0
+    if version is not None and version != game.version:
+        return 0
+    engine = get_game(game.game_kind)
+    bots = _bot_seat_numbers(game)
+    owed = [seat for seat in engine.to_decide(game.state) if seat in bots]
+    _schedule_bot_tasks(game.pk, game.version, owed)
+    return len(owed)
+
+
+def game_bot_move(*, game_id: int, seat: int, version: int) -> Game | None:
+    """One bot decision, if the game is still where the task expected it."""
+    from games.chudopoly.bots import choose_action
+
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None or game.status != Game.Status.RUNNING or game.version != version:
+        return None
+    bots = _bot_seats(game)
+    if seat not in bots:
+        return None
+    engine = get_game(game.game_kind)
+    if seat not in engine.to_decide(game.state):
+        return None
+    view = engine.view(game.state, seat)
+    level = bots[seat].bot_level if bots[seat].is_bot else clocks.TAKEOVER_LEVEL
+    action = choose_action(view, level=level, game_kind=game.game_kind)
+    try:
+        return table_apply_action(game_id=game.pk, seat=seat, action=action,
+                                  expected_version=version, source="bot")
+    except ActionRefused as exc:
+        if exc.code in ("stale", "finished", "not_your_turn", "duplicate"):
+            return None
+        raise
+
+
+# --- move a seat to another device --------------------------------------------------------------
+
+
+def seat_move_link_create(*, table_id: int, viewer: Viewer) -> str:
+    """A single-use token, valid for 10 minutes, that hands this seat to whoever opens it."""
+    with transaction.atomic():
+        table = _locked_table(table_id)
+        seat = _viewer_seat(table, viewer)
+        if seat is None:
+            raise TableError("You have no seat at this table.", code="no_seat")
+        seat.move_token = secrets.token_urlsafe(32)
+        seat.move_token_expires = timezone.now() + timedelta(minutes=MOVE_LINK_MINUTES)
+        seat.save(update_fields=["move_token", "move_token_expires"])
+        return seat.move_token
+
+
+def seat_move_claim(*, code: str, token: str, viewer: Viewer) -> Seat:
+    if not viewer.known:
+        raise TableError("Your browser has no session; enable cookies to play.", code="no_session")
+    with transaction.atomic():
+        seat = (Seat.objects.select_for_update().select_related("table")
+                .filter(table__code=normalize_code(code), move_token=token).first())
+        if seat is None or seat.move_token_expires is None:
+            raise TableError("That link was already used or never existed.", code="bad_token")
+        if seat.move_token_expires < timezone.now():
+            raise TableError("That link has expired; make a new one on the other device.",
+                             code="expired")
+        if seat.table.seats.filter(viewer.seat_filter()).exclude(pk=seat.pk).exists():
+            raise TableError("This browser already has a seat at that table.", code="has_seat")
+        seat.user_id = viewer.user_id
+        seat.guest_key = viewer.guest_key
+        seat.away = False
+        seat.away_reason = ""
+        # The old device's sockets no longer count as this seat's (they only watch now).
+        seat.sockets.all().delete()
+        seat.connections = 0
+        seat.move_token = None
+        seat.move_token_expires = None
+        seat.save(update_fields=["user", "guest_key", "away", "away_reason", "connections",
+                                 "move_token", "move_token_expires"])
+        broadcast.seat_moved_on_commit(seat.table.code, seat.pk)
+        return seat
+
+
+# --- chat --------------------------------------------------------------------------------------
+
+
+def chat_post(*, table_id: int, viewer: Viewer, text: str) -> ChatMessage:
+    """Post a line of table chat (plain text, rendered escaped), rate-limited per author."""
+    text = " ".join((text or "").split())
+    if not text:
+        raise TableError("Write something first.", code="empty", field="text")
+    if len(text) > CHAT_MAX_CHARS:
+        raise TableError(f"Messages are at most {CHAT_MAX_CHARS} characters.", code="too_long",
+                         field="text")
+    if not viewer.known:
+        raise TableError("Your browser has no session; enable cookies to chat.",
+                         code="no_session")
+    with transaction.atomic():
+        table = _locked_table(table_id)
+        seat = _viewer_seat(table, viewer)
+        name = seat.name if seat is not None else None
+        if name is None:
+            raise TableError("Take a seat to chat at this table.", code="no_seat")
+        now = timezone.now()
+        recent = list(ChatMessage.objects.filter(
+            table=table, author_key=viewer.author_key,
+            created_at__gte=now - timedelta(seconds=CHAT_BURST_SECONDS),
+        ).order_by("-created_at").values_list("created_at", flat=True))
+        if recent and (now - recent[0]).total_seconds() < CHAT_MIN_GAP_SECONDS:
+            raise TableError("Slow down a little.", code="rate_limited", field="text")
+        if len(recent) >= CHAT_BURST:
+            raise TableError("Slow down a little.", code="rate_limited", field="text")
+        message = ChatMessage.objects.create(table=table, name=name, text=text,
+                                             author_key=viewer.author_key)
+        broadcast.chat_posted_on_commit(table.code, message.pk)
+        return message

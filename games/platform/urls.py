@@ -1,0 +1,26 @@
+from __future__ import annotations
+
+from django.urls import path
+
+from games.platform import rules_page, views
+
+app_name = "games"
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("rules", rules_page.rules, name="rules"),
+    path("tables/new/", views.table_new, name="table_new"),
+    path("play/quick/", views.quick_play, name="quick_play"),
+    path("play/bots/", views.play_bots, name="play_bots"),
+    path("t/<str:code>/", views.table_detail, name="table"),
+    path("t/<str:code>/join/", views.table_join, name="table_join"),
+    path("t/<str:code>/leave/", views.table_leave, name="table_leave"),
+    path("t/<str:code>/return/", views.table_take_back, name="table_take_back"),
+    path("t/<str:code>/bots/", views.table_bot_add, name="table_bot_add"),
+    path("t/<str:code>/bots/<int:seat_id>/remove/", views.table_bot_remove,
+         name="table_bot_remove"),
+    path("t/<str:code>/start/", views.table_start, name="table_start"),
+    path("t/<str:code>/rematch/", views.table_rematch, name="table_rematch"),
+    path("t/<str:code>/move/", views.seat_move_link, name="seat_move_link"),
+    path("t/<str:code>/move/<str:token>/", views.seat_move_claim, name="seat_move_claim"),
+]

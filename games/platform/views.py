@@ -1,0 +1,216 @@
+"""Pages: function-based and thin. Load with a permission check, validate, call one service,
+redirect or render. Game moves do not come through here: they travel over the table socket."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse
+from django.middleware.csrf import get_token
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from games.platform import presenters, services
+from games.platform.forms import JoinForm, PlayBotsForm, TableForm
+from games.platform.identity import GUEST_NAME_SESSION_KEY, viewer_from_request
+from games.platform.lobby import public_tables
+from games.platform.models import Table
+from games.platform.services import TableError
+
+QUICK_PLAY_NAME = "Player"  # a guest who never chose a call sign
+
+
+def _get_table(code: str) -> Table:
+    table = Table.objects.filter(code=services.normalize_code(code)).first()
+    if table is None:
+        raise Http404("No table with that code")
+    return table
+
+
+def _remember_name(request: HttpRequest, name: str | None) -> None:
+    if name:
+        request.session[GUEST_NAME_SESSION_KEY] = name
+
+
+@require_GET
+def home(request: HttpRequest) -> HttpResponse:
+    return render(request, "games/home.html", {"tables": public_tables()})
+
+
+@require_POST
+def quick_play(request: HttpRequest) -> HttpResponse:
+    """One click: you and three bots, no turn clock, a 45 s response clock (RULINGS)."""
+    viewer = viewer_from_request(request, create=True)
+    name = None if viewer.user_id else (request.session.get(GUEST_NAME_SESSION_KEY)
+                                        or QUICK_PLAY_NAME)
+    try:
+        table = services.table_play_vs_bots(viewer=viewer, name=name,
+                                            levels=services.QUICK_PLAY_LEVELS)
+    except TableError as exc:
+        messages.error(request, exc.message)
+        return redirect("games:home")
+    return redirect(table)
+
+
+@require_http_methods(["GET", "POST"])
+def play_bots(request: HttpRequest) -> HttpResponse:
+    """Choose 1–4 bots, each one's level, the rules and the clocks; the game starts at once."""
+    viewer = viewer_from_request(request, create=True)
+    needs_name = viewer.user_id is None
+    if request.method == "POST":
+        form = PlayBotsForm(request.POST, needs_name=needs_name)
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                table = services.table_play_vs_bots(
+                    viewer=viewer, name=data.get("name"), levels=form.levels(),
+                    ruleset_spec={"preset": data["preset"]},
+                    turn_seconds=data["turn_seconds"],
+                    response_seconds=data["response_seconds"])
+            except TableError as exc:
+                form.add_error(exc.field if exc.field in form.fields else None, exc.message)
+            else:
+                _remember_name(request, data.get("name"))
+                return redirect(table)
+    else:
+        form = PlayBotsForm(needs_name=needs_name,
+                            initial={"name": request.session.get(GUEST_NAME_SESSION_KEY, "")})
+    return render(request, "games/play_bots.html", {"form": form})
+
+
+@require_http_methods(["GET", "POST"])
+def table_new(request: HttpRequest) -> HttpResponse:
+    viewer = viewer_from_request(request, create=True)
+    needs_name = viewer.user_id is None
+    if request.method == "POST":
+        form = TableForm(request.POST, needs_name=needs_name)
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                table = services.table_create(
+                    viewer=viewer, name=data.get("name"), ruleset_spec=form.ruleset_spec(),
+                    max_seats=data["max_seats"], turn_seconds=data["turn_seconds"],
+                    response_seconds=data["response_seconds"], is_public=data["is_public"])
+            except TableError as exc:
+                form.add_error(exc.field if exc.field in form.fields else None, exc.message)
+            else:
+                _remember_name(request, data.get("name"))
+                return redirect(table)
+    else:
+        form = TableForm(needs_name=needs_name,
+                         initial={"name": request.session.get(GUEST_NAME_SESSION_KEY, "")})
+    return render(request, "games/table_new.html", {"form": form})
+
+
+@require_GET
+def table_detail(request: HttpRequest, code: str) -> HttpResponse:
+    table = _get_table(code)
+    if table.code != code:
+        return redirect(table)
+    viewer = viewer_from_request(request, create=True)
+    screen = presenters.load_screen(table, viewer)
+    extra = {"csrf_value": get_token(request),
+             "remembered_name": request.session.get(GUEST_NAME_SESSION_KEY, "")}
+    parts = presenters.render_all(screen, oob=False, extra=extra)
+    join_form = JoinForm(initial={"name": request.session.get(GUEST_NAME_SESSION_KEY, "")})
+    return render(request, "games/table.html", {
+        "table": table, "screen": screen, "parts": parts, "join_form": join_form,
+        "chat": presenters.render_chat(table, oob=False),
+        "invite_url": request.build_absolute_uri(table.get_absolute_url()),
+        **presenters.lobby_context(screen), **extra,
+    })
+
+
+def _act(request: HttpRequest, code: str, fn, **kwargs) -> HttpResponse:
+    """Run one lobby service for this browser and come back to the table page."""
+    table = _get_table(code)
+    viewer = viewer_from_request(request, create=True)
+    try:
+        fn(table_id=table.pk, viewer=viewer, **kwargs)
+    except TableError as exc:
+        messages.error(request, exc.message)
+    return redirect(table)
+
+
+@require_POST
+def table_join(request: HttpRequest, code: str) -> HttpResponse:
+    viewer = viewer_from_request(request, create=True)
+    form = JoinForm(request.POST)
+    if viewer.user_id is None and not form.is_valid():
+        messages.error(request, " ".join(form.errors.get("name", ["Pick a name."])))
+        return redirect(_get_table(code))
+    name = form.cleaned_data.get("name") if form.is_valid() else None
+    _remember_name(request, name)
+    return _act(request, code, services.seat_join, name=name)
+
+
+@require_POST
+def table_leave(request: HttpRequest, code: str) -> HttpResponse:
+    table = _get_table(code)
+    if table.status != Table.Status.PLAYING:
+        return _act(request, code, services.seat_leave)
+    # Leaving a running game goes home: the table page would open a socket, and an open socket
+    # is the owner coming back (the bot plays until the invite link is opened again).
+    try:
+        services.seat_leave(table_id=table.pk, viewer=viewer_from_request(request, create=True))
+    except TableError as exc:
+        messages.error(request, exc.message)
+        return redirect(table)
+    messages.info(request, f"You left table {table.code}; a bot plays your seat until you "
+                           "open the table again.")
+    return redirect("games:home")
+
+
+@require_POST
+def table_take_back(request: HttpRequest, code: str) -> HttpResponse:
+    """The owner of a seat a bot is playing takes it back (also done by reconnecting)."""
+    return _act(request, code, services.seat_return)
+
+
+@require_POST
+def table_bot_add(request: HttpRequest, code: str) -> HttpResponse:
+    return _act(request, code, services.seat_add_bot, level=request.POST.get("level", "basic"))
+
+
+@require_POST
+def table_bot_remove(request: HttpRequest, code: str, seat_id: int) -> HttpResponse:
+    return _act(request, code, services.seat_remove_bot, seat_id=seat_id)
+
+
+@require_POST
+def table_start(request: HttpRequest, code: str) -> HttpResponse:
+    return _act(request, code, services.game_start)
+
+
+@require_POST
+def table_rematch(request: HttpRequest, code: str) -> HttpResponse:
+    return _act(request, code, services.game_rematch)
+
+
+@require_POST
+def seat_move_link(request: HttpRequest, code: str) -> HttpResponse:
+    table = _get_table(code)
+    viewer = viewer_from_request(request, create=True)
+    try:
+        token = services.seat_move_link_create(table_id=table.pk, viewer=viewer)
+    except TableError as exc:
+        messages.error(request, exc.message)
+        return redirect(table)
+    link = request.build_absolute_uri(f"/t/{table.code}/move/{token}/")
+    return render(request, "games/move_link.html", {"table": table, "link": link,
+                                                    "minutes": services.MOVE_LINK_MINUTES})
+
+
+@require_http_methods(["GET", "POST"])
+def seat_move_claim(request: HttpRequest, code: str, token: str) -> HttpResponse:
+    # GET only asks; POST takes the seat, so a link preview cannot use the link up.
+    table = _get_table(code)
+    if request.method == "POST":
+        viewer = viewer_from_request(request, create=True)
+        try:
+            services.seat_move_claim(code=table.code, token=token, viewer=viewer)
+        except TableError as exc:
+            messages.error(request, exc.message)
+        else:
+            messages.success(request, "This device now has your seat.")
+        return redirect(table)
+    return render(request, "games/move_claim.html", {"table": table, "token": token})
