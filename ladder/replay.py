@@ -1,23 +1,24 @@
 """Replays and exports of finished games: the engine rebuilt from seed + action log.
 
 Only `engine.view(state, seat)` output reaches the templates, as at the live table. A finished
-game hides nothing any more, so the viewer may also open every hand ("open hands").
+game hides nothing any more, so the viewer may also open every hand ("open hands"). Any game
+kind replays: the frame around the board (steps, turn, log lines, placings) is the ladder's, the
+board itself is the game's (`replay_board` data drawn by its `replay_template`).
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.chudopoly.engine import COLOURS  # the pinned catalogue (docs/engine-contract.md)
 from games.platform.interface import IllegalAction, get_game
 from games.platform.models import Game, GameAction
 
 log = logging.getLogger(__name__)
 
-EXPORT_FORMAT = "chudopoly-game"
+EXPORT_FORMAT = "chudopoly-game"  # the site's export format, for every game kind
 EXPORT_VERSION = 1
 
 
@@ -49,8 +50,9 @@ class ReplayFrame:
     seat: int | None  # whose perspective (None: a spectator's)
     open_hands: bool
     names: list[str]
-    players: list[dict[str, Any]]
-    status: dict[str, Any]
+    board_template: str  # the game's: draws `board`
+    board: dict[str, Any]  # the game's replay_board(view, ...)
+    status: dict[str, Any]  # whose turn, who is deciding
     lines: list[str] = field(default_factory=list)  # what the last action did
     broken_at: int | None = None  # the engine refused the log's action at this step
     result: dict[str, Any] | None = None
@@ -65,16 +67,6 @@ class ReplayFrame:
         return self.step >= self.total or self.broken_at is not None
 
 
-def _zones(player: Mapping[str, Any]) -> list[dict[str, Any]]:
-    out = []
-    for zone in player.get("zones") or []:
-        colour = COLOURS.get(zone.get("colour"))
-        out.append({**zone, "name": colour.name if colour else str(zone.get("colour")),
-                    "bg": colour.bg if colour else "#888",
-                    "set_size": colour.set_size if colour else None})
-    return out
-
-
 def replay_frame(game: Game, *, step: int, seat: int | None, open_hands: bool,
                  actions: Sequence[GameAction] | None = None) -> ReplayFrame:
     engine = get_game(game.game_kind)
@@ -86,22 +78,15 @@ def replay_frame(game: Game, *, step: int, seat: int | None, open_hands: bool,
     step = reached
     names = [str(p.get("name", f"Seat {i + 1}")) for i, p in enumerate(game.players)]
     view = engine.view(state, seat)
-    hands: dict[int, list[dict[str, Any]]] = {}
+    hands: dict[int, list[Any]] = {}
     if open_hands:
         for s in range(game.seat_count):
             hands[s] = list(engine.view(state, s).get("hand") or [])
     elif seat is not None:
         hands[seat] = list(view.get("hand") or [])
-    turn = view.get("turn")
-    players = []
-    for p in view.get("players") or []:
-        s = p.get("seat")
-        players.append({
-            **p, "name": names[s] if isinstance(s, int) and s < len(names) else "?",
-            "is_me": s == seat, "is_turn": s == turn, "zones": _zones(p),
-            "is_bot": bool(game.players[s].get("bot")) if isinstance(s, int) else False,
-            "hand": hands.get(s), "hand_open": s in hands,
-        })
+    board = engine.replay_board(view, seat=seat, names=names, hands=hands,
+                                bots=[bool(p.get("bot")) for p in game.players])
+    turn = engine.clock_context(view).get("turn_seat")
     lines: list[str] = []
     if step > 0:
         done = actions[step - 1]
@@ -114,15 +99,12 @@ def replay_frame(game: Game, *, step: int, seat: int | None, open_hands: bool,
                   if isinstance(s, int) and s < len(names)]
     status = {
         "turn_name": names[turn] if isinstance(turn, int) and turn < len(names) else None,
-        "turn_number": view.get("turn_number"), "plays_left": view.get("plays_left"),
-        "deck_count": view.get("deck_count"), "discard_count": view.get("discard_count"),
-        "discard_top": view.get("discard_top"), "sets_to_win": (view.get("ruleset") or {})
-        .get("setsToWin"), "pending": view.get("pending") is not None,
-        "waiting_on": [names[s] for s in view.get("to_decide") or [] if s < len(names)],
+        "turn_number": engine.clock_context(view).get("turn_number"),
+        "waiting_on": [names[s] for s in engine.to_decide(state) if s < len(names)],
     }
     return ReplayFrame(step=step, total=total, seat=seat, open_hands=open_hands, names=names,
-                       players=players, status=status, lines=lines, result=result,
-                       placements=placements, broken_at=broken_at)
+                       board_template=engine.replay_template, board=board, status=status,
+                       lines=lines, result=result, placements=placements, broken_at=broken_at)
 
 
 def export_game(game: Game) -> dict[str, Any]:

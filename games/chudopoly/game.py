@@ -20,7 +20,7 @@ from games.chudopoly.engine.rulesets import (
     TOGGLES,
     RulesetError,
 )
-from games.platform.interface import Applied, IllegalAction, RulesetInvalid
+from games.platform.interface import Applied, IllegalAction, RuleField, RulesetInvalid
 
 TOGGLE_LABELS = {
     "winRule": "How a game is won",
@@ -41,6 +41,8 @@ CHOICE_LABELS = {
 }
 DECK_LABELS = {**{k: a.name for k, a in ACTIONS.items()}, "wildAny": "Rainbow wilds",
                "wildPairs": "Two-colour wilds"}
+BOOL_TOGGLES = ("pureSetRequired", "counterCostsPlay", "passGoRestartsTurn")
+DECK_FIELD = "deck_"  # the start-a-table form's name for a card count: deck_<key>
 
 
 class ChudopolyGame:
@@ -61,6 +63,51 @@ class ChudopolyGame:
 
     def deck_counts(self) -> dict[str, tuple[int, int]]:
         return dict(EDITABLE_DECK_COUNTS)
+
+    def rule_fields(self) -> list[RuleField]:
+        fields = []
+        for key, values in TOGGLES.items():
+            label = TOGGLE_LABELS.get(key, key)
+            if key in BOOL_TOGGLES:
+                fields.append(RuleField(key, label, "bool"))
+            else:
+                fields.append(RuleField(key, label, "choice", choices=tuple(
+                    (str(v), CHOICE_LABELS.get(str(v), str(v))) for v in values)))
+        for key, (lo, hi) in EDITABLE_DECK_COUNTS.items():
+            fields.append(RuleField(DECK_FIELD + key, DECK_LABELS.get(key, key), "number",
+                                    group="counts", low=lo, high=hi))
+        return fields
+
+    def preset_fields(self) -> dict[str, dict[str, Any]]:
+        out = {}
+        for key, rules in PRESETS.items():
+            values: dict[str, Any] = {k: rules[k] for k in TOGGLES}
+            values.update({DECK_FIELD + k: v for k, v in rules["deck"].items()})
+            out[key] = values
+        return out
+
+    def custom_spec(self, values: Mapping[str, Any]) -> dict[str, Any]:
+        spec: dict[str, Any] = {"preset": next(iter(PRESET_NAMES))}
+        for key, allowed in TOGGLES.items():
+            if key in BOOL_TOGGLES:
+                spec[key] = bool(values.get(key))
+                continue
+            raw = values.get(key)
+            if raw in (None, ""):
+                continue
+            # Hand the engine the same type its allowed values have (setsToWin is an int).
+            spec[key] = next((v for v in allowed if str(v) == raw), raw)
+        deck = {key: values[DECK_FIELD + key] for key in EDITABLE_DECK_COUNTS
+                if values.get(DECK_FIELD + key) is not None}
+        if deck:
+            spec["deck"] = deck
+        return spec
+
+    def rule_field_for(self, error_field: str) -> str | None:
+        if error_field.startswith("deck."):
+            error_field = DECK_FIELD + error_field.split(".", 1)[1]
+        names = {f.name for f in self.rule_fields()}
+        return error_field if error_field in names else None  # a whole-deck problem: None
 
     def resolve_ruleset(self, spec: Mapping[str, Any] | None) -> dict[str, Any]:
         try:
@@ -114,6 +161,25 @@ class ChudopolyGame:
         return {"turn_seat": view.get("turn"), "turn_number": view.get("turn_number"),
                 "pending": view.get("pending") is not None}
 
+    # --- bots -------------------------------------------------------------------------------
+    def bot_levels(self) -> dict[str, str]:
+        from games.chudopoly.bots import LEVEL_NAMES
+
+        # "basic" is the first bot's name, kept as an alias of "easy" for seats that have it.
+        return {k: v for k, v in LEVEL_NAMES.items() if k != "basic"}
+
+    def bot_action(self, view: dict[str, Any], level: str) -> dict[str, Any]:
+        from games.chudopoly import bots
+
+        return bots.choose_action(view, level=level)
+
+    def bot_standin_level(self) -> str:
+        return "medium"
+
+    def quick_play_levels(self) -> list[str]:
+        # Our levels for the reference's aggressive, aggressive, conservative bench.
+        return ["medium", "medium", "easy"]
+
     # --- presentation -----------------------------------------------------------------------
     board_templates = {
         "status": "chudopoly/_status.html",
@@ -133,6 +199,45 @@ class ChudopolyGame:
                        names: Sequence[str], ruleset: Mapping[str, Any]) -> str | None:
         deck = build_deck(ruleset.get("deck") or {})
         return describe_event(event, viewer=viewer, names=names, deck=deck)
+
+    # --- replay (the ladder's replay pages) ------------------------------------------------
+    replay_template = "chudopoly/_replay_board.html"
+
+    def replay_board(self, view: Mapping[str, Any], *, seat: int | None, names: Sequence[str],
+                     hands: Mapping[int, Sequence[Any]], bots: Sequence[bool]
+                     ) -> dict[str, Any]:
+        turn = view.get("turn")
+        players = []
+        for p in view.get("players") or []:
+            s = p.get("seat")
+            players.append({
+                **p, "name": names[s] if isinstance(s, int) and s < len(names) else "?",
+                "is_me": s == seat, "is_turn": s == turn, "zones": _replay_zones(p),
+                "is_bot": bool(bots[s]) if isinstance(s, int) and s < len(bots) else False,
+                "hand": hands.get(s), "hand_open": s in hands,
+            })
+        piles = {"deck_count": view.get("deck_count"), "discard_count": view.get("discard_count"),
+                 "discard_top": view.get("discard_top"),
+                 "sets_to_win": (view.get("ruleset") or {}).get("setsToWin")}
+        return {"players": players, "piles": piles}
+
+    # --- the rules page ---------------------------------------------------------------------
+    rules_template = "chudopoly/rules.html"
+
+    def rules_context(self) -> dict[str, Any]:
+        from games.chudopoly.rules import rules_context
+
+        return rules_context()
+
+
+def _replay_zones(player: Mapping[str, Any]) -> list[dict[str, Any]]:
+    out = []
+    for zone in player.get("zones") or []:
+        colour = engine.COLOURS.get(zone.get("colour"))
+        out.append({**zone, "name": colour.name if colour else str(zone.get("colour")),
+                    "bg": colour.bg if colour else "#888",
+                    "set_size": colour.set_size if colour else None})
+    return out
 
 
 KIND_NAMES = {

@@ -3,7 +3,7 @@ from django.apps import AppConfig
 # Periodic jobs (task name -> seconds) for Celery beat and the in-process scheduler alike.
 # The bot watchdog re-arms bot moves lost to a restart or a dropped task (REFERENCE §7: 5 s);
 # the clocks sweep acts on expired deadlines and long disconnects nobody scheduled a task for.
-PERIODIC = {"chudopoly.bots_watchdog": 5.0, "chudopoly.clocks_sweep": 2.0}
+PERIODIC = {"tables.bots_watchdog": 5.0, "tables.clocks_sweep": 2.0}
 
 
 class GamesConfig(AppConfig):

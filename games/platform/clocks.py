@@ -17,9 +17,9 @@ RULINGS "Clocks" and "Leaving and timing out", REFERENCE §7 "Timers" and "Bot t
   every running clock moves forward by the time lost, so nobody times out because of us.
 
 How an expiry reaches a game: after each commit that moves the earliest deadline, one task
-`chudopoly.clock_expire(game_id, due)` is scheduled at it. It does nothing if the game's
+`tables.clock_expire(game_id, due)` is scheduled at it. It does nothing if the game's
 earliest deadline is no longer `due` (whatever moved it scheduled its own). The periodic
-`chudopoly.clocks_sweep` acts on any game whose `clock_due` passed anyway (a lost task, a
+`tables.clocks_sweep` acts on any game whose `clock_due` passed anyway (a lost task, a
 restart) and on seats disconnected past the grace. Both lock the game row, so an expiry
 happens once however many of them arrive.
 """
@@ -44,7 +44,6 @@ from games.platform.models import ClockSweep, Game, Seat, SeatSocket, Table
 log = logging.getLogger(__name__)
 
 TAKEOVER_AFTER_TIMEOUTS = 3  # RULINGS: three decisions in a row timed out
-TAKEOVER_LEVEL = "medium"  # the bot that stands in for a human
 DISCONNECT_GRACE_SECONDS = 30.0  # REFERENCE §7: a dropped player's room is kept 30 s
 SWEEP_SECONDS = 2.0  # games/platform/apps.py runs the sweep this often
 DOWNTIME_SECONDS = 15.0  # a longer gap between sweeps means the site (or its worker) was down
@@ -55,8 +54,8 @@ SWEEP_LIMIT = 200
 SOCKET_CHECK_IN_SECONDS = 20.0
 SOCKET_STALE_SECONDS = 60.0
 
-CLOCK_EXPIRE_TASK = "chudopoly.clock_expire"
-GRACE_TASK = "chudopoly.seat_grace_check"
+CLOCK_EXPIRE_TASK = "tables.clock_expire"
+GRACE_TASK = "tables.seat_grace_check"
 
 
 def now() -> datetime:
@@ -178,7 +177,6 @@ def _time_out(game: Game, table: Table, engine: GameEngine, seat: int,
               entry: Mapping[str, Any]) -> bool:
     """Apply the automatic decision for one seat (the caller holds the locks). True if the
     clock decided anything."""
-    from games.chudopoly.bots import choose_action
     from games.platform.services import ActionRefused, apply_locked
 
     actions = engine.timeout_actions(game.state, seat)
@@ -194,8 +192,10 @@ def _time_out(game: Game, table: Table, engine: GameEngine, seat: int,
     except ActionRefused:
         log.exception("game %s: the automatic decision for seat %s was refused", game.pk, seat)
     if not done and game.status == Game.Status.RUNNING and seat in engine.to_decide(game.state):
-        # Never leave a table stuck on a refused timeout: the easy bot decides instead.
-        apply_locked(game, table, engine, seat, choose_action(engine.view(game.state, seat)),
+        # Never leave a table stuck on a refused timeout: the weakest bot decides instead.
+        weakest = next(iter(engine.bot_levels()))
+        apply_locked(game, table, engine, seat,
+                     engine.bot_action(engine.view(game.state, seat), weakest),
                      source="clock", note=note)
         done += 1
     return done > 0

@@ -6,9 +6,8 @@ from typing import Any
 
 from django import forms
 
-from games.chudopoly.game import CHOICE_LABELS, DECK_LABELS, TOGGLE_LABELS
 from games.platform.identity import call_sign_problem
-from games.platform.interface import RulesetInvalid, get_game
+from games.platform.interface import RuleField, RulesetInvalid, default_game, get_game
 from games.platform.services import (
     RESPONSE_SECONDS_DEFAULT,
     RESPONSE_SECONDS_MAX,
@@ -17,11 +16,20 @@ from games.platform.services import (
 )
 
 CUSTOM = "custom"
-BOOL_TOGGLES = ("pureSetRequired", "counterCostsPlay", "passGoRestartsTurn")
 
 
-def _deck_field(key: str) -> str:
-    return f"deck_{key}"
+def _rule_field(field: RuleField, initial: Any) -> forms.Field:
+    """The Django field for one of the game's Custom rules (games.platform.interface)."""
+    if field.kind == "bool":
+        return forms.BooleanField(label=field.label, required=False, initial=initial)
+    if field.kind == "choice":
+        return forms.ChoiceField(label=field.label, choices=list(field.choices),
+                                 initial=None if initial is None else str(initial),
+                                 required=False)
+    return forms.IntegerField(
+        label=field.label, initial=initial, required=False,
+        widget=forms.NumberInput(attrs={"min": field.low, "max": field.high}),
+        help_text=f"{field.low}–{field.high}")
 
 
 class NameField(forms.CharField):
@@ -56,10 +64,10 @@ class TableForm(forms.Form):
         help_text=f"0 (off) to {RESPONSE_SECONDS_MAX}; at least 15 once two people play.")
     is_public = forms.BooleanField(label="List this table on the home page", required=False)
 
-    def __init__(self, *args: Any, game_kind: str = "chudopoly", needs_name: bool = True,
+    def __init__(self, *args: Any, game_kind: str | None = None, needs_name: bool = True,
                  **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.engine = get_game(game_kind)
+        self.engine = get_game(game_kind or default_game())
         self.needs_name = needs_name
         if not needs_name:
             del self.fields["name"]
@@ -70,62 +78,28 @@ class TableForm(forms.Form):
         self.fields["preset"].initial = next(iter(presets))
         self.fields["max_seats"].choices = [
             (n, str(n)) for n in range(self.engine.min_seats, self.engine.max_seats + 1)]
-        base = self.engine.preset_rules()[next(iter(presets))]
-        for key, values in self.engine.toggles().items():
-            label = TOGGLE_LABELS.get(key, key)
-            if key in BOOL_TOGGLES:
-                self.fields[key] = forms.BooleanField(label=label, required=False,
-                                                      initial=base[key])
-            else:
-                choices = [(str(v), CHOICE_LABELS.get(str(v), str(v))) for v in values]
-                self.fields[key] = forms.ChoiceField(label=label, choices=choices,
-                                                     initial=str(base[key]), required=False)
-        for key, (lo, hi) in self.engine.deck_counts().items():
-            self.fields[_deck_field(key)] = forms.IntegerField(
-                label=DECK_LABELS.get(key, key), initial=base["deck"][key], required=False,
-                widget=forms.NumberInput(attrs={"min": lo, "max": hi}),
-                help_text=f"{lo}–{hi}")
+        self.rule_fields = self.engine.rule_fields()
+        base = self.engine.preset_fields()[next(iter(presets))]
+        for field in self.rule_fields:
+            self.fields[field.name] = _rule_field(field, base.get(field.name))
 
-    # Groups for the template.
+    # Groups for the template: the rules, then the card counts.
     def toggle_fields(self) -> list[forms.BoundField]:
-        return [self[k] for k in self.engine.toggles()]
+        return [self[f.name] for f in self.rule_fields if f.group != "counts"]
 
     def deck_fields(self) -> list[forms.BoundField]:
-        return [self[_deck_field(k)] for k in self.engine.deck_counts()]
+        return [self[f.name] for f in self.rule_fields if f.group == "counts"]
 
     def preset_json(self) -> dict[str, Any]:
         """Each preset's values, so the page can fill the Custom fields from a preset."""
-        out = {}
-        for key, rules in self.engine.preset_rules().items():
-            values: dict[str, Any] = {k: rules[k] for k in self.engine.toggles()}
-            values.update({_deck_field(k): v for k, v in rules["deck"].items()})
-            out[key] = values
-        return out
+        return self.engine.preset_fields()
 
     def ruleset_spec(self) -> dict[str, Any]:
         data = self.cleaned_data
         preset = data.get("preset")
         if preset != CUSTOM:
             return {"preset": preset}
-        spec: dict[str, Any] = {"preset": next(iter(self.engine.presets()))}
-        for key, values in self.engine.toggles().items():
-            if key in BOOL_TOGGLES:
-                spec[key] = bool(data.get(key))
-                continue
-            raw = data.get(key)
-            if raw in (None, ""):
-                continue
-            # Hand the engine the same type its allowed values have (setsToWin is an int).
-            match = next((v for v in values if str(v) == raw), raw)
-            spec[key] = match
-        deck = {}
-        for key in self.engine.deck_counts():
-            value = data.get(_deck_field(key))
-            if value is not None:
-                deck[key] = value
-        if deck:
-            spec["deck"] = deck
-        return spec
+        return self.engine.custom_spec({f.name: data.get(f.name) for f in self.rule_fields})
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -134,12 +108,8 @@ class TableForm(forms.Form):
         try:
             self.resolved = self.engine.resolve_ruleset(self.ruleset_spec())
         except RulesetInvalid as exc:
-            field = exc.field
-            if field.startswith("deck."):
-                field = _deck_field(field.split(".", 1)[1])
-            if field not in self.fields:
-                field = None  # a whole-deck problem: shown above the deck counts
-            self.add_error(field, exc.message)
+            # None: a problem of no one field (a whole deck), shown above the card counts.
+            self.add_error(self.engine.rule_field_for(exc.field), exc.message)
         turn, response = data.get("turn_seconds"), data.get("response_seconds")
         if turn is not None and not 0 <= turn <= TURN_SECONDS_MAX:
             self.add_error("turn_seconds", f"0 (off) to {TURN_SECONDS_MAX} seconds.")
@@ -165,19 +135,17 @@ class PlayBotsForm(forms.Form):
         label="Response clock (seconds)", initial=RESPONSE_SECONDS_DEFAULT, min_value=0,
         max_value=RESPONSE_SECONDS_MAX, help_text=f"0 (off) to {RESPONSE_SECONDS_MAX}.")
 
-    def __init__(self, *args: Any, needs_name: bool = True, **kwargs: Any) -> None:
-        from games.chudopoly.bots import LEVEL_NAMES
-        from games.platform.services import QUICK_PLAY_LEVELS
-
+    def __init__(self, *args: Any, game_kind: str | None = None, needs_name: bool = True,
+                 **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         if not needs_name:
             del self.fields["name"]
-        engine = get_game("chudopoly")
+        engine = get_game(game_kind or default_game())
         presets = engine.presets()
         self.fields["preset"].choices = list(presets.items())
         self.fields["preset"].initial = next(iter(presets))
-        levels = [(k, v) for k, v in LEVEL_NAMES.items() if k != "basic"]
-        defaults = list(QUICK_PLAY_LEVELS)
+        levels = list(engine.bot_levels().items())
+        defaults = engine.quick_play_levels()
         for i in range(BOT_SLOTS):
             self.fields[f"bot_{i + 1}"] = forms.ChoiceField(
                 label=f"Bot {i + 1}", required=False,

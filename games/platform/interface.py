@@ -1,8 +1,9 @@
-"""The seam between the site and a game engine.
+"""The seam between the platform and a game.
 
-The lobby, tables, seats, clocks, bots and history only ever talk to a `GameEngine`. Chudopoly
-is the first one (`games/chudopoly/game.py` adapts `games/chudopoly/engine`); a second game plugs in
-by implementing this protocol and calling `register_game`, without the site code changing.
+The lobby, tables, seats, clocks, bots, ladder and history only ever talk to a `GameEngine`
+found in this registry. The platform imports no game package: each game is a Django app of its
+own (`games/chudopoly/` is the first) whose `AppConfig.ready()` calls `register_game`, so adding a
+game is adding its app to INSTALLED_APPS (docs/architecture.md, "Adding a game").
 
 Everything crossing this border is plain JSON-able data. `view(...)` is the only thing that may
 reach a template or a websocket frame: states hold hidden information (hands, the deck order).
@@ -38,6 +39,21 @@ class RulesetInvalid(ValueError):
 
 
 @dataclass(frozen=True)
+class RuleField:
+    """One field of the start-a-table form's Custom rules. `kind` is "bool", "choice" (the
+    values in `choices`, as (value, label)) or "number" (`low`..`high`); `group` puts it with
+    the rules ("rules") or with the card counts ("counts")."""
+
+    name: str
+    label: str
+    kind: str
+    group: str = "rules"
+    choices: tuple[tuple[str, str], ...] = ()
+    low: int | None = None
+    high: int | None = None
+
+
+@dataclass(frozen=True)
 class Applied:
     state: State
     events: list[Event] = field(default_factory=list)
@@ -66,6 +82,42 @@ class GameEngine(Protocol):
         ...
 
     def create(self, *, ruleset: Mapping[str, Any], seats: int, seed: int) -> State: ...
+
+    def rule_fields(self) -> list[RuleField]:
+        """The Custom rules a host may set, as form fields, in the order shown."""
+        ...
+
+    def preset_fields(self) -> dict[str, dict[str, Any]]:
+        """Preset key -> the value of every rule field under that preset (the page fills the
+        Custom fields from it, and the form's initial values come from the first preset)."""
+        ...
+
+    def custom_spec(self, values: Mapping[str, Any]) -> dict[str, Any]:
+        """A ruleset spec (for `resolve_ruleset`) from the Custom fields' cleaned values, by
+        field name; a field left empty is None."""
+        ...
+
+    def rule_field_for(self, error_field: str) -> str | None:
+        """The rule field a `RulesetInvalid.field` belongs to, or None (shown above them)."""
+        ...
+
+    # --- bots -------------------------------------------------------------------------------
+    def bot_levels(self) -> dict[str, str]:
+        """Level key -> display name, the levels a host may seat, weakest first."""
+        ...
+
+    def bot_action(self, view: View, level: str) -> Action:
+        """One action for the seat `view` belongs to, chosen from that view only. A level the
+        game does not list (an old alias) plays as the game sees fit."""
+        ...
+
+    def bot_standin_level(self) -> str:
+        """The level that plays a human's seat while they are away."""
+        ...
+
+    def quick_play_levels(self) -> list[str]:
+        """The bots Quick Play seats beside the player."""
+        ...
 
     # --- playing ----------------------------------------------------------------------------
     def to_decide(self, state: State) -> list[int]:
@@ -118,6 +170,22 @@ class GameEngine(Protocol):
         `pending` is true while responses (not the turn holder's play) are owed."""
         ...
 
+    # --- the rules page (/rules/<key>) ------------------------------------------------------
+    rules_template: str
+
+    def rules_context(self) -> dict[str, Any]:
+        """Template data for the game's rules page (the platform adds its clock limits)."""
+        ...
+
+    # --- replay and history (the ladder's pages) --------------------------------------------
+    replay_template: str  # draws one replay frame's board from `replay_board` output
+
+    def replay_board(self, view: View, *, seat: int | None, names: Sequence[str],
+                     hands: Mapping[int, Sequence[Any]], bots: Sequence[bool]) -> dict[str, Any]:
+        """A replay frame's board from `view` (a finished or past state seen by `seat`, None:
+        a spectator); `hands` are the hands shown (every seat's with open hands)."""
+        ...
+
 
 _REGISTRY: dict[str, Callable[[], GameEngine]] = {}
 _INSTANCES: dict[str, GameEngine] = {}
@@ -143,10 +211,9 @@ def registered_games() -> list[str]:
     return list(_REGISTRY)
 
 
-def _chudopoly() -> GameEngine:
-    from games.chudopoly.game import ChudopolyGame
-
-    return ChudopolyGame()
-
-
-register_game("chudopoly", _chudopoly)
+def default_game() -> str:
+    """The game a page or table means when it names none: the first one registered (the first
+    game app in INSTALLED_APPS)."""
+    if not _REGISTRY:
+        raise LookupError("No game is registered (is a game app in INSTALLED_APPS?)")
+    return next(iter(_REGISTRY))

@@ -272,16 +272,8 @@ def lobby_context(screen: TableScreen) -> dict[str, Any]:
         "free_range": range(max(0, free)),
         "invite_path": reverse("games:table", args=[table.code]),
         "viewer_is_guest": screen.viewer.user_id is None,
-        "bot_levels": _bot_levels(),
+        "bot_levels": list(get_game(screen.table.game_kind).bot_levels().items()),
     }
-
-
-def _bot_levels() -> list[tuple[str, str]]:
-    from games.chudopoly.bots import LEVEL_NAMES
-
-    # "basic" is the first bot's name, kept as an alias when stronger levels exist.
-    levels = [(k, v) for k, v in LEVEL_NAMES.items() if k != "basic"]
-    return levels or list(LEVEL_NAMES.items())
 
 
 def render_partial(template: str, screen: TableScreen, *, oob: bool,

@@ -1,69 +1,36 @@
-"""The /rules page: every number on it comes out of the engine (`describe_rules`)."""
+"""The rules pages: /rules/<game> is each game's own page (its template and data, from the
+game interface); /rules is the default game's. The platform adds what it decides itself: the
+clock limits."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from games.chudopoly.engine.describe import describe_rules
 from games.platform import services
-
-WIN_RULE_NAMES = {
-    "finalApproach": "Final approach",
-    "mdFaithful": "MD Faithful",
-    "instant": "Instant",
-}
+from games.platform.interface import default_game, get_game, registered_games
 
 
-def _rent_ladder(rents: list[int]) -> str:
-    return " · ".join(f"{count} → {amount}M" for count, amount in enumerate(rents, start=1))
-
-
-def rules_context() -> dict[str, Any]:
-    data = describe_rules()
-    colour_names = {c["key"]: c["name"] for c in data["colours"]}
-    sets = [{**c, "ladder": _rent_ladder(c["rents"])} for c in data["colours"]]
-    rents = [
-        {**r, "label": " / ".join(colour_names[k] for k in r["colours"]) or "Any colour"}
-        for r in data["rents"]
-    ]
-    pair_wilds = [
-        {**w, "label": " / ".join(colour_names[k] for k in w["colours"])}
-        for w in data["pair_wilds"]
-        if w["in_deck"]
-    ]
-    families = [
-        {"name": data["family_names"][key], "count": data["families"][key]}
-        for key in data["family_names"]
-    ]
-    presets = [
-        {**p, "win_rule_name": WIN_RULE_NAMES[p["winRule"]]} for p in data["presets"]
-    ]
-    by_key = {a["key"]: a for a in data["actions"]}
-    constants = data["constants"]
+def clock_limits() -> dict[str, Any]:
     return {
-        **data,
-        "sets": sets,
-        "rent_cards": rents,
-        "pair_wilds_in_deck": pair_wilds,
-        "family_rows": families,
-        "preset_rows": presets,
-        "c": constants,
-        "a": by_key,
-        "largest_set": max(c["set_size"] for c in data["colours"]),
-        "upgrade_example": 8 + constants["upgrade_bonus"] + constants["foc_bonus"],
-        "clocks": {
-            "turn_default": services.TURN_SECONDS_DEFAULT,
-            "turn_max": services.TURN_SECONDS_MAX,
-            "turn_min": services.TURN_SECONDS_MIN_HUMANS,
-            "response_default": services.RESPONSE_SECONDS_DEFAULT,
-            "response_max": services.RESPONSE_SECONDS_MAX,
-            "response_min": services.RESPONSE_SECONDS_MIN_HUMANS,
-        },
+        "turn_default": services.TURN_SECONDS_DEFAULT,
+        "turn_max": services.TURN_SECONDS_MAX,
+        "turn_min": services.TURN_SECONDS_MIN_HUMANS,
+        "response_default": services.RESPONSE_SECONDS_DEFAULT,
+        "response_max": services.RESPONSE_SECONDS_MAX,
+        "response_min": services.RESPONSE_SECONDS_MIN_HUMANS,
     }
 
 
-def rules(request: HttpRequest) -> HttpResponse:
-    return render(request, "games/rules.html", rules_context())
+def rules_context(game_kind: str | None = None) -> dict[str, Any]:
+    engine = get_game(game_kind or default_game())
+    return {**engine.rules_context(), "clocks": clock_limits(), "game_name": engine.name}
+
+
+def rules(request: HttpRequest, game_kind: str | None = None) -> HttpResponse:
+    if game_kind is not None and game_kind not in registered_games():
+        raise Http404("No such game")
+    engine = get_game(game_kind or default_game())
+    return render(request, engine.rules_template, rules_context(engine.key))

@@ -21,7 +21,13 @@ from django.utils import timezone
 
 from games.platform import broadcast, clocks, scheduler
 from games.platform.identity import Viewer, call_sign_problem
-from games.platform.interface import GameEngine, IllegalAction, RulesetInvalid, get_game
+from games.platform.interface import (
+    GameEngine,
+    IllegalAction,
+    RulesetInvalid,
+    default_game,
+    get_game,
+)
 from games.platform.lobby import lobby_changed_on_commit
 from games.platform.models import ChatMessage, Game, GameAction, Seat, Table
 
@@ -34,7 +40,6 @@ RESPONSE_SECONDS_DEFAULT, RESPONSE_SECONDS_MAX, RESPONSE_SECONDS_MIN_HUMANS = 45
 
 # Quick Play (RULINGS, REFERENCE §7 "Quick Play bench"): you and three bots, the bench of
 # aggressive, aggressive, conservative played by our medium, medium and easy levels.
-QUICK_PLAY_LEVELS = ("medium", "medium", "easy")
 QUICK_PLAY_TURN_SECONDS, QUICK_PLAY_RESPONSE_SECONDS = 0, 45
 
 MOVE_LINK_MINUTES = 10
@@ -43,6 +48,7 @@ CHAT_BURST = 5  # messages ...
 CHAT_BURST_SECONDS = 10  # ... per this many seconds, per author and table
 CHAT_MIN_GAP_SECONDS = 1.0
 
+BOT_MOVE_TASK = "tables.bot_move"
 BOT_NAMES = ("Alpha", "Bravo", "Charlie", "Delta", "Echo", "Foxtrot", "Golf", "Hotel")
 
 
@@ -154,10 +160,11 @@ def _announce(table: Table, *, version: int | None = None, lobby: bool = True) -
 def table_create(*, viewer: Viewer, name: str | None, ruleset_spec: Mapping[str, Any] | None,
                  max_seats: int = 4, turn_seconds: int = TURN_SECONDS_DEFAULT,
                  response_seconds: int = RESPONSE_SECONDS_DEFAULT, is_public: bool = False,
-                 game_kind: str = "chudopoly") -> Table:
-    """Open a table with the creator seated as host."""
+                 game_kind: str | None = None) -> Table:
+    """Open a table with the creator seated as host (of the default game unless named)."""
     if not viewer.known:
         raise TableError("Your browser has no session; enable cookies to play.", code="no_session")
+    game_kind = game_kind or default_game()
     engine = get_game(game_kind)
     if not engine.min_seats <= max_seats <= engine.max_seats:
         raise TableError(f"A table seats {engine.min_seats}–{engine.max_seats} players.",
@@ -260,16 +267,16 @@ def seat_return(*, table_id: int, viewer: Viewer) -> Seat | None:
         return seat
 
 
-def seat_add_bot(*, table_id: int, viewer: Viewer, level: str = "basic") -> Seat:
-    from games.chudopoly.bots import LEVELS
-
+def seat_add_bot(*, table_id: int, viewer: Viewer, level: str = "") -> Seat:
+    """Seat a bot at `level`, one of the game's `bot_levels` (anything else: the weakest)."""
     with transaction.atomic():
         table = _locked_table(table_id)
         _require_host(table, viewer)
         if table.status not in (Table.Status.OPEN, Table.Status.FINISHED):
             raise TableError("Bots can only be added before the game starts.", code="in_progress")
-        if level not in LEVELS:
-            level = "basic"
+        levels = get_game(table.game_kind).bot_levels()
+        if level not in levels:
+            level = next(iter(levels))
         taken = {n.lower() for n in table.seats.values_list("name", flat=True)}
         name = next((f"Bot {n}" for n in BOT_NAMES if f"bot {n.lower()}" not in taken), None)
         if name is None:
@@ -365,25 +372,26 @@ def game_rematch(*, table_id: int, viewer: Viewer) -> Game:
 def table_play_vs_bots(*, viewer: Viewer, name: str | None, levels: Sequence[str],
                        ruleset_spec: Mapping[str, Any] | None = None,
                        turn_seconds: int = QUICK_PLAY_TURN_SECONDS,
-                       response_seconds: int = QUICK_PLAY_RESPONSE_SECONDS) -> Table:
+                       response_seconds: int = QUICK_PLAY_RESPONSE_SECONDS,
+                       game_kind: str | None = None) -> Table:
     """A private table with this player and one bot per level in `levels`, already started.
 
-    Quick Play is `QUICK_PLAY_LEVELS` with no turn clock and a 45 s response clock (RULINGS);
-    the "play vs bots" form picks 1–4 bots, their levels, the rules and the clocks.
+    Quick Play is the game's `quick_play_levels` with no turn clock and a 45 s response clock
+    (RULINGS); the "play vs bots" form picks 1–4 bots, their levels, the rules and the clocks.
     """
-    from games.chudopoly.bots import LEVELS
-
     levels = list(levels)
-    engine = get_game("chudopoly")
+    game_kind = game_kind or default_game()
+    engine = get_game(game_kind)
     if not 1 <= len(levels) <= engine.max_seats - 1:
         raise TableError(f"Choose 1–{engine.max_seats - 1} bots.", code="bad_bots",
                          field="bots")
-    if any(level not in LEVELS for level in levels):
+    if any(level not in engine.bot_levels() for level in levels):
         raise TableError("Choose a level for each bot.", code="bad_bots", field="bots")
     with transaction.atomic():
         table = table_create(viewer=viewer, name=name, ruleset_spec=ruleset_spec,
                              max_seats=len(levels) + 1, turn_seconds=turn_seconds,
-                             response_seconds=response_seconds, is_public=False)
+                             response_seconds=response_seconds, is_public=False,
+                             game_kind=game_kind)
         for level in levels:
             seat_add_bot(table_id=table.pk, viewer=viewer, level=level)
         game_start(table_id=table.pk, viewer=viewer)
@@ -551,7 +559,7 @@ def _bot_seat_numbers(game: Game) -> set[int]:
 def _schedule_bot_tasks(game_id: int, version: int, seats: Sequence[int]) -> None:
     delay = bot_pause_seconds()
     for seat in seats:
-        scheduler.run_after(delay, "chudopoly.bot_move", game_id=game_id, seat=seat,
+        scheduler.run_after(delay, BOT_MOVE_TASK, game_id=game_id, seat=seat,
                             version=version)
 
 
@@ -580,8 +588,6 @@ def schedule_bot_moves(*, game_id: int, version: int | None = None) -> int:
 
 def game_bot_move(*, game_id: int, seat: int, version: int) -> Game | None:
     """One bot decision, if the game is still where the task expected it."""
-    from games.chudopoly.bots import choose_action
-
     game = Game.objects.filter(pk=game_id).first()
     if game is None or game.status != Game.Status.RUNNING or game.version != version:
         return None
@@ -592,8 +598,8 @@ def game_bot_move(*, game_id: int, seat: int, version: int) -> Game | None:
     if seat not in engine.to_decide(game.state):
         return None
     view = engine.view(game.state, seat)
-    level = bots[seat].bot_level if bots[seat].is_bot else clocks.TAKEOVER_LEVEL
-    action = choose_action(view, level=level, game_kind=game.game_kind)
+    level = bots[seat].bot_level if bots[seat].is_bot else engine.bot_standin_level()
+    action = engine.bot_action(view, level)
     try:
         return table_apply_action(game_id=game.pk, seat=seat, action=action,
                                   expected_version=version, source="bot")

@@ -1,8 +1,15 @@
-"""Celery tasks: thin, they take ids and call services (and run in-process in the default)."""
+"""Celery tasks: thin, they take ids and call services (and run in-process in the default).
+
+The platform's tasks are named "tables.*". Until this release they were "chudopoly.*"; those
+names stay registered as aliases of the same functions, so tasks already queued (or scheduled
+by a web process of the previous release during an upgrade) still run.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import timedelta
+from typing import Any
 
 from celery import shared_task
 
@@ -13,7 +20,18 @@ def ping(token: str) -> str:
     return f"pong:{token}"
 
 
-@shared_task(name="chudopoly.bot_move")
+def _also_as(old_name: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Register the task function a second time under the name older releases queued."""
+
+    def register(task: Any) -> Any:
+        shared_task(name=old_name)(task.run)
+        return task
+
+    return register
+
+
+@_also_as("chudopoly.bot_move")
+@shared_task(name="tables.bot_move")
 def bot_move(game_id: int, seat: int, version: int) -> bool:
     """One bot decision; a late or duplicate delivery finds the version moved on and stops."""
     from games.platform.services import game_bot_move
@@ -21,7 +39,8 @@ def bot_move(game_id: int, seat: int, version: int) -> bool:
     return game_bot_move(game_id=game_id, seat=seat, version=version) is not None
 
 
-@shared_task(name="chudopoly.bots_watchdog")
+@_also_as("chudopoly.bots_watchdog")
+@shared_task(name="tables.bots_watchdog")
 def bots_watchdog(idle_seconds: float = 5.0) -> int:
     """Re-arm bot moves of running games that have sat still (a lost task, a restart)."""
     from django.utils import timezone
@@ -34,7 +53,8 @@ def bots_watchdog(idle_seconds: float = 5.0) -> int:
     return sum(schedule_bot_moves(game_id=pk) for pk in stale.values_list("pk", flat=True)[:200])
 
 
-@shared_task(name="chudopoly.clock_expire")
+@_also_as("chudopoly.clock_expire")
+@shared_task(name="tables.clock_expire")
 def clock_expire(game_id: int, due: str | None = None, version: int | None = None) -> int:
     """The deadline `due` came: the automatic decisions (nothing if the deadline moved).
     `version` is what tasks queued by older releases carry instead."""
@@ -43,7 +63,8 @@ def clock_expire(game_id: int, due: str | None = None, version: int | None = Non
     return game_clock_expire(game_id=game_id, due=due, version=version)
 
 
-@shared_task(name="chudopoly.clocks_sweep")
+@_also_as("chudopoly.clocks_sweep")
+@shared_task(name="tables.clocks_sweep")
 def clocks_sweep() -> int:
     """Expired clocks and seats gone past the grace, whether or not a task was scheduled."""
     from games.platform.clocks import clocks_sweep as sweep
@@ -51,7 +72,8 @@ def clocks_sweep() -> int:
     return sweep()
 
 
-@shared_task(name="chudopoly.seat_grace_check")
+@_also_as("chudopoly.seat_grace_check")
+@shared_task(name="tables.seat_grace_check")
 def seat_grace_check(seat_id: int, since: str) -> bool:
     """A seat's owner closed their last socket `since`: a bot plays it if they stayed away."""
     from games.platform.clocks import seat_takeover_if_gone

@@ -12,6 +12,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from games.platform import presenters, services
 from games.platform.forms import JoinForm, PlayBotsForm, TableForm
 from games.platform.identity import GUEST_NAME_SESSION_KEY, viewer_from_request
+from games.platform.interface import default_game, get_game
 from games.platform.lobby import public_tables
 from games.platform.models import Table
 from games.platform.services import TableError
@@ -43,8 +44,8 @@ def quick_play(request: HttpRequest) -> HttpResponse:
     name = None if viewer.user_id else (request.session.get(GUEST_NAME_SESSION_KEY)
                                         or QUICK_PLAY_NAME)
     try:
-        table = services.table_play_vs_bots(viewer=viewer, name=name,
-                                            levels=services.QUICK_PLAY_LEVELS)
+        levels = get_game(default_game()).quick_play_levels()
+        table = services.table_play_vs_bots(viewer=viewer, name=name, levels=levels)
     except TableError as exc:
         messages.error(request, exc.message)
         return redirect("games:home")

@@ -134,7 +134,7 @@ def test_the_turn_clock_pauses_while_a_response_is_owed(alice: Viewer, bob: View
 
 def _expiry_jobs() -> list[tuple[datetime, dict[str, object]]]:
     return [(when, kw) for when, task, kw in in_process_scheduler().pending()
-            if task == "chudopoly.clock_expire"]
+            if task == "tables.clock_expire"]
 
 
 def test_the_clock_task_is_scheduled_at_the_deadline_and_names_it(

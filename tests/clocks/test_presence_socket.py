@@ -59,7 +59,7 @@ async def test_the_socket_counts_the_owner_in_and_out_and_starts_the_grace(
     await second.disconnect()
     seat = await database_sync_to_async(seat_row)(game, alice)
     assert seat.connections == 0 and seat.disconnected_at is not None
-    grace = [kw for _, task, kw in runner.pending() if task == "chudopoly.seat_grace_check"]
+    grace = [kw for _, task, kw in runner.pending() if task == "tables.seat_grace_check"]
     assert grace == [{"seat_id": seat.pk, "since": seat.disconnected_at.isoformat()}]
     runner.clear()
 

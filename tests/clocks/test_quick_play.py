@@ -106,7 +106,7 @@ def test_bots_never_count_for_the_ladder(django_user_model) -> None:
     user = django_user_model.objects.create_user(username="ann", password="pw-ann-123")
     ann = Viewer(user_id=user.pk, guest_key=None, username="ann")
     table = services.table_play_vs_bots(viewer=ann, name=None,
-                                        levels=services.QUICK_PLAY_LEVELS)
+                                        levels=ENGINE.quick_play_levels())
     game = Game.objects.get(table=table)
     me = Seat.objects.get(table=table, is_bot=False).game_seat
     for _ in range(500):

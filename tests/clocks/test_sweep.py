@@ -20,8 +20,8 @@ from games.platform.scheduler import in_process_scheduler
 
 
 def test_the_sweep_runs_periodically_on_both_backends() -> None:
-    assert "chudopoly.clocks_sweep" in django_settings.PERIODIC_TASKS
-    assert django_settings.PERIODIC_TASKS["chudopoly.clocks_sweep"] <= 5
+    assert "tables.clocks_sweep" in django_settings.PERIODIC_TASKS
+    assert django_settings.PERIODIC_TASKS["tables.clocks_sweep"] <= 5
 
 
 @pytest.mark.django_db

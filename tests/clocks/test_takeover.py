@@ -148,7 +148,7 @@ def test_a_player_disconnected_past_the_grace_is_replaced_until_they_reconnect(
     with django_capture_on_commit_callbacks(execute=True):
         clocks.seat_disconnected(table_id=game.table_id, viewer=alice)
     ((when, task, _),) = in_process_scheduler().pending()
-    assert task == "chudopoly.seat_grace_check"
+    assert task == "tables.seat_grace_check"
     assert (when - clock.now()).total_seconds() == pytest.approx(30, abs=1)
 
     clock.advance(20)

@@ -71,7 +71,7 @@ def test_the_clock_task_of_a_move_is_published_only_once_the_block_ends(
         services.table_move(game_id=game.pk, seat=seat, action={"type": "end_turn"},
                             expected_version=game.version)
         assert published == []
-    assert "chudopoly.clock_expire" in published
+    assert "tables.clock_expire" in published
 
 
 def test_a_socket_can_take_the_held_messages_itself(

@@ -64,7 +64,7 @@ def test_bot_seats_move_by_themselves_through_the_scheduler(alice: Viewer,
             break
         # Response clocks also schedule their expiry; only the bot moves are run here.
         jobs = [(task, kwargs) for _when, task, kwargs in runner.pending()
-                if task == "chudopoly.bot_move"]
+                if task == "tables.bot_move"]
         runner.clear()
         assert jobs, "a bot owes a move but none was scheduled"
         with django_capture_on_commit_callbacks(execute=True):
@@ -119,4 +119,4 @@ def test_the_watchdog_rearms_a_bot_move_that_was_lost(alice: Viewer) -> None:
     Game.objects.filter(pk=game.pk).update(updated_at=timezone.now() - timedelta(seconds=10))
     assert bots_watchdog() == 1
     ((_, task, kwargs),) = runner.pending()
-    assert task == "chudopoly.bot_move" and kwargs["version"] == game.version
+    assert task == "tables.bot_move" and kwargs["version"] == game.version

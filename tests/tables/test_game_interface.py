@@ -14,6 +14,7 @@ from games.platform.interface import (
     Applied,
     GameEngine,
     IllegalAction,
+    RuleField,
     RulesetInvalid,
     get_game,
     register_game,
@@ -96,6 +97,41 @@ class Countdown:
     def describe_event(self, event: Mapping[str, Any], *, viewer: int | None,
                        names: Sequence[str], ruleset: Mapping[str, Any]) -> str | None:
         return f"{names[event['seat']]} took {event['count']}."
+
+    def rule_fields(self) -> list[RuleField]:
+        return []
+
+    def preset_fields(self) -> dict[str, dict[str, Any]]:
+        return {"short": {}, "long": {}}
+
+    def custom_spec(self, values: Mapping[str, Any]) -> dict[str, Any]:
+        return {"preset": "short"}
+
+    def rule_field_for(self, error_field: str) -> str | None:
+        return None
+
+    def bot_levels(self) -> dict[str, str]:
+        return {"greedy": "Greedy"}
+
+    def bot_action(self, view: dict[str, Any], level: str) -> dict[str, Any]:
+        return view["legal"][-1]  # take as many as allowed
+
+    def bot_standin_level(self) -> str:
+        return "greedy"
+
+    def quick_play_levels(self) -> list[str]:
+        return ["greedy"]
+
+    rules_template = "404.html"
+    replay_template = "404.html"
+
+    def rules_context(self) -> dict[str, Any]:
+        return {}
+
+    def replay_board(self, view: dict[str, Any], *, seat: int | None, names: Sequence[str],
+                     hands: Mapping[int, Sequence[Any]], bots: Sequence[bool]
+                     ) -> dict[str, Any]:
+        return {"tokens": view["tokens"]}
 
 
 def test_chudopoly_implements_the_game_interface() -> None:

@@ -1,0 +1,40 @@
+"""The platform's tasks are named "tables.*"; the names older releases queued still run."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+from chudopoly_site.celery import app
+
+OLD_TO_NEW = {
+    "chudopoly.bot_move": "tables.bot_move",
+    "chudopoly.bots_watchdog": "tables.bots_watchdog",
+    "chudopoly.clock_expire": "tables.clock_expire",
+    "chudopoly.clocks_sweep": "tables.clocks_sweep",
+    "chudopoly.seat_grace_check": "tables.seat_grace_check",
+}
+
+
+@pytest.mark.parametrize("old, new", OLD_TO_NEW.items())
+def test_a_task_queued_under_its_old_name_runs_the_same_function(old: str, new: str) -> None:
+    app.loader.import_default_modules()
+    assert app.tasks[old].run is app.tasks[new].run
+
+
+@pytest.mark.django_db
+def test_an_old_clock_expiry_for_a_game_that_is_gone_does_nothing() -> None:
+    app.loader.import_default_modules()
+    assert app.tasks["chudopoly.clock_expire"].run(game_id=987654, due=None) == 0
+
+
+@pytest.mark.django_db
+def test_each_game_has_its_rules_page_and_rules_shows_the_default_one() -> None:
+    client = Client()
+    default = client.get("/rules")
+    chudopoly = client.get("/rules/chudopoly")
+    assert default.status_code == chudopoly.status_code == 200
+    # The same page (the CSRF token in the page differs from one response to the next).
+    assert default.content.count(b"<h2") == chudopoly.content.count(b"<h2") > 3
+    assert b"Rules \xc2\xb7 Chudopoly" in default.content
+    assert client.get("/rules/no-such-game").status_code == 404
