@@ -1,10 +1,12 @@
 """Ladders, results and quick-match queues.
 
-`Rating` is one player's standing on one ladder (one ladder per stock preset). Every finished
+Everything here is per game kind (`game_kind`, a key of games.platform.interface's registry;
+rows from before there were several games have "chudopoly"). `Rating` is one player's standing
+on one ladder (one ladder per game kind and stock preset). Every finished
 game gets one `GameRecord` and one `PlayerResult` per seat, written in the same transaction as
 any rating change, so the unique (record, seat) and (record, user) constraints are what make a
 rating change happen exactly once per game. `QueueTicket` is a player waiting in a `Queue`
-(preset × seats × ranked); pairing turns a group of tickets into a `Match` and a table.
+(game kind × preset × seats × ranked); pairing turns a group of tickets into a `Match` and a table.
 """
 
 from __future__ import annotations
@@ -15,11 +17,14 @@ from django.db.models import Q
 
 from ladder.elo import START_RATING, is_provisional
 
+GAME_KIND_DEFAULT = "chudopoly"  # the only game before game kinds; existing rows get it
+
 
 class Rating(models.Model):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
                              related_name="ratings")
-    ladder = models.CharField(max_length=20)  # a stock preset key: "chudopoly", "blitz", …
+    game_kind = models.CharField(max_length=32, default=GAME_KIND_DEFAULT)
+    ladder = models.CharField(max_length=20)  # a stock preset of that game: "chudopoly", "blitz"
     rating = models.FloatField(default=START_RATING)
     games = models.PositiveIntegerField(default=0)
     wins = models.PositiveIntegerField(default=0)
@@ -28,9 +33,11 @@ class Rating(models.Model):
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["user", "ladder"], name="rating_unique_user_ladder"),
+            models.UniqueConstraint(fields=["user", "game_kind", "ladder"],
+                                    name="rating_unique_user_game_ladder"),
         ]
-        indexes = [models.Index(fields=["ladder", "-rating"])]
+        indexes = [models.Index(fields=["game_kind", "ladder", "-rating"],
+                                name="rating_board")]
 
     def __str__(self) -> str:
         return f"{self.user_id} on {self.ladder}: {self.rating:.0f}"
@@ -50,6 +57,7 @@ class GameRecord(models.Model):
 
     game = models.OneToOneField("games.Game", on_delete=models.CASCADE,
                                 related_name="ladder_record")
+    game_kind = models.CharField(max_length=32, default=GAME_KIND_DEFAULT)
     ladder = models.CharField(max_length=20)  # preset key, or "custom"
     seat_count = models.PositiveSmallIntegerField()
     ranked = models.BooleanField(default=False)  # played from a ranked queue
@@ -80,6 +88,7 @@ class PlayerResult(models.Model):
     rating_after = models.FloatField(null=True, blank=True)
     provisional = models.BooleanField(default=False)
     # Copied from the record so history filters and charts need no join.
+    game_kind = models.CharField(max_length=32, default=GAME_KIND_DEFAULT)
     ladder = models.CharField(max_length=20)
     rated = models.BooleanField(default=False)
     ranked = models.BooleanField(default=False)
@@ -95,7 +104,8 @@ class PlayerResult(models.Model):
         ]
         indexes = [
             models.Index(fields=["user", "-finished_at"]),
-            models.Index(fields=["user", "ladder", "rated", "finished_at"]),
+            models.Index(fields=["user", "game_kind", "ladder", "rated", "finished_at"],
+                         name="result_rating_series"),
         ]
 
     def __str__(self) -> str:
@@ -112,13 +122,15 @@ class Queue(models.Model):
     """One quick-match queue. Pairing locks this row (skipping it if locked), so two pairing
     runs at once never fill tables from the same queue."""
 
+    game_kind = models.CharField(max_length=32, default=GAME_KIND_DEFAULT)
     preset = models.CharField(max_length=20)
     seats = models.PositiveSmallIntegerField()
     ranked = models.BooleanField()
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["preset", "seats", "ranked"], name="queue_unique"),
+            models.UniqueConstraint(fields=["game_kind", "preset", "seats", "ranked"],
+                                    name="queue_unique_game"),
         ]
 
     def __str__(self) -> str:

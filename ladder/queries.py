@@ -13,6 +13,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.platform.identity import Viewer
+from games.platform.interface import default_game, get_game, registered_games
 from ladder import services
 from ladder.elo import PROVISIONAL_GAMES
 from ladder.models import PlayerResult, QueueTicket, Rating
@@ -23,8 +24,17 @@ LEADERBOARD_PAGE = 25
 HISTORY_PAGE = 20
 
 
-def leaderboard_queryset(ladder: str) -> QuerySet[Rating]:
-    return (Rating.objects.filter(ladder=ladder, games__gte=LEADERBOARD_MIN_GAMES)
+def leaderboard_url(game_kind: str, preset: str) -> str:
+    """/ladder/<preset>/ for the default game (the address it always had), else
+    /ladder/<game>/<preset>/."""
+    if game_kind == default_game():
+        return reverse("ladder:leaderboard", args=[preset])
+    return reverse("ladder:game_leaderboard", args=[game_kind, preset])
+
+
+def leaderboard_queryset(ladder: str, game_kind: str | None = None) -> QuerySet[Rating]:
+    return (Rating.objects.filter(game_kind=game_kind or default_game(), ladder=ladder,
+                                  games__gte=LEADERBOARD_MIN_GAMES)
             .select_related("user", "user__profile").order_by("-rating", "user_id"))
 
 
@@ -32,15 +42,17 @@ def rank_of(rating: Rating | None) -> int | None:
     """1-based leaderboard rank, or None while the player has too few games to be listed."""
     if rating is None or rating.games < LEADERBOARD_MIN_GAMES:
         return None
-    ahead = (Rating.objects.filter(ladder=rating.ladder, games__gte=LEADERBOARD_MIN_GAMES)
+    ahead = (Rating.objects.filter(game_kind=rating.game_kind, ladder=rating.ladder,
+                                   games__gte=LEADERBOARD_MIN_GAMES)
              .filter(Q(rating__gt=rating.rating)
                      | Q(rating=rating.rating, user_id__lt=rating.user_id)).count())
     return ahead + 1
 
 
-def leaderboard_page(ladder: str, page_number: Any) -> tuple[Page, int]:
+def leaderboard_page(ladder: str, page_number: Any,
+                     game_kind: str | None = None) -> tuple[Page, int]:
     """A page of the leaderboard and the rank of its first row."""
-    paginator = Paginator(leaderboard_queryset(ladder), LEADERBOARD_PAGE)
+    paginator = Paginator(leaderboard_queryset(ladder, game_kind), LEADERBOARD_PAGE)
     page = paginator.get_page(page_number)
     return page, page.start_index()
 
@@ -51,6 +63,8 @@ def page_of_rank(rank: int) -> int:
 
 @dataclass
 class LadderStanding:
+    game_kind: str
+    game_name: str
     ladder: str
     name: str
     rating: Rating | None
@@ -59,22 +73,28 @@ class LadderStanding:
     wins: int
     chart: dict[str, Any] | None
 
+    @property
+    def url(self) -> str:
+        return leaderboard_url(self.game_kind, self.ladder)
+
 
 def standings(user_id: int) -> list[LadderStanding]:
-    """Every ladder for one player: rating, rank, games and wins (all games on that preset,
-    rated or not), and the rating chart."""
-    ratings = {r.ladder: r for r in Rating.objects.filter(user_id=user_id)}
-    counts = {row["ladder"]: row for row in (
-        PlayerResult.objects.filter(user_id=user_id).values("ladder")
+    """Every ladder of every game for one player: rating, rank, games and wins (all games on
+    that preset, rated or not), and the rating chart."""
+    ratings = {(r.game_kind, r.ladder): r for r in Rating.objects.filter(user_id=user_id)}
+    counts = {(row["game_kind"], row["ladder"]): row for row in (
+        PlayerResult.objects.filter(user_id=user_id).values("game_kind", "ladder")
         .annotate(games=Count("pk"), wins=Count("pk", filter=Q(placement=1))))}
     out = []
-    for key, name in ladders().items():
-        rating = ratings.get(key)
-        row = counts.get(key, {})
-        out.append(LadderStanding(
-            ladder=key, name=name, rating=rating, rank=rank_of(rating),
-            games=row.get("games", 0), wins=row.get("wins", 0),
-            chart=rating_chart(rating_series(user_id, key)) if rating else None))
+    for kind in registered_games():
+        for key, name in ladders(kind).items():
+            rating = ratings.get((kind, key))
+            row = counts.get((kind, key), {})
+            out.append(LadderStanding(
+                game_kind=kind, game_name=get_game(kind).name, ladder=key, name=name,
+                rating=rating, rank=rank_of(rating),
+                games=row.get("games", 0), wins=row.get("wins", 0),
+                chart=rating_chart(rating_series(user_id, key, kind)) if rating else None))
     return out
 
 
@@ -84,9 +104,11 @@ def custom_counts(user_id: int) -> tuple[int, int]:
     return row["games"], row["wins"]
 
 
-def rating_series(user_id: int, ladder: str) -> list[tuple[datetime, float]]:
+def rating_series(user_id: int, ladder: str,
+                  game_kind: str | None = None) -> list[tuple[datetime, float]]:
     """(when, rating) from the start rating through every rated game, oldest first."""
-    rows = list(PlayerResult.objects.filter(user_id=user_id, ladder=ladder, rated=True)
+    rows = list(PlayerResult.objects.filter(user_id=user_id, game_kind=game_kind or default_game(),
+                                            ladder=ladder, rated=True)
                 .order_by("finished_at", "pk")
                 .values_list("finished_at", "rating_before", "rating_after"))
     if not rows:
@@ -139,11 +161,14 @@ def viewer_results(viewer: Viewer) -> QuerySet[PlayerResult]:
 
 
 def history_page(*, user_id: int | None, guest_key: str | None, preset: str = "",
-                 kind: str = "", page_number: Any = 1, per_page: int = HISTORY_PAGE) -> Page:
-    """A page of one player's finished games, newest first, with opponents attached as
-    `row.opponents` (list of PlayerResult)."""
+                 kind: str = "", page_number: Any = 1, per_page: int = HISTORY_PAGE,
+                 game_kind: str = "") -> Page:
+    """A page of one player's finished games (of one game kind, or of every one), newest
+    first, with opponents attached as `row.opponents` (list of PlayerResult)."""
     qs = (PlayerResult.objects.filter(_owner_q(user_id, guest_key))
           .select_related("record").order_by("-finished_at", "-pk"))
+    if game_kind:
+        qs = qs.filter(game_kind=game_kind)
     if preset:
         qs = qs.filter(ladder=preset)
     if kind == "ranked":
@@ -156,10 +181,10 @@ def history_page(*, user_id: int | None, guest_key: str | None, preset: str = ""
     for other in (PlayerResult.objects.filter(record_id__in=[r.record_id for r in rows])
                   .select_related("user").order_by("placement", "seat")):
         others.setdefault(other.record_id, []).append(other)
-    names = ladders()
+    names = {k: ladders(k) for k in registered_games()}
     for row in rows:
         row.opponents = [o for o in others.get(row.record_id, []) if o.seat != row.seat]
-        row.ladder_name = names.get(row.ladder, "Custom")
+        row.ladder_name = names.get(row.game_kind, {}).get(row.ladder, "Custom")
     page.object_list = rows
     return page
 

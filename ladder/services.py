@@ -18,7 +18,7 @@ from django.utils import timezone
 from games.platform import scheduler
 from games.platform import services as tables
 from games.platform.identity import Viewer, call_sign_problem
-from games.platform.interface import RulesetInvalid, get_game
+from games.platform.interface import RulesetInvalid, default_game, get_game
 from games.platform.models import Game, GameAction, Seat, Table
 from ladder import broadcast
 from ladder.elo import START_RATING, Entrant, is_provisional, rating_changes
@@ -26,7 +26,6 @@ from ladder.models import GameRecord, Match, PlayerResult, Queue, QueueTicket, R
 
 log = logging.getLogger(__name__)
 
-GAME_KIND = "chudopoly"
 QUEUE_SEATS = (2, 3, 4)
 # Rating windows: ±100 at first, 50 wider every 10 s of waiting, never wider than ±500.
 WINDOW_START = 100
@@ -48,23 +47,22 @@ class LadderError(Exception):
         self.code = code
 
 
-def ladders() -> dict[str, str]:
-    """Ladder key (a stock preset) -> display name, in menu order."""
-    return get_game(GAME_KIND).presets()
+def ladders(game_kind: str | None = None) -> dict[str, str]:
+    """One game's ladders (the default game's unless named): ladder key (a stock preset) ->
+    display name, in menu order."""
+    return get_game(game_kind or default_game()).presets()
 
 
 # --- recording finished games and rating them --------------------------------------------------
 
 
 def stock_preset(game: Game) -> str | None:
-    """The stock preset this game was played on, or None for custom rules."""
-    if game.game_kind != GAME_KIND:
-        return None
+    """The stock preset of its game this game was played on, or None for custom rules."""
     label = (game.ruleset or {}).get("label")
-    if label not in ladders():
+    if label not in ladders(game.game_kind):
         return None
     try:
-        stock = get_game(GAME_KIND).resolve_ruleset({"preset": label})
+        stock = get_game(game.game_kind).resolve_ruleset({"preset": label})
     except RulesetInvalid:
         return None
     return label if stock == game.ruleset else None
@@ -147,18 +145,20 @@ def ladder_record_game(*, game: Game) -> GameRecord | None:
         rated = not reason
         finished_at = game.finished_at or timezone.now()
         record = GameRecord.objects.create(
-            game=game, ladder=preset or "custom", seat_count=n, ranked=ranked, rated=rated,
-            unrated_reason=reason, finished_at=finished_at)
+            game=game, game_kind=game.game_kind, ladder=preset or "custom", seat_count=n,
+            ranked=ranked, rated=rated, unrated_reason=reason, finished_at=finished_at)
 
         before: dict[int, Rating] = {}
         after: dict[int, float] = {}
         if rated:
             user_ids = sorted(uid for uid, _, _ in owners if uid is not None)
             for uid in user_ids:
-                Rating.objects.get_or_create(user_id=uid, ladder=preset)
+                Rating.objects.get_or_create(user_id=uid, game_kind=game.game_kind,
+                                             ladder=preset)
             # Lock in a fixed order so two games finishing at once cannot deadlock.
             locked = list(Rating.objects.select_for_update()
-                          .filter(user_id__in=user_ids, ladder=preset).order_by("user_id"))
+                          .filter(user_id__in=user_ids, game_kind=game.game_kind, ladder=preset)
+                          .order_by("user_id"))
             before = {r.user_id: r for r in locked}
             entrants = [Entrant(rating=before[uid].rating, games=before[uid].games,
                                 placement=placements[i])
@@ -182,8 +182,8 @@ def ladder_record_game(*, game: Game) -> GameRecord | None:
                 rating_before=before[uid].rating if rated and uid in before else None,
                 rating_after=after.get(uid) if rated else None,
                 provisional=bool(rated and uid in before and is_provisional(before[uid].games)),
-                ladder=record.ladder, rated=rated, ranked=ranked, seat_count=n,
-                finished_at=finished_at)
+                game_kind=record.game_kind, ladder=record.ladder, rated=rated, ranked=ranked,
+                seat_count=n, finished_at=finished_at)
             for i, (p, (uid, guest_key, is_bot)) in enumerate(
                 zip(game.players, owners, strict=True))
         ])
@@ -234,12 +234,14 @@ def ladder_adopt_guest(*, guest_key: str, user_id: int) -> int:
 # --- queues -----------------------------------------------------------------------------------
 
 
-def queue_for(*, preset: str, seats: int, ranked: bool) -> Queue:
-    if preset not in ladders():
+def queue_for(*, preset: str, seats: int, ranked: bool, game_kind: str | None = None) -> Queue:
+    game_kind = game_kind or default_game()
+    if preset not in ladders(game_kind):
         raise LadderError("There is no such preset.", code="bad_preset")
     if seats not in QUEUE_SEATS:
         raise LadderError("Quick match tables seat 2, 3 or 4 players.", code="bad_seats")
-    queue, _ = Queue.objects.get_or_create(preset=preset, seats=seats, ranked=bool(ranked))
+    queue, _ = Queue.objects.get_or_create(game_kind=game_kind, preset=preset, seats=seats,
+                                           ranked=bool(ranked))
     return queue
 
 
@@ -268,15 +270,16 @@ def latest_ticket(viewer: Viewer) -> QueueTicket | None:
             .order_by("-joined_at", "-pk").first())
 
 
-def player_rating(user_id: int | None, ladder: str) -> float:
+def player_rating(user_id: int | None, ladder: str, game_kind: str | None = None) -> float:
     if user_id is None:
         return START_RATING
-    rating = Rating.objects.filter(user_id=user_id, ladder=ladder).first()
+    rating = Rating.objects.filter(user_id=user_id, game_kind=game_kind or default_game(),
+                                   ladder=ladder).first()
     return rating.rating if rating else START_RATING
 
 
 def queue_join(*, viewer: Viewer, preset: str, seats: int, ranked: bool,
-               name: str | None = None) -> QueueTicket:
+               name: str | None = None, game_kind: str | None = None) -> QueueTicket:
     """Wait in one queue. Ranked queues need an account; one queue at a time per player."""
     if ranked and not viewer.user_id:
         raise LadderError("Ranked queues need an account: sign up or log in first.",
@@ -291,7 +294,7 @@ def queue_join(*, viewer: Viewer, preset: str, seats: int, ranked: bool,
             raise LadderError(problem, code="bad_name")
     now = timezone.now()
     with transaction.atomic():
-        queue = queue_for(preset=preset, seats=seats, ranked=ranked)
+        queue = queue_for(preset=preset, seats=seats, ranked=ranked, game_kind=game_kind)
         existing = (QueueTicket.objects.select_for_update(of=("self",)).select_related("queue")
                     .filter(status=QueueTicket.Status.WAITING, **owner).first())
         if existing is not None:
@@ -304,7 +307,8 @@ def queue_join(*, viewer: Viewer, preset: str, seats: int, ranked: bool,
                 ticket = QueueTicket.objects.create(
                     queue=queue, user_id=viewer.user_id,
                     guest_key=None if viewer.user_id else viewer.guest_key, name=player_name,
-                    rating=player_rating(viewer.user_id, preset), joined_at=now, last_seen=now)
+                    rating=player_rating(viewer.user_id, preset, queue.game_kind),
+                    joined_at=now, last_seen=now)
         except IntegrityError:
             raise LadderError("You are already waiting in another queue. Leave it first.",
                               code="other_queue") from None
@@ -343,7 +347,7 @@ def queue_seen(*, ticket_id: int) -> None:
 
 
 def queue_label(queue: Queue) -> str:
-    name = ladders().get(queue.preset, queue.preset)
+    name = ladders(queue.game_kind).get(queue.preset, queue.preset)
     return f"{name} {queue.seats}-player {'ranked' if queue.ranked else 'casual'}"
 
 
@@ -419,7 +423,7 @@ def _match_create(queue: Queue, tickets: list[QueueTicket], now: datetime) -> Ma
     viewers = [_ticket_viewer(t) for t in tickets]
     table = tables.table_create(viewer=viewers[0], name=names[0],
                                 ruleset_spec={"preset": queue.preset}, max_seats=queue.seats,
-                                is_public=False)
+                                is_public=False, game_kind=queue.game_kind)
     for viewer, name in zip(viewers[1:], names[1:], strict=True):
         tables.seat_join(table_id=table.pk, viewer=viewer, name=name)
     match = Match.objects.create(queue=queue, table=table, ranked=queue.ranked,
@@ -493,7 +497,8 @@ def queue_fill_with_bots(*, viewer: Viewer) -> Match:
         player = _ticket_viewer(ticket)
         table = tables.table_create(viewer=player, name=ticket.name,
                                     ruleset_spec={"preset": queue.preset},
-                                    max_seats=queue.seats, is_public=False)
+                                    max_seats=queue.seats, is_public=False,
+                                    game_kind=queue.game_kind)
         for _ in range(queue.seats - 1):
             tables.seat_add_bot(table_id=table.pk, viewer=player)
         tables.game_start(table_id=table.pk, viewer=player)

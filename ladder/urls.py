@@ -17,4 +17,5 @@ urlpatterns = [
     path("games/<int:game_id>/replay/", views.replay_view, name="replay"),
     path("games/<int:game_id>/export.json", views.export_view, name="export"),
     path("<str:preset>/", views.leaderboard, name="leaderboard"),
+    path("<str:game_kind>/<str:preset>/", views.leaderboard, name="game_leaderboard"),
 ]

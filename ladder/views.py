@@ -18,6 +18,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseClientRedirect
 
 from games.platform.identity import GUEST_NAME_SESSION_KEY, Viewer, viewer_from_request
+from games.platform.interface import default_game, registered_games
 from games.platform.models import Game
 from ladder import elo, queries, replay, services
 from ladder.forms import HistoryFilterForm, QueueForm
@@ -27,8 +28,10 @@ from ladder.services import LadderError
 READY_TABLE_MINUTES = 10  # how long the queue page keeps pointing at a matched table
 
 
-def _ladder_name(preset: str) -> str:
-    name = services.ladders().get(preset)
+def _ladder_name(preset: str, game_kind: str | None) -> str:
+    if game_kind is not None and game_kind not in registered_games():
+        raise Http404("No such game")
+    name = services.ladders(game_kind).get(preset)
     if name is None:
         raise Http404("No such ladder")
     return name
@@ -47,24 +50,29 @@ def _method_context() -> dict[str, Any]:
 @require_GET
 def ladder_index(request: HttpRequest) -> HttpResponse:
     boards = []
-    for key, name in services.ladders().items():
-        top = list(queries.leaderboard_queryset(key)[:5])
-        boards.append({"key": key, "name": name, "top": top})
+    for kind in registered_games():
+        for key, name in services.ladders(kind).items():
+            top = list(queries.leaderboard_queryset(key, kind)[:5])
+            boards.append({"key": key, "name": name, "top": top, "game_kind": kind,
+                           "url": queries.leaderboard_url(kind, key)})
     return render(request, "ladder/index.html", {"boards": boards, **_method_context()})
 
 
 @require_GET
-def leaderboard(request: HttpRequest, preset: str) -> HttpResponse:
-    name = _ladder_name(preset)
+def leaderboard(request: HttpRequest, preset: str, game_kind: str | None = None) -> HttpResponse:
+    """One ladder: /ladder/<preset>/ is the default game's, /ladder/<game>/<preset>/ any."""
+    name = _ladder_name(preset, game_kind)
+    game_kind = game_kind or default_game()
     mine = None
     my_rank = None
     if request.user.is_authenticated:
-        mine = Rating.objects.filter(user=request.user, ladder=preset).first()
+        mine = Rating.objects.filter(user=request.user, game_kind=game_kind,
+                                     ladder=preset).first()
         my_rank = queries.rank_of(mine)
     page_number = request.GET.get("page")
     if page_number is None and my_rank is not None and request.GET.get("me"):
         page_number = queries.page_of_rank(my_rank)
-    page, first_rank = queries.leaderboard_page(preset, page_number)
+    page, first_rank = queries.leaderboard_page(preset, page_number, game_kind)
     rows = [{"rank": first_rank + i, "rating": r,
              "name": (getattr(getattr(r.user, "profile", None), "display_name", "")
                       or r.user.get_username()),
@@ -74,7 +82,10 @@ def leaderboard(request: HttpRequest, preset: str) -> HttpResponse:
     return render(request, "ladder/leaderboard.html", {
         "preset": preset, "ladder_name": name, "page": page, "rows": rows, "mine": mine,
         "my_rank": my_rank, "my_page": queries.page_of_rank(my_rank) if my_rank else None,
-        "mine_on_page": on_page, "ladders": services.ladders(), **_method_context(),
+        "mine_on_page": on_page, "ladders": services.ladders(game_kind),
+        "tabs": [(key, tab, queries.leaderboard_url(game_kind, key))
+                 for key, tab in services.ladders(game_kind).items()],
+        "game_kind": game_kind, **_method_context(),
     })
 
 
@@ -183,9 +194,13 @@ def history(request: HttpRequest) -> HttpResponse:
     preset = kind = ""
     if form.is_valid():
         preset, kind = form.cleaned_data["preset"], form.cleaned_data["kind"]
+    # ?game=<kind> keeps one game's rows (every game's by default).
+    game_kind = request.GET.get("game", "")
+    if game_kind not in registered_games():
+        game_kind = ""
     page = queries.history_page(user_id=user_id, guest_key=guest_key, preset=preset, kind=kind,
                                 page_number=request.GET.get("page"),
-                                per_page=queries.HISTORY_PAGE)
+                                per_page=queries.HISTORY_PAGE, game_kind=game_kind)
     query = request.GET.copy()
     query.pop("page", None)
     return render(request, "ladder/history.html", {
@@ -239,8 +254,8 @@ def replay_view(request: HttpRequest, game_id: int) -> HttpResponse:
                                 actions=actions)
     record = GameRecord.objects.filter(game=game).first()
     context = {"game": game, "frame": frame, "record": record,
-               "ladder_name": services.ladders().get(services.stock_preset(game) or "",
-                                                     "Custom rules"),
+               "ladder_name": services.ladders(game.game_kind).get(
+                   services.stock_preset(game) or "", "Custom rules"),
                "open_q": "&open=1" if open_hands else ""}
     if request.htmx and request.htmx.target == "replay-frame":
         return render(request, "ladder/_replay_frame.html", context)
@@ -251,5 +266,6 @@ def replay_view(request: HttpRequest, game_id: int) -> HttpResponse:
 def export_view(request: HttpRequest, game_id: int) -> HttpResponse:
     game = _finished_game(game_id)
     response = JsonResponse(replay.export_game(game), json_dumps_params={"indent": 1})
-    response["Content-Disposition"] = f'attachment; filename="chudopoly-game-{game.pk}.json"'
+    name = f"{game.game_kind}-game-{game.pk}.json"  # chudopoly-game-12.json
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
     return response

@@ -22,6 +22,19 @@ from games.platform.interface import (
 from games.platform.models import Game
 
 
+@pytest.fixture(autouse=True)
+def _registry_restored() -> Any:
+    """The toy game is registered for one test only: later tests see the site's games."""
+    from games.platform import interface
+
+    saved = dict(interface._REGISTRY), dict(interface._INSTANCES)
+    yield
+    interface._REGISTRY.clear()
+    interface._REGISTRY.update(saved[0])
+    interface._INSTANCES.clear()
+    interface._INSTANCES.update(saved[1])
+
+
 class Countdown:
     """Players take turns removing 1–3 tokens; whoever takes the last one wins."""
 
@@ -161,3 +174,35 @@ def test_a_second_game_runs_through_the_same_tables_seats_bots_and_log(alice: Vi
     actions = [(a.seat, a.action) for a in game.actions.all()]
     assert engine.replay(ruleset=game.ruleset, seats=2, seed=game.seed,
                          actions=actions) == game.state
+
+
+@pytest.mark.django_db
+def test_a_second_games_results_replay_and_export_are_filed_under_its_own_kind(
+        alice: Viewer) -> None:
+    from ladder.models import GameRecord, PlayerResult
+    from ladder.queries import history_page
+    from ladder.replay import export_game, replay_frame
+
+    register_game("countdown", Countdown)
+    table = services.table_create(viewer=alice, name="Alice", ruleset_spec={"preset": "long"},
+                                  max_seats=2, game_kind="countdown")
+    services.seat_add_bot(table_id=table.pk, viewer=alice)
+    game = services.game_start(table_id=table.pk, viewer=alice)
+    engine = get_game("countdown")
+    while game.status == Game.Status.RUNNING:
+        seat = engine.to_decide(game.state)[0]
+        game = services.table_apply_action(game_id=game.pk, seat=seat,
+                                           action=engine.legal_actions(game.state, seat)[0],
+                                           expected_version=game.version)
+    record = GameRecord.objects.get(game=game)
+    assert (record.game_kind, record.ladder) == ("countdown", "long")
+    assert set(PlayerResult.objects.filter(record=record).values_list("game_kind", flat=True)) \
+        == {"countdown"}
+    page = history_page(user_id=None, guest_key=alice.guest_key, game_kind="countdown")
+    assert [row.ladder_name for row in page.object_list] == ["Long"]
+    assert not history_page(user_id=None, guest_key=alice.guest_key,
+                            game_kind="chudopoly").object_list
+    frame = replay_frame(game, step=3, seat=None, open_hands=False)
+    assert frame.board_template == Countdown.replay_template
+    assert frame.board == {"tokens": 21 - 3}
+    assert export_game(game)["game_kind"] == "countdown"
