@@ -222,6 +222,7 @@ class ChudopolyGame:
         return {"players": players, "piles": piles}
 
     # --- the rules page ---------------------------------------------------------------------
+    home_template = "chudopoly/_home.html"
     rules_template = "chudopoly/rules.html"
 
     def rules_context(self) -> dict[str, Any]:

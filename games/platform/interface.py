@@ -170,7 +170,8 @@ class GameEngine(Protocol):
         `pending` is true while responses (not the turn holder's play) are owed."""
         ...
 
-    # --- the rules page (/rules/<key>) ------------------------------------------------------
+    # --- the home page and the rules page (/rules/<key>) -------------------------------------
+    home_template: str  # the game's part of the home page (a <section>: name, pitch, Quick Play)
     rules_template: str
 
     def rules_context(self) -> dict[str, Any]:

@@ -34,7 +34,9 @@ def _remember_name(request: HttpRequest, name: str | None) -> None:
 
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "games/home.html", {"tables": public_tables()})
+    # The default game's part of the page: its name, its pitch and the ways to start playing.
+    game_home = get_game(default_game()).home_template
+    return render(request, "games/home.html", {"tables": public_tables(), "game_home": game_home})
 
 
 @require_POST

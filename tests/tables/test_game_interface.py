@@ -135,6 +135,7 @@ class Countdown:
     def quick_play_levels(self) -> list[str]:
         return ["greedy"]
 
+    home_template = "404.html"
     rules_template = "404.html"
     replay_template = "404.html"
 
