@@ -55,15 +55,6 @@ class ChudopolyGame:
     def presets(self) -> dict[str, str]:
         return dict(PRESET_NAMES)
 
-    def preset_rules(self) -> dict[str, dict[str, Any]]:
-        return {k: dict(v) for k, v in PRESETS.items()}
-
-    def toggles(self) -> dict[str, tuple[Any, ...]]:
-        return dict(TOGGLES)
-
-    def deck_counts(self) -> dict[str, tuple[int, int]]:
-        return dict(EDITABLE_DECK_COUNTS)
-
     def rule_fields(self) -> list[RuleField]:
         fields = []
         for key, values in TOGGLES.items():
