@@ -1,10 +1,11 @@
-"""Chudopoly behind the site's game interface (games/platform/interface.py).
+"""Chudopoly behind the platform's game interface (games/platform/interface.py).
 
-Only the Chudopoly modules of the site import `games.chudopoly.engine`: this adapter (rules, moves,
-exceptions translated to the interface's, log lines from redacted events), `chudopoly_board.py`
-(the board's template data, from a view) and `templatetags/chudopoly.py` (colours).
+Only Chudopoly's own modules import `games.chudopoly.engine`: this adapter (rules, moves,
+exceptions translated to the interface's, log lines from redacted events, the Custom rules
+form's fields, bot levels, the replay board), `board.py` (the board's template data, from a
+view), `rules.py` (the rules page) and `templatetags/chudopoly.py` (colours). The platform never
+imports this package: `apps.py` registers `ChudopolyGame` when Django starts.
 """
-
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
