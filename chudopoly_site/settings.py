@@ -80,12 +80,24 @@ TEMPLATES = [
 # --- Database -------------------------------------------------------------------------------
 DATABASE_URL = env_url("DATABASE_URL", ("postgres", "postgresql", "sqlite"))
 if DATABASE_URL:
-    DATABASES = {
-        "default": dj_database_url.parse(
-            DATABASE_URL,
-            conn_max_age=env_int("CONN_MAX_AGE", 600, minimum=0),
-            conn_health_checks=True,
-        )
+    # Django's psycopg pool, one per process. Persistent connections (CONN_MAX_AGE > 0) are
+    # per thread, and under ASGI every request served concurrently kept its own: a burst of 40
+    # clients used up PostgreSQL's 100 connections and requests failed. A pooled connection
+    # goes back to the pool at the end of each request, so a process never holds more than
+    # DB_POOL_MAX_SIZE; a request that finds them all busy waits up to DB_POOL_TIMEOUT seconds.
+    if env_int("CONN_MAX_AGE", 0, minimum=0) != 0:
+        raise ImproperlyConfigured("CONN_MAX_AGE must be 0 or unset: PostgreSQL connections "
+                                   "come from the pool (DB_POOL_MAX_SIZE)")
+    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=0,
+                                                  conn_health_checks=True)}
+    _pool_min = env_int("DB_POOL_MIN_SIZE", 2, minimum=0)
+    _pool_max = env_int("DB_POOL_MAX_SIZE", 10, minimum=1)
+    if _pool_max < _pool_min:
+        raise ImproperlyConfigured("DB_POOL_MAX_SIZE must be at least DB_POOL_MIN_SIZE")
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": _pool_min,
+        "max_size": _pool_max,
+        "timeout": env_int("DB_POOL_TIMEOUT", 10, minimum=1),
     }
 else:
     DATABASES = {
