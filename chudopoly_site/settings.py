@@ -13,7 +13,7 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
-from chudopoly_site.env import env_bool, env_int, env_list, env_str, env_url
+from chudopoly_site.env import env_bool, env_float, env_int, env_list, env_str, env_url
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -125,9 +125,10 @@ if CHANNEL_LAYER not in ("core", "pubsub"):
 # redis-py 8 reads with a 5 s socket timeout by default, the same as the core layer's blocking
 # BZPOPMIN: every socket idle for 5 s would crash and reconnect (channels_redis#422). Reads may
 # take longer than the block; a dead Redis is still noticed.
+CHANNEL_PREFIX = env_str("CHANNEL_PREFIX", "chudopoly")
 _LAYER_CONFIG = {
     "hosts": [{"address": REDIS_URL, "socket_timeout": 15, "socket_connect_timeout": 5}],
-    "prefix": env_str("CHANNEL_PREFIX", "chudopoly"),
+    "prefix": CHANNEL_PREFIX,
 }
 CHANNEL_LAYER_CHOICES = {
     "pubsub": {"BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
@@ -163,9 +164,29 @@ CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# A lost broker is retried for ever, at start-up and later: a Redis restart must never end
+# the worker (chudopoly_site/broker_fixes.py covers the kombu fault that did).
+CELERY_BROKER_CONNECTION_RETRY = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+# Redis connections are pinged when idle this long (s), so a restarted Redis is noticed
+# between tasks rather than by the next task's failure.
+CELERY_BROKER_TRANSPORT_OPTIONS = {"health_check_interval": 10}
+CELERY_REDIS_BACKEND_HEALTH_CHECK_INTERVAL = 10
+# Storing a result retries through a Redis restart instead of failing the task.
+CELERY_RESULT_BACKEND_ALWAYS_RETRY = True
+CELERY_RESULT_BACKEND_MAX_RETRIES = 20
 CELERY_RESULT_EXPIRES = 3600
 CELERY_TIMEZONE = "UTC"
+
+# The worker and beat write a heartbeat into Redis this often (s); /healthz reports either
+# as failed when its newest heartbeat is older than HEARTBEAT_STALE_SECONDS
+# (chudopoly_site/heartbeats.py).
+HEARTBEAT_SECONDS = env_float("HEARTBEAT_SECONDS", 5.0)
+HEARTBEAT_STALE_SECONDS = env_float("HEARTBEAT_STALE_SECONDS", 30.0)
+if not 0 < HEARTBEAT_SECONDS < HEARTBEAT_STALE_SECONDS:
+    raise ImproperlyConfigured("HEARTBEAT_SECONDS must be above 0 and below "
+                               "HEARTBEAT_STALE_SECONDS")
 
 # How long a bot waits before each move, so humans can follow its play (0 in tests).
 BOT_PAUSE_SECONDS = float(env_str("BOT_PAUSE_SECONDS", "1.2") or 0)
