@@ -122,10 +122,11 @@ REDIS_URL = env_url("REDIS_URL", ("redis", "rediss"))
 CHANNEL_LAYER = env_str("CHANNEL_LAYER", "pubsub")
 if CHANNEL_LAYER not in ("core", "pubsub"):
     raise ImproperlyConfigured("CHANNEL_LAYER must be 'core' or 'pubsub'")
+# Key prefix of the channel layer, and of the worker and beat heartbeats in Redis.
+CHANNEL_PREFIX = env_str("CHANNEL_PREFIX", "chudopoly")
 # redis-py 8 reads with a 5 s socket timeout by default, the same as the core layer's blocking
 # BZPOPMIN: every socket idle for 5 s would crash and reconnect (channels_redis#422). Reads may
 # take longer than the block; a dead Redis is still noticed.
-CHANNEL_PREFIX = env_str("CHANNEL_PREFIX", "chudopoly")
 _LAYER_CONFIG = {
     "hosts": [{"address": REDIS_URL, "socket_timeout": 15, "socket_connect_timeout": 5}],
     "prefix": CHANNEL_PREFIX,
