@@ -127,7 +127,10 @@ class LiveStack:
             self.web[i] = proc
         else:
             self.web.append(proc)
-        liveplay.wait_http(f"http://127.0.0.1:{port}/healthz", proc)
+        # Without a worker, /healthz on a broker-backed stack reports the missing worker
+        # heartbeat (chudopoly_site/heartbeats.py); the home page says the web process is up.
+        path = "/healthz" if self.sqlite or self.worker is not None else "/"
+        liveplay.wait_http(f"http://127.0.0.1:{port}{path}", proc)
 
     def start_worker(self) -> None:
         self.worker = liveplay.start_worker(self.env, LOGS / "worker.log",

@@ -5,6 +5,11 @@ from __future__ import annotations
 import os
 
 from celery import Celery
+from celery.signals import beat_init, worker_ready
+
+from chudopoly_site import broker_fixes
+
+broker_fixes.install()
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "chudopoly_site.settings")
 
@@ -21,3 +26,18 @@ def _schedule_periodic_tasks(sender: Celery, **_: object) -> None:
 
     for name, seconds in settings.PERIODIC_TASKS.items():
         sender.add_periodic_task(seconds, sender.signature(name), name=name)
+
+
+@worker_ready.connect
+def _worker_heartbeat(**_: object) -> None:
+    # /healthz reads these (chudopoly_site/heartbeats.py); only a broker-backed site has them.
+    from chudopoly_site import heartbeats
+
+    heartbeats.start("worker")
+
+
+@beat_init.connect
+def _beat_heartbeat(**_: object) -> None:
+    from chudopoly_site import heartbeats
+
+    heartbeats.start("beat")

@@ -76,10 +76,26 @@ def _check_broker() -> str:
     return "ok"
 
 
+def _check_heartbeat(role: str) -> str:
+    """The newest heartbeat of the worker or beat is recent (chudopoly_site/heartbeats.py)."""
+    if settings.TASK_BACKEND == "inprocess":
+        return "ok (in-process)"
+    from chudopoly_site import heartbeats
+
+    seconds = heartbeats.age(role)
+    if seconds is None:
+        raise RuntimeError(f"no {role} heartbeat in Redis: is a Celery {role} running?")
+    if seconds > settings.HEARTBEAT_STALE_SECONDS:
+        raise RuntimeError(f"the last {role} heartbeat is {seconds:.0f} s old")
+    return f"ok ({seconds:.1f} s ago)"
+
+
 CHECKS = {
     "database": _check_database,
     "channel_layer": _check_channel_layer,
     "broker": _check_broker,
+    "worker": lambda: _check_heartbeat("worker"),
+    "beat": lambda: _check_heartbeat("beat"),
 }
 
 

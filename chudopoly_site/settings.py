@@ -13,7 +13,7 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
-from chudopoly_site.env import env_bool, env_int, env_list, env_str, env_url
+from chudopoly_site.env import env_bool, env_float, env_int, env_list, env_str, env_url
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -81,12 +81,24 @@ TEMPLATES = [
 # --- Database -------------------------------------------------------------------------------
 DATABASE_URL = env_url("DATABASE_URL", ("postgres", "postgresql", "sqlite"))
 if DATABASE_URL:
-    DATABASES = {
-        "default": dj_database_url.parse(
-            DATABASE_URL,
-            conn_max_age=env_int("CONN_MAX_AGE", 600, minimum=0),
-            conn_health_checks=True,
-        )
+    # Django's psycopg pool, one per process. Persistent connections (CONN_MAX_AGE > 0) are
+    # per thread, and under ASGI every request served concurrently kept its own: a burst of 40
+    # clients used up PostgreSQL's 100 connections and requests failed. A pooled connection
+    # goes back to the pool at the end of each request, so a process never holds more than
+    # DB_POOL_MAX_SIZE; a request that finds them all busy waits up to DB_POOL_TIMEOUT seconds.
+    if env_int("CONN_MAX_AGE", 0, minimum=0) != 0:
+        raise ImproperlyConfigured("CONN_MAX_AGE must be 0 or unset: PostgreSQL connections "
+                                   "come from the pool (DB_POOL_MAX_SIZE)")
+    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=0,
+                                                  conn_health_checks=True)}
+    _pool_min = env_int("DB_POOL_MIN_SIZE", 2, minimum=0)
+    _pool_max = env_int("DB_POOL_MAX_SIZE", 10, minimum=1)
+    if _pool_max < _pool_min:
+        raise ImproperlyConfigured("DB_POOL_MAX_SIZE must be at least DB_POOL_MIN_SIZE")
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": _pool_min,
+        "max_size": _pool_max,
+        "timeout": env_int("DB_POOL_TIMEOUT", 10, minimum=1),
     }
 else:
     DATABASES = {
@@ -111,12 +123,14 @@ REDIS_URL = env_url("REDIS_URL", ("redis", "rediss"))
 CHANNEL_LAYER = env_str("CHANNEL_LAYER", "pubsub")
 if CHANNEL_LAYER not in ("core", "pubsub"):
     raise ImproperlyConfigured("CHANNEL_LAYER must be 'core' or 'pubsub'")
+# Key prefix of the channel layer, and of the worker and beat heartbeats in Redis.
+CHANNEL_PREFIX = env_str("CHANNEL_PREFIX", "chudopoly")
 # redis-py 8 reads with a 5 s socket timeout by default, the same as the core layer's blocking
 # BZPOPMIN: every socket idle for 5 s would crash and reconnect (channels_redis#422). Reads may
 # take longer than the block; a dead Redis is still noticed.
 _LAYER_CONFIG = {
     "hosts": [{"address": REDIS_URL, "socket_timeout": 15, "socket_connect_timeout": 5}],
-    "prefix": env_str("CHANNEL_PREFIX", "chudopoly"),
+    "prefix": CHANNEL_PREFIX,
 }
 CHANNEL_LAYER_CHOICES = {
     "pubsub": {"BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
@@ -152,9 +166,29 @@ CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# A lost broker is retried for ever, at start-up and later: a Redis restart must never end
+# the worker (chudopoly_site/broker_fixes.py covers the kombu fault that did).
+CELERY_BROKER_CONNECTION_RETRY = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+# Redis connections are pinged when idle this long (s), so a restarted Redis is noticed
+# between tasks rather than by the next task's failure.
+CELERY_BROKER_TRANSPORT_OPTIONS = {"health_check_interval": 10}
+CELERY_REDIS_BACKEND_HEALTH_CHECK_INTERVAL = 10
+# Storing a result retries through a Redis restart instead of failing the task.
+CELERY_RESULT_BACKEND_ALWAYS_RETRY = True
+CELERY_RESULT_BACKEND_MAX_RETRIES = 20
 CELERY_RESULT_EXPIRES = 3600
 CELERY_TIMEZONE = "UTC"
+
+# The worker and beat write a heartbeat into Redis this often (s); /healthz reports either
+# as failed when its newest heartbeat is older than HEARTBEAT_STALE_SECONDS
+# (chudopoly_site/heartbeats.py).
+HEARTBEAT_SECONDS = env_float("HEARTBEAT_SECONDS", 5.0)
+HEARTBEAT_STALE_SECONDS = env_float("HEARTBEAT_STALE_SECONDS", 30.0)
+if not 0 < HEARTBEAT_SECONDS < HEARTBEAT_STALE_SECONDS:
+    raise ImproperlyConfigured("HEARTBEAT_SECONDS must be above 0 and below "
+                               "HEARTBEAT_STALE_SECONDS")
 
 # How long a bot waits before each move, so humans can follow its play (0 in tests).
 BOT_PAUSE_SECONDS = float(env_str("BOT_PAUSE_SECONDS", "1.2") or 0)

@@ -25,6 +25,17 @@ import pytest
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 ROOT = Path(__file__).resolve().parent.parent
+
+# The developer's ./db.sqlite3 is never a test's. pytest-django runs the tests on their own
+# file (settings' TEST NAME, .test-db-<pid>.sqlite3), but outside that (before it is created,
+# after it is dropped, and in every process a test starts without naming a database) the
+# embedded default would be ./db.sqlite3: a web process a test starts runs the periodic
+# sweeps against it. So the whole run, and every child that inherits this environment, points
+# the embedded default at a scratch file instead (pytest_configure below, for this process).
+DEVELOPER_DATABASE = ROOT / "db.sqlite3"
+OUTSIDE_TESTS_DATABASE = ROOT / f".test-db-{os.getpid()}-outside.sqlite3"
+if not os.environ.get("DATABASE_URL"):
+    os.environ["SQLITE_PATH"] = str(OUTSIDE_TESTS_DATABASE)
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -180,6 +191,15 @@ def pytest_configure(config: pytest.Config) -> None:
 
     if settings.configured:
         settings.BOT_PAUSE_SECONDS = 0.0
+        # pytest-django loaded the settings before this file set SQLITE_PATH.
+        database = settings.DATABASES["default"]
+        if (database["ENGINE"].endswith("sqlite3")
+                and Path(database["NAME"]).resolve() == DEVELOPER_DATABASE):
+            database["NAME"] = str(OUTSIDE_TESTS_DATABASE)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    OUTSIDE_TESTS_DATABASE.unlink(missing_ok=True)
 
 
 def pytest_report_header(config: pytest.Config) -> list[str]:

@@ -1,0 +1,212 @@
+"""The background work keeps running: a Redis restart does not end the worker, `manage.py serve`
+starts a worker or beat that died again, and `/healthz` says so while they are gone.
+
+Each test runs its own throwaway Redis on a free port (no persistence) and restarts or stops
+only that one; the shared Redis other suites use is never touched. Every wait is bounded.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import redis
+from celery import Celery
+
+from tests.conftest import _free_port, _stop, _test_database_env
+
+ROOT = Path(__file__).resolve().parents[2]
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(shutil.which("redis-server") is None, reason="needs redis-server"),
+]
+
+
+class ThrowawayRedis:
+    """A redis-server of this test's own, which the test may stop and start at will."""
+
+    def __init__(self) -> None:
+        self.port = _free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(
+            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
+             "--appendonly", "no", "--daemonize", "no"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )
+        client = redis.Redis(port=self.port, socket_connect_timeout=1)
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                client.ping()
+                break
+            except redis.ConnectionError:
+                assert time.monotonic() < deadline, "the throwaway Redis did not start"
+                time.sleep(0.05)
+        client.close()
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            _stop(self.process)
+
+    def restart(self, down_seconds: float) -> None:
+        self.stop()
+        time.sleep(down_seconds)
+        self.start()
+
+
+@pytest.fixture
+def throwaway_redis() -> Iterator[ThrowawayRedis]:
+    server = ThrowawayRedis()
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def _env(transactional_db: None, redis_url: str, prefix: str) -> dict[str, str]:
+    env = _test_database_env()
+    env.update({"REDIS_URL": redis_url, "CHANNEL_PREFIX": prefix, "TASK_BACKEND": "celery"})
+    env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+    return env
+
+
+def _pinged(app: Celery, seconds: float) -> bool:
+    """A task sent now comes back from the worker within `seconds`."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            result = app.send_task("chudopoly.ping", kwargs={"token": "t"})
+            if result.get(timeout=min(10.0, max(1.0, deadline - time.monotonic()))) == "pong:t":
+                return True
+        except Exception:  # broker still coming back, or the result timed out: try again
+            time.sleep(0.5)
+    return False
+
+
+def test_the_worker_survives_redis_restarts_and_runs_tasks_after_them(
+    transactional_db: None, throwaway_redis: ThrowawayRedis, tmp_path: Path
+) -> None:
+    env = _env(transactional_db, throwaway_redis.url, "restarts")
+    log_path = tmp_path / "worker.log"
+    with open(log_path, "w") as log:
+        # The solo pool with beat, as the fault tests run it: it exited on the first restart.
+        worker = subprocess.Popen(
+            [sys.executable, "-m", "celery", "-A", "chudopoly_site", "worker", "--beat",
+             "--pool", "solo", "--loglevel", "INFO", "--without-gossip", "--without-mingle",
+             "--schedule", str(tmp_path / "beat-schedule")],
+            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+        )
+    app = Celery("restart-test", broker=throwaway_redis.url, backend=throwaway_redis.url)
+    try:
+        assert _pinged(app, 60), log_path.read_text()[-3000:]
+        for _ in range(3):
+            # Messages the worker holds unacknowledged (due later) and some due now.
+            for _ in range(5):
+                app.send_task("chudopoly.ping", kwargs={"token": "later"}, countdown=120)
+            for _ in range(20):
+                app.send_task("chudopoly.ping", kwargs={"token": "now"})
+            time.sleep(1)
+            throwaway_redis.restart(down_seconds=3)
+            time.sleep(3)
+            assert worker.poll() is None, log_path.read_text()[-3000:]
+        assert _pinged(app, 60), log_path.read_text()[-3000:]
+        assert "Unrecoverable error" not in log_path.read_text()
+    finally:
+        app.close()
+        _stop(worker)
+
+
+def _healthz(base: str) -> tuple[int, dict[str, Any]]:
+    try:
+        with urllib.request.urlopen(f"{base}/healthz", timeout=10) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as exc:
+        return exc.code, json.loads(exc.read())
+
+
+def _wait_for_health(base: str, want: Any, seconds: float,
+                     serve: subprocess.Popen[bytes]) -> tuple[int, dict[str, Any]]:
+    deadline = time.monotonic() + seconds
+    answer: tuple[int, dict[str, Any]] = (0, {})
+    while time.monotonic() < deadline:
+        assert serve.poll() is None, "serve exited"
+        try:
+            answer = _healthz(base)
+        except OSError:
+            answer = (0, {})
+        if want(*answer):
+            return answer
+        time.sleep(0.2)
+    raise AssertionError(f"healthz did not get there within {seconds} s: {answer}")
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        return [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except OSError:
+        return []
+
+
+def _started(log: Path, role: str) -> list[int]:
+    return [int(p) for p in re.findall(rf"started the Celery {role} \(pid (\d+)\)",
+                                       log.read_text())]
+
+
+def test_serve_starts_a_killed_worker_and_beat_again_and_healthz_names_them_meanwhile(
+    transactional_db: None, throwaway_redis: ThrowawayRedis, tmp_path: Path
+) -> None:
+    env = _env(transactional_db, throwaway_redis.url, "supervised")
+    env.update({"HEARTBEAT_SECONDS": "0.5", "HEARTBEAT_STALE_SECONDS": "3"})
+    port = _free_port()
+    base = f"http://127.0.0.1:{port}"
+    log_path = tmp_path / "serve.log"
+    with open(log_path, "w") as log:
+        serve = subprocess.Popen(
+            [sys.executable, "manage.py", "serve", "--port", str(port), "--no-migrate",
+             # Long enough that the gap shows: a restarted worker may boot within the
+             # stale window on a fast machine.
+             "--restart-delay", "5"],
+            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+        )
+    try:
+        _wait_for_health(base, lambda status, body: status == 200, 120, serve)
+        killed = {role: _started(log_path, role)[-1] for role in ("worker", "beat")}
+        for pid in killed.values():
+            grandchildren = _children(pid)  # the prefork pool's processes
+            os.kill(pid, signal.SIGKILL)
+            for child in grandchildren:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(child, signal.SIGKILL)
+        status, body = _wait_for_health(
+            base, lambda status, body: {"worker", "beat"} <= set(body.get("failed", [])),
+            30, serve)
+        assert status == 503
+        assert "heartbeat" in body["checks"]["worker"]
+        _wait_for_health(base, lambda status, body: status == 200, 120, serve)
+        for role, pid in killed.items():
+            assert _started(log_path, role)[-1] != pid
+        assert "the Celery worker exited" in log_path.read_text()
+    finally:
+        serve.send_signal(signal.SIGINT)
+        try:
+            serve.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            _stop(serve)
