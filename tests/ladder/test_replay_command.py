@@ -16,8 +16,8 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from ladder_helpers import private_game, scoop_out
 
-from games.engine.random_player import choose
-from games.interface import get_game
+from games.chudopoly.engine.random_player import choose
+from games.platform.interface import get_game
 from ladder.replay import export_game
 
 ROOT = Path(__file__).resolve().parents[2]
