@@ -32,14 +32,14 @@ ACTION_FACES = ("2", "3", "4", "x2", "+1", "+2")
 # Eight colours of two, in board order. Per colour: price, chip slots, self-development fee,
 # payout (the base amount; twice when the manager holds both of the colour).
 COLOURS: list[dict[str, Any]] = [
-    {"key": "brown", "name": "Brown", "price": 20, "slots": 2, "fee": 20, "payout": 20},
-    {"key": "sky", "name": "Light blue", "price": 30, "slots": 3, "fee": 20, "payout": 25},
-    {"key": "pink", "name": "Pink", "price": 40, "slots": 3, "fee": 30, "payout": 30},
-    {"key": "orange", "name": "Orange", "price": 50, "slots": 3, "fee": 30, "payout": 35},
-    {"key": "red", "name": "Red", "price": 60, "slots": 4, "fee": 40, "payout": 40},
-    {"key": "yellow", "name": "Yellow", "price": 70, "slots": 4, "fee": 40, "payout": 45},
-    {"key": "green", "name": "Green", "price": 80, "slots": 4, "fee": 50, "payout": 50},
-    {"key": "navy", "name": "Dark blue", "price": 100, "slots": 5, "fee": 50, "payout": 60},
+    {"key": "brown", "name": "Brown", "price": 20, "slots": 2, "fee": 40, "payout": 20},
+    {"key": "sky", "name": "Light blue", "price": 30, "slots": 3, "fee": 50, "payout": 25},
+    {"key": "pink", "name": "Pink", "price": 40, "slots": 3, "fee": 60, "payout": 30},
+    {"key": "orange", "name": "Orange", "price": 50, "slots": 3, "fee": 70, "payout": 35},
+    {"key": "red", "name": "Red", "price": 60, "slots": 4, "fee": 80, "payout": 40},
+    {"key": "yellow", "name": "Yellow", "price": 70, "slots": 4, "fee": 90, "payout": 45},
+    {"key": "green", "name": "Green", "price": 80, "slots": 4, "fee": 100, "payout": 50},
+    {"key": "navy", "name": "Dark blue", "price": 100, "slots": 5, "fee": 120, "payout": 60},
 ]
 COLOUR_KEYS = [c["key"] for c in COLOURS]
 
@@ -99,9 +99,9 @@ PARTNER = {p["id"]: p["id"] ^ 1 for p in PROJECTS}  # the other project of the c
 # used, 32 in all); "fund_loss" (10, each at most 100) and "go_to_jail" (immediate, 11);
 # "jail_free" (1).
 _KEEP = [
-    ("free_chip", 12, "Volunteer Weekend",
+    ("free_chip", 8, "Volunteer Weekend",
      "Place one of your chips on any open slot of any managed project, free."),
-    ("remove_chip", 12, "Recount",
+    ("remove_chip", 16, "Recount",
      "Take one rival's chip off any project; it goes back to its owner."),
     ("swap", 8, "Reorganisation",
      "Swap one project you manage for one another player manages; chips stay on them."),
