@@ -10,7 +10,7 @@ from games.commonwealth.engine import IllegalAction, apply, legal_actions, scena
 
 def test_reaching_go_pays_everyone_50_and_each_then_gives_at_least_5_to_the_fund():
     st = scenario(seats=3, pos={0: 38}, dice=[(1, "2")])  # 38 + 3 = 41 -> 1 (project 0)
-    st, ev = act(st, 0, {"type": "roll"})
+    st, _ev = act(st, 0, {"type": "roll"})
     assert [p["cash"] for p in st["players"]] == [50, 50, 50]
     assert sorted(to_decide(st)) == [0, 1, 2]
     with pytest.raises(IllegalAction):
@@ -33,7 +33,7 @@ def test_a_shuttle_ride_is_paid_by_the_fund_and_stops_only_at_projects_up_to_the
     st, _ = act(st, 0, {"type": "roll"})
     stops = [a["to"] for a in legal_actions(st, 0) if a["type"] == "ride"]
     assert stops == [6, 8, 11, 13, 15]  # projects, then the next Shuttle; no Chance, no Jail
-    st, ev = act(st, 0, {"type": "ride", "to": 11})
+    st, _ev = act(st, 0, {"type": "ride", "to": 11})
     assert st["fund"] == 1848 - 50 and st["players"][0]["cash"] == 500
     assert st["players"][0]["pos"] == 11 and st["step"]["kind"] == "buy"
 
@@ -56,7 +56,7 @@ def test_a_ride_past_go_pays_no_wages():
 
 def test_the_go_to_jail_space_sends_the_mover_to_jail_without_passing_go():
     st = scenario(pos={0: 26}, dice=[(2, "2")])  # a double, but the turn ends in Jail
-    st, ev = act(st, 0, {"type": "roll"})
+    st, _ev = act(st, 0, {"type": "roll"})
     p = st["players"][0]
     assert p["in_jail"] and p["pos"] == 10 and p["cash"] == 0
     assert st["fund"] == 1848 - 50 and st["turn"] == 1
@@ -66,7 +66,7 @@ def test_paying_50_leaves_jail_and_then_both_dice_are_rolled_as_usual():
     st = scenario(in_jail={0: 1}, cash={0: 60}, dice=[(1, "x2")])
     st, _ = act(st, 0, {"type": "pay_jail"})
     assert not st["players"][0]["in_jail"] and st["players"][0]["cash"] == 10
-    st, ev = act(st, 0, {"type": "roll"})
+    st, _ev = act(st, 0, {"type": "roll"})
     assert st["players"][0]["pos"] == 12 and st["again"]
 
 
@@ -94,7 +94,7 @@ def test_the_action_die_is_not_used_while_trying_to_get_out_of_jail():
 
 def test_the_third_miss_pays_50_and_moves_by_that_roll():
     st = scenario(in_jail={0: 2}, cash={0: 80}, dice=[(3,)])
-    st, ev = act(st, 0, {"type": "jail_roll"})
+    st, _ev = act(st, 0, {"type": "jail_roll"})
     p = st["players"][0]
     assert not p["in_jail"] and p["cash"] == 30 and p["pos"] == 13
 

@@ -40,7 +40,7 @@ def test_drawing_while_holding_a_card_offers_the_seeds_three_choices():
     b, _ = act(b, 0, {"type": "keep", "card": drawn})
     assert b["players"][0]["kept"] == drawn
     # 3. return the drawn card, keep the held one
-    c, ev = act(st, 0, {"type": "skip"})
+    c, _ev = act(st, 0, {"type": "skip"})
     assert c["players"][0]["kept"] == held and c["deck"][-1] == drawn
 
 
@@ -73,7 +73,7 @@ def test_plus_two_play_at_most_one_keep_at_most_one_and_return_the_rest():
     first, second = st["step"]["cards"]
     st, _ = act(st, 0, {"type": "play_card", "card": first, "project": 0})
     assert kinds(st, 0) == {"keep"}
-    st, ev = act(st, 0, {"type": "keep", "card": None})
+    st, _ev = act(st, 0, {"type": "keep", "card": None})
     assert st["deck"][-1] == second and st["players"][0]["kept"] is None
 
 
@@ -91,7 +91,7 @@ def test_an_immediate_card_takes_at_most_100_from_the_fund():
 
 
 def test_the_go_to_jail_card_sends_the_drawer_to_jail():
-    st, ev = drawn_on_chance(deck_top=["go_to_jail"])
+    st, _ev = drawn_on_chance(deck_top=["go_to_jail"])
     assert st["players"][0]["in_jail"] and st["turn"] == 1 and st["fund"] == 1848 - 50
 
 

@@ -29,7 +29,7 @@ def test_an_unmanaged_project_must_be_bought_or_auctioned_never_both_declined():
 
 def test_buying_spends_own_money_first_and_the_fund_covers_the_rest():
     st = landed_on_unmanaged(cash={0: 10})
-    st, ev = act(st, 0, {"type": "buy"})
+    st, _ev = act(st, 0, {"type": "buy"})
     assert st["projects"][2]["manager"] == 0
     assert st["players"][0]["cash"] == 0 and st["fund"] == 1848 - (PRICE - 10)
 
@@ -46,7 +46,7 @@ def test_an_auction_opens_at_5_and_rises_in_steps_of_5():
     with pytest.raises(IllegalAction):
         apply(st, 2, {"type": "bid", "amount": 5})
     st, _ = act(st, 2, {"type": "bid", "amount": 25})
-    st, ev = act(st, 1, {"type": "pass"})
+    st, _ev = act(st, 1, {"type": "pass"})
     assert st["projects"][2]["manager"] == 2 and st["players"][2]["cash"] == 75
 
 
@@ -123,13 +123,13 @@ def test_after_self_developing_one_project_landing_on_another_own_project_allows
 
 def test_a_fully_developed_project_pays_its_manager_and_the_fund_the_same_payout():
     st = scenario(dice=[(4, "2")], managers={2: 1}, chips={2: [1, 1, 1]})
-    st, ev = act(st, 0, {"type": "roll"})
+    st, _ev = act(st, 0, {"type": "roll"})
     assert st["players"][1]["cash"] == PAYOUT and st["fund"] == 1848 + PAYOUT
 
 
 def test_the_payout_doubles_when_the_manager_holds_both_projects_of_the_colour():
     st = scenario(dice=[(4, "2")], managers={2: 1, 3: 1}, chips={2: [1, 1, 1]})
-    st, ev = act(st, 0, {"type": "roll"})
+    st, _ev = act(st, 0, {"type": "roll"})
     assert st["players"][1]["cash"] == 2 * PAYOUT and st["fund"] == 1848 + 2 * PAYOUT
 
 

@@ -36,7 +36,7 @@ def test_only_one_project_may_be_self_developed_a_turn():
 
 def test_pips_add_to_the_standard_die():
     st = scenario(dice=[(1, "4")])
-    st, ev = act(st, 0, {"type": "roll"})
+    st, _ev = act(st, 0, {"type": "roll"})
     assert st["players"][0]["pos"] == 5
 
 
@@ -44,7 +44,7 @@ def test_a_pip_face_equal_to_the_standard_die_is_a_double_and_the_seat_rolls_aga
     st = scenario(dice=[(2, "2")])
     st, ev = act(st, 0, {"type": "roll"})  # to 4, a Chance space
     while to_decide(st) == [0] and st["step"]["kind"] != "pre_roll":
-        st, ev = act(st, 0, legal_actions(st, 0)[-1])
+        st, _ev = act(st, 0, legal_actions(st, 0)[-1])
     assert st["turn"] == 0 and st["step"] == {"kind": "pre_roll"} and st["doubles"] == 1
 
 
@@ -86,7 +86,7 @@ def test_three_doubles_in_a_row_send_the_mover_to_jail():
         st, _ = act(st, to_decide(st)[0], legal_actions(st, to_decide(st)[0])[-1])
     assert st["turn"] == 0
     fund = st["fund"]
-    st, ev = act(st, 0, {"type": "roll"})
+    st, _ev = act(st, 0, {"type": "roll"})
     assert st["players"][0]["in_jail"] and st["players"][0]["pos"] == 10
     assert st["fund"] == fund - 50 and st["turn"] == 1
 
