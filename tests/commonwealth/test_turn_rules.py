@@ -42,7 +42,7 @@ def test_pips_add_to_the_standard_die():
 
 def test_a_pip_face_equal_to_the_standard_die_is_a_double_and_the_seat_rolls_again():
     st = scenario(dice=[(2, "2")])
-    st, ev = act(st, 0, {"type": "roll"})  # to 4, a Chance space
+    st, _ = act(st, 0, {"type": "roll"})  # to 4, a Chance space
     while to_decide(st) == [0] and st["step"]["kind"] != "pre_roll":
         st, _ev = act(st, 0, legal_actions(st, 0)[-1])
     assert st["turn"] == 0 and st["step"] == {"kind": "pre_roll"} and st["doubles"] == 1
