@@ -24,7 +24,7 @@ class Style:
     remove_margin: int = 0       # remove a chip of a rival with at least mine minus this
     swap_min: int = 15           # a swap must gain this much project value
     jail_buffer: int = 30        # pays its way out of Jail with 50 + this in cash
-    bid_over_cash: int = 0       # bids up to own cash plus this (the Fund covers the rest)
+    bid_over_cash: int = 40      # bids up to own cash plus this (the Fund covers the rest)
     offer_rate: float = 0.3      # chance of proposing a pair-completing purchase in a turn
     rides_for_chips: bool = False  # take a shuttle to a project with room for its chip
     target_leader: bool = False  # remove the leader's chips rather than any rival's
