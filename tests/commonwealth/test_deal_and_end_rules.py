@@ -90,3 +90,14 @@ def test_running_out_of_money_never_retires_a_player():
     st, _ = act(st, 0, {"type": "chip"})  # 0 cash: the Fund pays
     assert st["players"][0]["cash"] == 0 and st["result"] is None
     assert to_decide(st) == [1]
+
+
+def test_a_seat_owing_a_go_donation_keeps_enough_to_give_it():
+    st = scenario(seats=2, pos={0: 38}, dice=[(1, "2")], managers={0: 1})
+    st, _ = act(st, 0, {"type": "roll"})
+    with pytest.raises(IllegalAction) as err:
+        apply(st, 1, {"type": "offer", "to": 0, "give": {"cash": 50}, "get": {}})
+    assert "GO donation" in err.value.reason
+    st, _ = act(st, 1, {"type": "offer", "to": 0, "give": {"cash": 45}, "get": {}})
+    st, _ = act(st, 0, {"type": "accept"})
+    assert {"type": "donate", "amount": 5} in legal_actions(st, 1)

@@ -117,3 +117,11 @@ def test_the_data_table_is_json_readable_and_holds_the_seeds_split():
         (32, 11, 1)
     assert len(table["projects"]) == 16 and len(table["spaces"]) == 40
     assert table["fund_start"] == 1848
+
+
+@pytest.mark.parametrize("value", [1.0, True])
+def test_ids_must_be_whole_numbers_not_floats_or_booleans(value):
+    st = scenario(kept={0: "free_chip"}, managers={1: 1})
+    cid = st["players"][0]["kept"]
+    with pytest.raises(IllegalAction):
+        apply(st, 0, {"type": "play_card", "card": cid, "project": value})

@@ -6,6 +6,7 @@ from collections import Counter
 from typing import Any
 
 from . import data
+from .legal import legal_actions, to_decide
 
 
 def check_invariants(st: dict[str, Any]) -> list[str]:
@@ -41,6 +42,9 @@ def check_invariants(st: dict[str, Any]) -> list[str]:
         bad.append("the Chance cards are not each in exactly one place")
     if st["result"] is None and st["step"] is None:
         bad.append("the game is running but nobody owes a decision")
+    for seat in to_decide(st):
+        if not legal_actions(st, seat):
+            bad.append(f"seat {seat} owes a decision but has no legal action")
     if st["result"] is not None and (st["step"] is not None or st["deal"] is not None):
         bad.append("a finished game still owes a decision")
     winners = [s for s, p in enumerate(players) if p["supply"] == 0]

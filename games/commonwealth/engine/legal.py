@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import data
-from .rules import bid_cap, even_share, pledge_bounds, shuttle_stops
+from .rules import bid_cap, even_share, may_place_on_landing, pledge_bounds, shuttle_stops
 from .state import OFFERS_PER_TURN, open_slots
 from .targets import card_plays
 
@@ -85,6 +85,9 @@ def legal_actions(st: State, seat: int) -> list[Action]:
         return [*({"type": "bid", "amount": a} for a in _bid_choices(st, seat)),
                 {"type": "pass"}]
     if kind == "chip":
+        # Asked again: a deal made while the question was open may have changed the manager.
+        if not may_place_on_landing(st, seat, step["project"]):
+            return [{"type": "no_chip"}]
         return [{"type": "chip"}, {"type": "no_chip"}]
     if kind == "shuttle":
         return [*({"type": "ride", "to": i} for i in shuttle_stops(step["from"])),
@@ -138,6 +141,10 @@ def _side_problem(st: State, seat: int, side: object) -> str | None:
         return "Cash in a deal is a whole number, zero or more"
     if cash > st["players"][seat]["cash"]:
         return "A deal's cash must come from the giver's own money (never the Fund)"
+    step = st["step"]
+    if step and step["kind"] == "donate" and seat in step["owed"] \
+            and cash > st["players"][seat]["cash"] - data.MIN_DONATION:
+        return f"Keep {data.MIN_DONATION} for the GO donation you still owe"
     if type(side.get("jail_card", False)) is not bool:
         return "Say true or false for the Get Out of Jail Free card"
     if side.get("jail_card") and not st["players"][seat]["jail_card"]:
@@ -177,12 +184,16 @@ def problem(st: State, seat: int, action: object) -> str | None:
     t = action["type"]
     if t == "offer":
         return offer_problem(st, seat, action)
+    if any(type(v) not in (str, int) and v is not None for v in action.values()):
+        return "Seats, projects, cards and amounts are whole numbers"
     deal = st["deal"]
     if deal is not None and t not in ("accept", "decline", "withdraw"):
         return "A deal is waiting for an answer first"
     if t in ("accept", "decline", "withdraw") and deal is None:
         return "There is no deal to answer"
     if seat not in to_decide(st) and not (deal and t == "withdraw"):
+        if t == "bid" and (st["step"] or {}).get("sender") == seat:
+            return "You cannot bid on a project you are auctioning"
         return "It is not your turn to decide"
     step = st["step"] or {}
     kind = step.get("kind")
