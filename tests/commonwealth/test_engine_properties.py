@@ -125,3 +125,33 @@ def test_ids_must_be_whole_numbers_not_floats_or_booleans(value):
     cid = st["players"][0]["kept"]
     with pytest.raises(IllegalAction):
         apply(st, 0, {"type": "play_card", "card": cid, "project": value})
+
+
+def _mutate(action: dict, rng: random.Random) -> dict:
+    out = dict(action)
+    key = rng.choice(sorted(out))
+    out[key] = rng.choice([None, -1, 0, 3, 17, 39, 99, "x", [], {}, 2.5])
+    return out
+
+
+def test_malformed_actions_are_refused_with_a_reason_never_a_crash():
+    rng = random.Random(8)
+    for seed in range(6):
+        st = new_game(seats=3, seed=seed)
+        while st["result"] is None:
+            seat = rng.choice(to_decide(st))
+            for _ in range(3):
+                legal = legal_actions(st, seat)
+                wild = _mutate(rng.choice(legal), rng) if rng.random() < 0.7 else {
+                    "type": "offer", "to": rng.choice([0, 1, 2, 5, None]),
+                    "give": {"projects": [rng.randrange(-1, 17)], "cash": rng.randrange(-5, 60)},
+                    "get": rng.choice([{}, {"cash": 1}, {"jail_card": True}, "nope"])}
+                before = copy.deepcopy(st)
+                try:
+                    after = apply(st, rng.randrange(0, 4), wild).state
+                except IllegalAction as err:
+                    assert err.reason
+                    assert st == before
+                else:
+                    assert check_invariants(after) == []
+            st = apply(st, seat, choose_action(view(st, seat), "easy", rng)).state
