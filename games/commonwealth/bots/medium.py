@@ -28,6 +28,15 @@ class Style:
     offer_rate: float = 0.3      # chance of proposing a pair-completing purchase in a turn
     rides_for_chips: bool = False  # take a shuttle to a project with room for its chip
     target_leader: bool = False  # remove the leader's chips rather than any rival's
+    closing_floor: int | None = None  # the Fund floor once the bot is closing in ...
+    closing_at: int = 8          # ... with this many chips placed
+
+
+def floor(view: dict[str, Any], style: Style) -> int:
+    """The Fund balance the bot will not spend below (lower once it is closing in)."""
+    if style.closing_floor is not None and me(view)["placed"] >= style.closing_at:
+        return style.closing_floor
+    return style.fund_floor
 
 
 MEDIUM = Style()
@@ -44,12 +53,12 @@ def choose(view: dict[str, Any], rng: random.Random, style: Style = MEDIUM) -> d
         return {"type": "order", "first": "move"}
     if kind == "buy":
         price = data.PROJECTS[view["step"]["project"]]["price"]
-        afford = me(view)["cash"] >= price or view["fund"] - price >= style.fund_floor
+        afford = me(view)["cash"] >= price or view["fund"] - price >= floor(view, style)
         return {"type": "buy" if afford else "auction"}
     if kind == "auction":
         return bid(view, style)
     if kind == "chip":
-        ok = me(view)["cash"] >= data.CHIP_COST or view["fund"] >= style.fund_floor // 2
+        ok = me(view)["cash"] >= data.CHIP_COST or view["fund"] >= floor(view, style) // 2
         return {"type": "chip" if ok else "no_chip"}
     if kind == "shuttle":
         return shuttle(view, style)
@@ -72,7 +81,7 @@ def pre_roll(view: dict[str, Any], rng: random.Random, style: Style) -> dict[str
     if devs:
         dev = min(devs, key=lambda a: (data.PROJECTS[a["project"]]["fee"], a["project"]))
         fee = data.PROJECTS[dev["project"]]["fee"]
-        if p["cash"] >= fee or view["fund"] - fee >= style.fund_floor:
+        if p["cash"] >= fee or view["fund"] - fee >= floor(view, style):
             return dev
     if view["can_offer"] and p["offers"] == 0 and rng.random() < style.offer_rate:
         offer = pair_offer(view)
@@ -127,7 +136,7 @@ def bid(view: dict[str, Any], style: Style) -> dict[str, Any]:
     pid = view["step"]["project"]
     worth = project_value(view, pid, view["viewer"])
     limit = min(worth, me(view)["cash"] + style.bid_over_cash)
-    if view["fund"] - max(0, low - me(view)["cash"]) < style.fund_floor:
+    if view["fund"] - max(0, low - me(view)["cash"]) < floor(view, style):
         limit = min(limit, me(view)["cash"])
     return {"type": "bid", "amount": low} if low <= limit else {"type": "pass"}
 
