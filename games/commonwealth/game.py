@@ -154,8 +154,9 @@ def describe_event(event: Mapping[str, Any], *, viewer: int | None, names: Seque
         whose = "Your" if you else f"{s}’s"
         return f"Turn {event.get('turn_number')}: {whose} turn{jail}."
     if t == "roll":
-        double = " — a double!" if event.get("double") else ""
-        return f"{s} rolled {event.get('die')} and {event.get('face')}{double}"
+        face = str(event.get("face")).replace("x", "×")
+        double = " — a double!" if event.get("double") else "."
+        return f"{s} rolled {event.get('die')} and {face}{double}"
     if t == "move":
         go = ", passing GO" if event.get("passed_go") else ""
         return f"{s} moved to {_space(event.get('to'))}{go}."
@@ -179,7 +180,7 @@ def describe_event(event: Mapping[str, Any], *, viewer: int | None, names: Seque
     if t == "unsold":
         return f"Nobody bid: {_project(event.get('project'))} stays unmanaged."
     if t == "payment":
-        if event.get("reason") in ("buy", "auction", "develop"):
+        if event.get("reason") in ("buy", "auction", "develop") or not event.get("own"):
             return None  # the purchase line and the Fund line say it
         to = "the Bank" if event.get("to") == "bank" else who("to", False)
         return f"{s} paid {event.get('own')} to {to}."
