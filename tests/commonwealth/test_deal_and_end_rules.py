@@ -101,3 +101,22 @@ def test_a_seat_owing_a_go_donation_keeps_enough_to_give_it():
     st, _ = act(st, 1, {"type": "offer", "to": 0, "give": {"cash": 45}, "get": {}})
     st, _ = act(st, 0, {"type": "accept"})
     assert {"type": "donate", "amount": 5} in legal_actions(st, 1)
+
+
+def test_the_landing_chip_is_asked_again_under_the_managers_a_deal_made_meanwhile():
+    st = scenario(dice=[(4, "2")], managers={0: 0, 2: 1}, cash={0: 200})
+    st, _ = act(st, 0, {"type": "develop", "project": 0})
+    st, _ = act(st, 0, {"type": "roll"})          # on seat 1's project 2: a chip is allowed
+    assert st["step"] == {"kind": "chip", "project": 2}
+    st, _ = act(st, 0, {"type": "offer", "to": 1, "give": {"cash": 50},
+                        "get": {"projects": [2]}})
+    st, _ = act(st, 1, {"type": "accept"})        # now it is seat 0's own, not the one developed
+    assert legal_actions(st, 0) == [{"type": "no_chip"}]
+
+
+def test_a_payment_that_empties_the_fund_ruins_the_community_before_a_winning_chip():
+    st = scenario(dice=[(4, "2")], managers={2: 1, 3: 1, 4: 1, 5: 1},
+                  chips={3: [0, 0, 0], 4: [0, 0, 0], 5: [0, 0, 0]}, fund=10)
+    st, _ = act(st, 0, {"type": "roll"})
+    st, _ = act(st, 0, {"type": "chip"})
+    assert st["result"]["end_reason"] == "fund_dry" and st["result"]["winner"] is None
