@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from helpers import act, kinds, space_of, types
+from commonwealth_helpers import act, kinds, space_of, types
 
 from games.commonwealth.engine import card_id, legal_actions, scenario, to_decide
 from games.commonwealth.engine.data import PROJECTS

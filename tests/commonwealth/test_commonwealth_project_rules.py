@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from helpers import act, kinds
+from commonwealth_helpers import act, kinds
 
 from games.commonwealth.engine import IllegalAction, apply, scenario
 from games.commonwealth.engine.data import PROJECTS

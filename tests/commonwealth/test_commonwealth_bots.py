@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from helpers import act
+from commonwealth_helpers import act
 
 from games.commonwealth.bots import choose_action
 from games.commonwealth.engine import legal_actions, problem, scenario, view
