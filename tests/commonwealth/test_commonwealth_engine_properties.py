@@ -155,3 +155,17 @@ def test_malformed_actions_are_refused_with_a_reason_never_a_crash():
                 else:
                     assert check_invariants(after) == []
             st = apply(st, seat, choose_action(view(st, seat), "easy", rng)).state
+
+
+def test_apply_leaves_its_input_untouched_and_a_state_loaded_from_json_plays_on_identically():
+    rng = random.Random(21)
+    st = new_game(seats=4, seed=21)
+    while st["result"] is None:
+        seat = rng.choice(to_decide(st))
+        action = choose_action(view(st, seat), "hard", rng)
+        before = copy.deepcopy(st)
+        applied = apply(st, seat, action)
+        assert st == before
+        reloaded = apply(json.loads(json.dumps(st)), seat, action)
+        assert reloaded.state == applied.state and reloaded.events == applied.events
+        st = applied.state
