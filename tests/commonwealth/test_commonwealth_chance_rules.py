@@ -128,3 +128,13 @@ def test_the_jail_card_goes_to_the_bottom_when_used():
     st = scenario(in_jail={0: 0}, jail_card=0)
     st, _ = act(st, 0, {"type": "jail_card"})
     assert st["deck"][-1] == JAIL_FREE_CARD and not st["players"][0]["in_jail"]
+
+
+def test_a_clock_running_out_on_a_draw_skips_playing_and_keeps_the_card():
+    from games.commonwealth.engine import timeout_actions
+    st, _ = drawn_on_chance(deck_top=["free_chip"], managers={0: 1})
+    cid = st["step"]["cards"][0]
+    assert timeout_actions(st, 0) == [{"type": "skip"}, {"type": "keep", "card": cid}]
+    for action in timeout_actions(st, 0):
+        st, _ = act(st, 0, action)
+    assert st["players"][0]["kept"] == cid

@@ -25,7 +25,8 @@ def clock_kind(st: dict[str, Any]) -> str:
 
 
 def timeout_actions(st: dict[str, Any], seat: int) -> list[dict[str, Any]]:
-    """The action to apply for `seat` whose clock expired ([] if it owes nothing)."""
+    """The actions to apply in order for `seat` whose clock expired ([] if it owes nothing);
+    each is legal when its turn comes (only the Chance decision takes two)."""
     if st["result"] is not None or seat not in to_decide(st):
         return []
     if st["deal"] is not None:
@@ -47,9 +48,11 @@ def timeout_actions(st: dict[str, Any], seat: int) -> list[dict[str, Any]]:
     if kind == "shuttle":
         return [{"type": "stay"}]
     if kind == "chance":
+        keep = [{"type": "keep", "card": step["cards"][0]}]
         if step["stage"] == "play":
-            return [{"type": "skip"}]
-        return [{"type": "keep", "card": step["cards"][0]}]
+            # One clock, one decision: skip playing, then (nothing held) keep the first card.
+            return [{"type": "skip"}, *(keep if p["kept"] is None else [])]
+        return keep
     if kind == "donate":
         return [{"type": "donate", "amount": data.MIN_DONATION}]
     if kind == "jail_split":
