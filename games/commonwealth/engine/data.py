@@ -4,7 +4,8 @@ The seed fixes the rules (the Fund starts at 1,848, GO pays 50, chips cost 10, .
 not say which of the 40 spaces are projects, what a project costs or pays, or what the 44
 Chance cards say beyond their split. Those choices live here and nowhere else, so the rules
 page (`describe()`), the engine and the simulations all read the same table. The numbers were
-chosen by simulation for a game of about 20–30 rounds (docs/commonwealth.md).
+chosen by simulation: four careful players need about 15 rounds (75 turns), and the Fund ends
+one game in ten or twenty (docs/commonwealth.md has the measurements).
 """
 
 from __future__ import annotations
