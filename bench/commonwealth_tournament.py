@@ -19,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from games.commonwealth.simulate import play_game  # noqa: E402
+from games.commonwealth.simulate import play_game
 
 
 def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
