@@ -1,0 +1,272 @@
+"""THE legal-action generator: who decides now, what they may do, and why anything else is
+refused. `apply` accepts an action only when `problem(...)` returns None.
+
+Most decisions are listed in full. Four carry a number or a bundle, and for those the list
+shows typical choices while the rule here accepts any value it allows: a bid (a multiple of 5
+above the high bid, up to what the bidder and the Fund could pay), a GO donation (5 up to your
+cash), a Jail pledge (between `pledge_bounds`), and a deal offer (`offer_problem`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import data
+from .rules import bid_cap, even_share, may_place_on_landing, pledge_bounds, shuttle_stops
+from .state import OFFERS_PER_TURN, open_slots
+from .targets import card_plays
+
+State = dict[str, Any]
+Action = dict[str, Any]
+
+
+def to_decide(st: State) -> list[int]:
+    """Seats owed a decision now (the GO donations are owed by everyone at once)."""
+    if st["result"] is not None:
+        return []
+    if st["deal"] is not None:
+        return [st["deal"]["to"]]
+    step = st["step"]
+    if step is None:
+        return []
+    kind = step["kind"]
+    if kind == "auction":
+        return [step["to_act"]]
+    if kind == "jail_split":
+        return [step["pledgers"][0]]
+    if kind == "donate":
+        return list(step["owed"])
+    return [st["turn"]]
+
+
+def _is_int(v: object) -> bool:
+    return type(v) is int
+
+
+def legal_actions(st: State, seat: int) -> list[Action]:
+    """Every listed action of `seat` now. Deal offers are not listed (there are too many);
+    `can_offer` says whether one may be made and `offer_problem` judges it."""
+    if st["result"] is not None or not _is_int(seat) or not 0 <= seat < st["seats"]:
+        return []
+    deal = st["deal"]
+    if deal is not None:
+        if seat == deal["to"]:
+            return [{"type": "accept"}, {"type": "decline"}]
+        if seat == deal["from"]:
+            return [{"type": "withdraw"}]
+        return []
+    if seat not in to_decide(st):
+        return []
+    step = st["step"]
+    kind = step["kind"]
+    p = st["players"][seat]
+    if kind == "pre_roll":
+        out: list[Action] = []
+        if p["in_jail"]:
+            out.append({"type": "jail_roll"})
+            if p["cash"] >= data.JAIL_FEE:
+                out.append({"type": "pay_jail"})
+            if p["jail_card"]:
+                out.append({"type": "jail_card"})
+        else:
+            out.append({"type": "roll"})
+        if st["flags"]["developed"] is None and p["supply"] > 0:
+            out += [{"type": "develop", "project": pid}
+                    for pid, pr in enumerate(st["projects"])
+                    if pr["manager"] == seat and open_slots(st, pid) > 0]
+        if not st["flags"]["played"] and p["kept"] is not None:
+            out += card_plays(st, seat, p["kept"])
+        return out
+    if kind == "order":
+        return [{"type": "order", "first": "move"}, {"type": "order", "first": "draw"}]
+    if kind == "buy":
+        return [{"type": "buy"}, {"type": "auction"}]
+    if kind == "auction":
+        return [*({"type": "bid", "amount": a} for a in _bid_choices(st, seat)),
+                {"type": "pass"}]
+    if kind == "chip":
+        # Asked again: a deal made while the question was open may have changed the manager.
+        if not may_place_on_landing(st, seat, step["project"]):
+            return [{"type": "no_chip"}]
+        return [{"type": "chip"}, {"type": "no_chip"}]
+    if kind == "shuttle":
+        return [*({"type": "ride", "to": i} for i in shuttle_stops(step["from"])),
+                {"type": "stay"}]
+    if kind == "chance":
+        if step["stage"] == "play":
+            cands = step["cards"] + ([p["kept"]] if p["kept"] is not None else [])
+            out = [a for c in dict.fromkeys(cands) for a in card_plays(st, seat, c)]
+            return [*out, {"type": "skip"}]
+        return [*({"type": "keep", "card": c} for c in dict.fromkeys(step["cards"])),
+                {"type": "keep", "card": None}]
+    if kind == "donate":
+        return [{"type": "donate", "amount": a} for a in _donation_choices(p["cash"])]
+    if kind == "jail_split":
+        lo, hi = pledge_bounds(st, step)
+        return [{"type": "pledge", "amount": a}
+                for a in dict.fromkeys((even_share(st, step), lo, hi))]
+    return []
+
+
+def _bid_choices(st: State, seat: int) -> list[int]:
+    low = max(data.AUCTION_START, st["step"]["high"] + data.AUCTION_STEP)
+    cap = bid_cap(st, seat)
+    return [a for a in dict.fromkeys((low, low + 5, low + 15, low + 45)) if a <= cap]
+
+
+def _donation_choices(cash: int) -> list[int]:
+    return [a for a in dict.fromkeys((5, 10, 20, 50, cash)) if data.MIN_DONATION <= a <= cash]
+
+
+def can_offer(st: State, seat: int) -> bool:
+    return (st["result"] is None and st["deal"] is None and _is_int(seat)
+            and 0 <= seat < st["seats"] and st["players"][seat]["offers"] < OFFERS_PER_TURN)
+
+
+_SIDE_KEYS = {"projects", "cash", "jail_card"}
+
+
+def _side_problem(st: State, seat: int, side: object) -> str | None:
+    if not isinstance(side, dict) or set(side) - _SIDE_KEYS:
+        return "Each side of a deal lists projects, cash and the Get Out of Jail Free card"
+    projects = side.get("projects", [])
+    cash = side.get("cash", 0)
+    if not isinstance(projects, list) or not all(_is_int(x) for x in projects) \
+            or len(set(projects)) != len(projects):
+        return "Name each project of a deal once"
+    for pid in projects:
+        if not 0 <= pid < len(data.PROJECTS) or st["projects"][pid]["manager"] != seat:
+            return "A deal can only hand over projects their side manages"
+    if not _is_int(cash) or cash < 0:
+        return "Cash in a deal is a whole number, zero or more"
+    if cash > st["players"][seat]["cash"]:
+        return "A deal's cash must come from the giver's own money (never the Fund)"
+    step = st["step"]
+    if step and step["kind"] == "donate" and seat in step["owed"] \
+            and cash > st["players"][seat]["cash"] - data.MIN_DONATION:
+        return f"Keep {data.MIN_DONATION} for the GO donation you still owe"
+    if type(side.get("jail_card", False)) is not bool:
+        return "Say true or false for the Get Out of Jail Free card"
+    if side.get("jail_card") and not st["players"][seat]["jail_card"]:
+        return "That side does not hold the Get Out of Jail Free card"
+    return None
+
+
+def offer_problem(st: State, seat: int, action: Action) -> str | None:
+    """Why an offer cannot be made (None: it can)."""
+    if set(action) - {"type", "to", "give", "get"}:
+        return "An offer has only a recipient, what you give and what you get"
+    if st["deal"] is not None:
+        return "Another deal is waiting for an answer"
+    if st["players"][seat]["offers"] >= OFFERS_PER_TURN:
+        return f"You may make {OFFERS_PER_TURN} offers a turn"
+    to = action.get("to")
+    if not _is_int(to) or not 0 <= to < st["seats"] or to == seat:
+        return "Choose another player to offer the deal to"
+    give, get = action.get("give", {}), action.get("get", {})
+    problem = _side_problem(st, seat, give) or _side_problem(st, to, get)
+    if problem:
+        return problem
+    if not any((give.get("projects"), give.get("cash"), give.get("jail_card"),
+                get.get("projects"), get.get("cash"), get.get("jail_card"))):
+        return "A deal must hand something over"
+    return None
+
+
+def problem(st: State, seat: int, action: object) -> str | None:
+    """Why `seat` may not take `action` now, in words a player can read (None: it may)."""
+    if st["result"] is not None:
+        return "The game is over"
+    if not _is_int(seat) or not 0 <= seat < st["seats"]:
+        return "There is no such seat"
+    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+        return "An action is a dict with a type"
+    t = action["type"]
+    if t == "offer":
+        return offer_problem(st, seat, action)
+    if any(type(v) not in (str, int) and v is not None for v in action.values()):
+        return "Seats, projects, cards and amounts are whole numbers"
+    deal = st["deal"]
+    if deal is not None and t not in ("accept", "decline", "withdraw"):
+        return "A deal is waiting for an answer first"
+    if t in ("accept", "decline", "withdraw") and deal is None:
+        return "There is no deal to answer"
+    if seat not in to_decide(st) and not (deal and t == "withdraw"):
+        if t == "bid" and (st["step"] or {}).get("sender") == seat:
+            return "You cannot bid on a project you are auctioning"
+        return "It is not your turn to decide"
+    step = st["step"] or {}
+    kind = step.get("kind")
+    if t == "bid" and kind == "auction":
+        amount = action.get("amount")
+        if set(action) != {"type", "amount"} or not _is_int(amount):
+            return "A bid is a whole number"
+        low = max(data.AUCTION_START, step["high"] + data.AUCTION_STEP)
+        if amount < low:
+            return f"The next bid must be at least {low}"
+        if amount % data.AUCTION_STEP:
+            return f"Bids go up in steps of {data.AUCTION_STEP}"
+        if amount > bid_cap(st, seat):
+            return "You and the Fund together could not pay that much"
+        return None
+    if t == "donate" and kind == "donate":
+        amount = action.get("amount")
+        if set(action) != {"type", "amount"} or not _is_int(amount):
+            return "A donation is a whole number"
+        if amount < data.MIN_DONATION:
+            return f"Everyone gives at least {data.MIN_DONATION} to the Fund at GO"
+        if amount > st["players"][seat]["cash"]:
+            return "You cannot give more than you have"
+        return None
+    if t == "pledge" and kind == "jail_split":
+        amount = action.get("amount")
+        if set(action) != {"type", "amount"} or not _is_int(amount):
+            return "A pledge is a whole number"
+        lo, hi = pledge_bounds(st, step)
+        if not lo <= amount <= hi:
+            return f"Pledge between {lo} and {hi}"
+        return None
+    if action in legal_actions(st, seat):
+        return None
+    return _reason(st, seat, action)
+
+
+def _reason(st: State, seat: int, action: Action) -> str:
+    """The words for a refusal the generator already decided."""
+    t = action["type"]
+    step = st["step"] or {}
+    kind = step.get("kind")
+    p = st["players"][seat]
+    if kind == "buy" and t in ("decline", "pass"):
+        return "An unmanaged project must be bought or auctioned: you cannot decline both"
+    if kind == "auction" and t == "bid" and seat == step.get("sender"):
+        return "You cannot bid on a project you are auctioning"
+    if t == "develop":
+        if kind != "pre_roll":
+            return "You can only self-develop before you roll"
+        if st["flags"]["developed"] is not None:
+            return "You have already self-developed a project this turn"
+        return "You can only self-develop a project you manage that has an open slot"
+    if t == "play_card":
+        if st["flags"]["played"]:
+            return "You can only play one Chance card a turn"
+        if kind not in ("pre_roll", "chance"):
+            return "Chance cards are played before you roll or when you draw"
+        return "That card cannot be played that way now"
+    if t == "ride":
+        return "A shuttle only stops at a project up to the next Shuttle"
+    if t == "pay_jail":
+        if not p["in_jail"]:
+            return "You are not in Jail"
+        return f"You need {data.JAIL_FEE} of your own money to pay your way out"
+    if t == "jail_card":
+        return "You do not hold the Get Out of Jail Free card" if p["in_jail"] else \
+            "You are not in Jail"
+    if t == "roll" and p["in_jail"]:
+        return "In Jail you roll the standard die alone (or pay, or use the card)"
+    if t == "chip" and kind == "chip":
+        return "You cannot place a chip there"
+    if t == "keep" and kind == "chance":
+        return "You can keep only one card, and only a card you drew"
+    return "That move is not available now"
+

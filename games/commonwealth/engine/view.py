@@ -1,0 +1,73 @@
+"""The per-seat view: the only door for hidden information.
+
+Hidden: the deck's order (a view has its count), the seed and generator state, injected dice,
+and every kept Chance card but the viewer's own (the seed keeps them face down; others see that
+a card is held). The Get Out of Jail Free card is face up, so who holds it is public. Cards
+drawn in a Chance decision are shown only to the drawer.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import data
+from .legal import can_offer, legal_actions, to_decide
+from .state import chips_placed
+
+
+def _card(cid: int | None) -> dict[str, Any] | None:
+    return None if cid is None else dict(data.CARDS[cid])
+
+
+def view(st: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    me = seat if type(seat) is int and 0 <= seat < st["seats"] else None
+    players = []
+    for s, p in enumerate(st["players"]):
+        players.append({
+            "seat": s, "cash": p["cash"], "pos": p["pos"], "supply": p["supply"],
+            "placed": chips_placed(st, s), "holds_card": p["kept"] is not None,
+            "kept": _card(p["kept"]) if s == me else None,
+            "jail_card": p["jail_card"], "in_jail": p["in_jail"],
+            "jail_turns": p["jail_turns"], "offers": p["offers"],
+        })
+    step = st["step"]
+    shown_step = None
+    if step is not None:
+        shown_step = {k: (list(v) if isinstance(v, list) else v) for k, v in step.items()}
+        if step["kind"] == "chance":
+            shown_step["cards"] = ([_card(c) for c in step["cards"]] if me == st["turn"]
+                                   else [])
+            shown_step["count"] = len(step["cards"])
+    return {
+        "game": "commonwealth", "version": st["version"], "viewer": me, "seats": st["seats"],
+        "order": list(st["order"]), "turn": st["turn"], "turn_number": st["turn_number"],
+        "round": st["round"], "doubles": st["doubles"], "flags": dict(st["flags"]),
+        "fund": st["fund"], "bank": st["bank"], "deck_count": len(st["deck"]),
+        "players": players,
+        "projects": [{"id": pid, "manager": pr["manager"], "chips": list(pr["chips"]),
+                      "open": data.PROJECTS[pid]["slots"] - len(pr["chips"])}
+                     for pid, pr in enumerate(st["projects"])],
+        "step": shown_step,
+        "deal": None if st["deal"] is None else {
+            k: (dict(v) if isinstance(v, dict) else v) for k, v in st["deal"].items()},
+        "to_decide": to_decide(st),
+        "legal": legal_actions(st, me) if me is not None else [],
+        "can_offer": me is not None and can_offer(st, me),
+        "ruleset": dict(st["ruleset"]),
+        "result": None if st["result"] is None else {
+            k: (list(v) if isinstance(v, list) else v) for k, v in st["result"].items()},
+    }
+
+
+_SECRET_CARDS = ("draw", "return", "keep")
+
+
+def events_for(events: list[dict[str, Any]], seat: int | None) -> list[dict[str, Any]]:
+    """The events redacted for one seat: the cards a seat drew, kept or put back stay its own
+    (immediate and played cards are shown to everyone by their own events)."""
+    out = []
+    for e in events:
+        if e["type"] in _SECRET_CARDS and e.get("seat") != seat:
+            e = {k: v for k, v in e.items() if k not in ("cards", "card")}
+        out.append(e)
+    return out
