@@ -1,4 +1,4 @@
-"""Commonwealth behind the site's game interface (games/interface.py).
+"""Commonwealth behind the site's game interface (games/platform/interface.py).
 
 Not registered yet: the platform is being restructured, and the site integration (tables,
 pages, browser tests) is separate work. When it is, `register_game("commonwealth",
@@ -7,12 +7,13 @@ CommonwealthGame)` is all the seam needs.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from games.commonwealth import engine
 from games.commonwealth.engine import data
-from games.interface import Applied, IllegalAction, RulesetInvalid
+from games.platform.interface import Applied, IllegalAction, RulesetInvalid
 
 
 class CommonwealthGame:
@@ -40,6 +41,49 @@ class CommonwealthGame:
     def describe_rules(self) -> dict[str, Any]:
         """The data table the rules page renders."""
         return data.describe()
+
+    # The stock rules only: a host chooses a preset, there are no Custom fields.
+    def rule_fields(self) -> list[Any]:
+        return []
+
+    def preset_fields(self) -> dict[str, dict[str, Any]]:
+        return {key: {} for key in engine.PRESET_NAMES}
+
+    def custom_spec(self, values: Mapping[str, Any]) -> dict[str, Any]:
+        return {}
+
+    def rule_field_for(self, error_field: str) -> str | None:
+        return None
+
+    # --- bots -------------------------------------------------------------------------------
+    def bot_levels(self) -> dict[str, str]:
+        return {"easy": "Easy", "medium": "Medium", "hard": "Hard"}
+
+    def bot_action(self, view: dict[str, Any], level: str) -> dict[str, Any]:
+        from games.commonwealth import bots
+
+        # Seeded by the position, so a repeated task for the same decision picks the same move.
+        rng = random.Random(f"{view.get('version')}:{view.get('viewer')}:{level}")
+        return bots.choose_action(view, level if level in bots.LEVELS else "medium", rng)
+
+    def bot_standin_level(self) -> str:
+        return "medium"
+
+    def quick_play_levels(self) -> list[str]:
+        return ["medium", "medium", "easy"]
+
+    # Template names the site integration provides with the game's pages.
+    home_template = "commonwealth/_home.html"
+    rules_template = "commonwealth/rules.html"
+    replay_template = "commonwealth/_replay_board.html"
+
+    def rules_context(self) -> dict[str, Any]:
+        return {"table": data.describe()}
+
+    def replay_board(self, view: Mapping[str, Any], *, seat: int | None, names: Sequence[str],
+                     hands: Mapping[int, Sequence[Any]], bots: Sequence[bool]) -> dict[str, Any]:
+        return self.board_context(view, me=seat, names=names,
+                                  seats=[{"is_bot": bot} for bot in bots])
 
     # --- playing ----------------------------------------------------------------------------
     def to_decide(self, state: dict[str, Any]) -> list[int]:

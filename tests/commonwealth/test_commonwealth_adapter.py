@@ -9,7 +9,7 @@ import pytest
 from games.commonwealth.bots import choose_action
 from games.commonwealth.engine import scenario
 from games.commonwealth.game import CommonwealthGame
-from games.interface import GameEngine, IllegalAction
+from games.platform.interface import GameEngine, IllegalAction
 
 
 def test_the_adapter_implements_the_game_engine_protocol():

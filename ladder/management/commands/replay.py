@@ -2,7 +2,8 @@
 
 The file is the ladder's JSON export (docs/export.md). The game is dealt again from its
 ruleset, seats and seed, and every logged action is applied in order through the game
-interface (`games.platform.interface.get_game(game_kind)`), so any registered game replays the same way.
+interface (`games.platform.interface.get_game(game_kind)`), so any registered game
+replays the same way.
 A file that cannot be replayed (missing, not JSON, not an export, an action the engine
 refuses) ends the command with exit code 1 and one sentence saying why.
 """
