@@ -12,14 +12,15 @@ own socket: it reads the legal moves from the forms its page received, waits a t
 sockets are dealt to the two Daphnes in turn (as a load balancer would), so one table's seats
 sit on both and every update crosses Redis.
 
-Per step it prints: moves, latency p50/p99 (frame sent -> the first frame back showing the new
-version, the mover's own update, as the client read it off its socket; "handled by the client"
-adds the time until this one process, which plays every seat, got round to it), errors
-(anything but a clean answer; "stale" answers when two seats answer at once are counted apart
-as races), web CPU per table (CPU seconds per
-second per table, i.e. the share of one core), worker and PostgreSQL CPU, and web memory per
-table (RSS growth over the idle process / tables). It uses its own database (chudopoly_bench)
-and Redis db 11, drops them first, and talks to 127.0.0.1 only.
+Per step it prints: moves; latency p50/p99 to EVERY seat (frame sent -> the moment the last
+seat of the table read a frame showing the new version off its socket: what the whole table
+sees); the mover's own latency apart (frame sent -> the first frame back showing the new
+version; "handled by the client" adds the time until this one process, which plays every seat,
+got round to it); errors (anything but a clean answer; "stale" answers when two seats answer at
+once are counted apart as races); web CPU per table (CPU seconds per second per table, i.e. the
+share of one core); worker and PostgreSQL CPU; web memory per table (RSS growth over the idle
+process / tables); bytes per push to a seat. It uses its own database (chudopoly_bench) and
+Redis db 11, drops them first, and talks to 127.0.0.1 only.
 """
 
 from __future__ import annotations
@@ -93,6 +94,37 @@ def _slow_seconds(stats: list[liveplay.Stats], *, route: str,
     return [{"second": sec, "slow_moves_by_web": counts} for sec, counts in worst]
 
 
+def every_seat_latencies(stats: list[liveplay.Stats], *, seats_per_table: int = 4,
+                         finished: list[bool] | None = None) -> tuple[list[float], int]:
+    """For every move, the time from its frame leaving the mover to the moment the LAST seat
+    of its table had it on screen (the first frame showing that version or a later one), and
+    how many moves some seat never showed within the run (a seat whose game ended is not
+    waited for). Seats are listed table by table, `seats_per_table` each."""
+    import bisect
+
+    latencies: list[float] = []
+    unseen = 0
+    for first in range(0, len(stats), seats_per_table):
+        table = stats[first:first + seats_per_table]
+        done = (finished or [False] * len(stats))[first:first + seats_per_table]
+        ordered = [sorted(st.seen) for st in table]
+        for mover in table:
+            for sent, version in zip(mover.sent_at, mover.made, strict=True):
+                last = 0.0
+                for st, versions, ended in zip(table, ordered, done, strict=True):
+                    at = bisect.bisect_left(versions, version)
+                    if at < len(versions):
+                        last = max(last, st.seen[versions[at]])
+                    elif not ended:
+                        last = -1.0
+                        break
+                if last < 0:
+                    unseen += 1
+                else:
+                    latencies.append(last - sent)
+    return latencies, unseen
+
+
 async def run_step(stack: livestack.LiveStack, tables: int, *, think: float, duration: float,
                    warmup: float, seed: int, idle: bool = False,
                    route: str = "socket") -> dict[str, Any]:
@@ -146,6 +178,8 @@ async def run_step(stack: livestack.LiveStack, tables: int, *, think: float, dur
     await asyncio.gather(*tasks, return_exceptions=True)
     await asyncio.gather(*(s.close() for s in seats), return_exceptions=True)
     lat = [x for st in stats for x in st.latencies]
+    every, unseen = every_seat_latencies(stats, finished=[s.finished for s in seats])
+    frames_in = sum(st.frames_in for st in stats)
     handled = [x for st in stats for x in st.handled]
     slow = _slow_seconds(stats, route=route, webs=len(stack.web))
     errors = [e for st in stats for e in st.errors if "time ran out" not in e]
@@ -163,6 +197,11 @@ async def run_step(stack: livestack.LiveStack, tables: int, *, think: float, dur
         "p90_ms": round(1000 * liveplay.percentile(lat, 90), 1),
         "p99_ms": round(1000 * liveplay.percentile(lat, 99), 1),
         "max_ms": round(1000 * max(lat), 1) if lat else None,
+        # Until the last seat of the table shows the move: what the table sees.
+        "every_seat_p50_ms": round(1000 * liveplay.percentile(every, 50), 1),
+        "every_seat_p99_ms": round(1000 * liveplay.percentile(every, 99), 1),
+        "every_seat_max_ms": round(1000 * max(every), 1) if every else None,
+        "moves_unseen": unseen,
         "handled_p99_ms": round(1000 * liveplay.percentile(handled, 99), 1),
         "errors": len(errors),
         "error_samples": errors[:5],
@@ -182,7 +221,8 @@ async def run_step(stack: livestack.LiveStack, tables: int, *, think: float, dur
         "client_cpu_cores": round(client_cpu, 3),
         "web_rss_mb": round(rss_after, 1),
         "web_mb_per_table": round(max(0.0, rss_after - rss_before) / tables, 3),
-        "frames_per_s": round(sum(st.frames_in for st in stats) / elapsed, 1),
+        "frames_per_s": round(frames_in / elapsed, 1),
+        "bytes_per_push": round(sum(st.bytes_in for st in stats) / max(1, frames_in)),
         "kb_out_per_s": round(sum(st.bytes_in for st in stats) / elapsed / 1024, 1),
     }
 
@@ -221,7 +261,10 @@ def main(argv: list[str] | None = None) -> int:
                 routed = " by table" if args.route == "table" and len(stack.web) > 1 else ""
                 print(f"{tables:4d} tables x4 seats, {out['web_processes']} web{routed}: "
                       f"{out['moves']} moves ({out['moves_per_s']}/s) "
-                      f"p50 {out['p50_ms']} ms p99 {out['p99_ms']} ms max {out['max_ms']} ms, "
+                      f"every seat p50 {out['every_seat_p50_ms']} ms "
+                      f"p99 {out['every_seat_p99_ms']} ms max {out['every_seat_max_ms']} ms "
+                      f"({out['moves_unseen']} unseen), the mover's own p50 {out['p50_ms']} ms "
+                      f"p99 {out['p99_ms']} ms, "
                       f"errors {out['errors']}, races {out['races']}, "
                       f"web CPU {out['web_cpu_cores']} cores, "
                       f"{out['web_cpu_ms_per_move']} ms/move "
@@ -229,6 +272,7 @@ def main(argv: list[str] | None = None) -> int:
                       f"postgres {out['postgres_cpu_cores']}, redis {out['redis_cpu_cores']}, "
                       f"clients {out['client_cpu_cores']}, "
                       f"web RSS {out['web_rss_mb']} MB (+{out['web_mb_per_table']} MB/table), "
+                      f"{out['bytes_per_push']} B per push, "
                       f"load average {out['load_average']}",
                       flush=True)
                 for sample in out["error_samples"]:

@@ -152,6 +152,11 @@ class Stats:
     # socket: adds the client's own queueing (one process plays every seat).
     handled: list[float] = field(default_factory=list)
     sent_at: list[float] = field(default_factory=list)  # perf_counter() of each one's frame
+    # The version each of this seat's moves made, beside sent_at: the other seats' `seen`
+    # tells when their screens showed it.
+    made: list[int] = field(default_factory=list)
+    # Version -> when this seat's socket brought the first frame showing it (perf_counter()).
+    seen: dict[int, float] = field(default_factory=dict)
     sent: int = 0
     acked: int = 0
     races: int = 0  # "stale"/"finished"/"duplicate": refused because our view was behind
@@ -200,6 +205,8 @@ class ScriptedSeat:
             self.partials[key] = fragment
         v = version_in(frame)
         if v is not None:
+            if v > self.version and self.ws is not None:
+                self.stats.seen[v] = self.ws.arrived_at
             self.version = v
 
     async def connect(self) -> None:
@@ -319,6 +326,7 @@ class ScriptedSeat:
                 self.stats.latencies.append(self.ws.arrived_at - started)
                 self.stats.handled.append(time.perf_counter() - started)
                 self.stats.sent_at.append(started)
+                self.stats.made.append(v)
 
     async def close(self) -> None:
         if self.ws is not None:
