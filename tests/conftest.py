@@ -98,9 +98,9 @@ def _stop(process: subprocess.Popen[Any]) -> None:
 class _WorkerSupervisor:
     """Keeps one real Celery worker (with beat) running on the test database.
 
-    The fault-injection tests restart Redis, which makes a Celery worker exit, so every user
-    asks `ensure()` and gets a live worker, restarted if it died (as production's supervisor
-    would).
+    The fault-injection tests restart Redis and kill processes, so every user asks `ensure()`
+    and gets a live worker, restarted if it died or stopped answering (as production's
+    supervisor would).
     """
 
     def __init__(self, env: dict[str, str]) -> None:
