@@ -101,6 +101,7 @@ def test_standalone_celery_beat_sends_the_periodic_sweeps(tmp_path: object) -> N
     """docker compose runs beat as its own process: prove that command works here too."""
     if not os.environ.get("REDIS_URL"):
         pytest.skip("needs REDIS_URL: the embedded default runs sweeps in-process")
+    import select
     import subprocess
     import sys
     from pathlib import Path
@@ -116,6 +117,10 @@ def test_standalone_celery_beat_sends_the_periodic_sweeps(tmp_path: object) -> N
         output = ""
         deadline = time.monotonic() + 30
         while "Sending due task" not in output and time.monotonic() < deadline:
+            # readline() alone would block past the deadline on a beat that went quiet.
+            ready, _, _ = select.select([beat.stdout], [], [], 1.0)
+            if not ready:
+                continue
             line = beat.stdout.readline()
             if not line and beat.poll() is not None:
                 break

@@ -114,7 +114,8 @@ def test_the_worker_survives_redis_restarts_and_runs_tasks_after_them(
              "--schedule", str(tmp_path / "beat-schedule")],
             cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
         )
-    app = Celery("restart-test", broker=throwaway_redis.url, backend=throwaway_redis.url)
+    app = Celery("restart-test", broker=throwaway_redis.url, backend=throwaway_redis.url,
+                 set_as_current=False)  # the suite's own app stays the current one
     try:
         assert _pinged(app, 60), log_path.read_text()[-3000:]
         for _ in range(3):
