@@ -39,6 +39,8 @@ CHOICE_LABELS = {
     "escalate": "Escalate (need one more set)",
     "points": "Points after two laps",
 }
+# The page's "accept and pay with these cards" (two engine actions, one transaction).
+ACCEPT_PAY = "accept_pay"
 DECK_LABELS = {**{k: a.name for k, a in ACTIONS.items()}, "wildAny": "Rainbow wilds",
                "wildPairs": "Two-colour wilds"}
 
@@ -91,6 +93,24 @@ class ChudopolyGame:
             # A malformed action the engine did not catch is still just a refused move.
             raise IllegalAction(f"That move is not possible ({type(exc).__name__}).") from None
         return Applied(state=applied.state, events=list(applied.events))
+
+    def expand_action(self, state: dict[str, Any], seat: int, action: Mapping[str, Any]
+                      ) -> list[dict[str, Any]]:
+        """The engine actions one page action stands for (see interface.expand_action).
+
+        "accept_pay" is the page's one-screen answer to a charge: accept it and pay with the
+        ticked cards. The engine keeps those as two decisions (respond, then pay), so the site
+        applies both in one transaction; if the payment is refused, the accept is undone too.
+        """
+        if action.get("type") != ACCEPT_PAY:
+            return [dict(action)]
+        if set(action) - {"type", "target", "cards"} or not isinstance(action.get("cards"),
+                                                                         list):
+            raise IllegalAction("Select cards to pay with")
+        respond: dict[str, Any] = {"type": "respond", "answer": "accept"}
+        if "target" in action:
+            respond["target"] = action["target"]
+        return [respond, {"type": "pay", "cards": list(action["cards"])}]
 
     def view(self, state: dict[str, Any], seat: int | None) -> dict[str, Any]:
         return engine.view(state, seat)
