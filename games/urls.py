@@ -9,6 +9,7 @@ app_name = "games"
 urlpatterns = [
     path("", views.home, name="home"),
     path("rules", rules_page.rules, name="rules"),
+    path("rules/monopoly-deal", rules_page.rules_monopoly_deal, name="rules_monopoly_deal"),
     path("tables/new/", views.table_new, name="table_new"),
     path("play/quick/", views.quick_play, name="quick_play"),
     path("play/bots/", views.play_bots, name="play_bots"),
