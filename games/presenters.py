@@ -184,7 +184,13 @@ def build_context(screen: TableScreen, engine: GameEngine,
         for place, seat_no in enumerate((result or {}).get("placements") or [], start=1)
     ]
     ctx = engine.board_context(view, me=me, names=names, seats=seats_meta)
+    ratings = _table_ratings(game)
+    for p in ctx.get("players") or []:
+        p["rating"] = ratings["seats"].get(p.get("seat"))
+    for seat_no, p in zip((result or {}).get("placements") or [], placements, strict=False):
+        p["rating"] = ratings["seats"].get(seat_no)
     ctx.update({
+        "rated": ratings["rated"], "replay_url": ratings["replay_url"],
         "view": view, "me": me, "result": result, "placements": placements,
         "winner_name": (_name(names, result.get("winner"), me, subject=True)
                         if result and result.get("winner") is not None else None),
@@ -194,6 +200,13 @@ def build_context(screen: TableScreen, engine: GameEngine,
         "finished": game.status == Game.Status.FINISHED,
     })
     return ctx
+
+
+def _table_ratings(game: Game) -> dict[str, Any]:
+    """The ladder's facts for the page (rated badge, ratings by name, changes at the end)."""
+    from ladder.table_ratings import table_ratings
+
+    return table_ratings(game)
 
 
 @dataclass(frozen=True)
