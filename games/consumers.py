@@ -36,6 +36,8 @@ RATE_LIMIT_FRAMES = 40
 RATE_LIMIT_SECONDS = 5.0
 FLOOD_FACTOR = 2  # past twice the limit in one window the socket is closed
 CLOSE_NO_TABLE = 4404
+SEAT_MOVED_NOTICE = ("Your seat moved to another device; this one now only watches. "
+                     "Open the table there to play.")
 CLOSE_FLOOD = 4429
 
 
@@ -222,7 +224,13 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
     def table_update(self, event: dict[str, Any]) -> None:
         if self._already_shown(event):
             return
+        moved = event.get("moved_seat")
+        had_it = moved is not None and moved == getattr(self, "seat_id", None)
         self.push(token=event.get("token"))
+        if had_it and getattr(self, "seat_id", None) != moved:
+            # This device's seat was just claimed on another one: say so at once, rather
+            # than let the player find out when a move is refused.
+            self.send(text_data=presenters.render_error(SEAT_MOVED_NOTICE, "seat_moved"))
 
     def _already_shown(self, event: dict[str, Any]) -> bool:
         """Whether a push already showed this update's move or a later one (read after its
@@ -310,6 +318,7 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
         self.table = snapshot.table
         screen = presenters.screen_from(snapshot, self.viewer, self.log_cache)
         self.mine = (screen.game.pk if screen.game else None, screen.seat)
+        self.seat_id = screen.me.pk if screen.me else None
         csrf = (self.scope.get("cookies") or {}).get(settings.CSRF_COOKIE_NAME, "")
         parts = presenters.render_all(screen, oob=True, extra={"csrf_value": csrf},
                                       memo=self.partial_memo)
