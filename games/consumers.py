@@ -320,8 +320,9 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
         self.mine = (screen.game.pk if screen.game else None, screen.seat)
         self.seat_id = screen.me.pk if screen.me else None
         csrf = (self.scope.get("cookies") or {}).get(settings.CSRF_COOKIE_NAME, "")
-        parts = presenters.render_all(screen, oob=True, extra={"csrf_value": csrf},
-                                      memo=self.partial_memo)
+        parts = presenters.render_all(screen, oob=True, extra={
+            "csrf_value": csrf, "invite_origin": presenters.origin_of(self.scope)},
+            memo=self.partial_memo)
         if full:
             self.sent = {}
             parts["chat-log"] = presenters.render_chat(self.table, oob=True)

@@ -288,6 +288,17 @@ def lobby_context(screen: TableScreen) -> dict[str, Any]:
     }
 
 
+def origin_of(scope: Mapping[str, Any]) -> str:
+    """The site's address as a websocket's browser reached it ("https://host:port"), so a
+    pushed lobby shows the invite link whole, as the page did."""
+    headers = dict(scope.get("headers") or [])
+    host = headers.get(b"host", b"").decode("latin-1")
+    if not host or any(c in host for c in ' "<>/\\'):
+        return ""
+    scheme = "https" if scope.get("scheme") in ("wss", "https") else "http"
+    return f"{scheme}://{host}"
+
+
 def _bot_levels() -> list[tuple[str, str]]:
     from games.bots import LEVEL_NAMES
 

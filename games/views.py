@@ -7,6 +7,8 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import presenters, services
@@ -109,7 +111,8 @@ def table_detail(request: HttpRequest, code: str) -> HttpResponse:
     viewer = viewer_from_request(request, create=True)
     screen = presenters.load_screen(table, viewer)
     extra = {"csrf_value": get_token(request),
-             "remembered_name": request.session.get(GUEST_NAME_SESSION_KEY, "")}
+             "remembered_name": request.session.get(GUEST_NAME_SESSION_KEY, ""),
+             "invite_origin": request.build_absolute_uri("/").rstrip("/")}
     parts = presenters.render_all(screen, oob=False, extra=extra)
     join_form = JoinForm(initial={"name": request.session.get(GUEST_NAME_SESSION_KEY, "")})
     return render(request, "games/table.html", {
@@ -186,9 +189,22 @@ def table_rematch(request: HttpRequest, code: str) -> HttpResponse:
     return _act(request, code, services.game_rematch)
 
 
-@require_POST
+def _qr_svg(link: str) -> str:
+    """The link as an inline SVG QR code, for a phone's camera (segno draws it)."""
+    import segno
+
+    # segno writes the whole SVG itself (paths only, no text of the link): safe as it is.
+    return mark_safe(segno.make(link, error="m").svg_inline(
+        scale=5, border=2, title="QR code of the move-seat link", dark="#111827"))
+
+
+@require_http_methods(["GET", "POST"])
 def seat_move_link(request: HttpRequest, code: str) -> HttpResponse:
     table = _get_table(code)
+    if request.method == "GET":
+        # Reloaded or typed in: making a link changes the seat, so it takes a button (POST).
+        return render(request, "games/move_link.html", {
+            "table": table, "link": None, "minutes": services.MOVE_LINK_MINUTES})
     viewer = viewer_from_request(request, create=True)
     try:
         token = services.seat_move_link_create(table_id=table.pk, viewer=viewer)
@@ -197,6 +213,7 @@ def seat_move_link(request: HttpRequest, code: str) -> HttpResponse:
         return redirect(table)
     link = request.build_absolute_uri(f"/t/{table.code}/move/{token}/")
     return render(request, "games/move_link.html", {"table": table, "link": link,
+                                                    "qr": _qr_svg(link),
                                                     "minutes": services.MOVE_LINK_MINUTES})
 
 
@@ -213,4 +230,7 @@ def seat_move_claim(request: HttpRequest, code: str, token: str) -> HttpResponse
         else:
             messages.success(request, "This device now has your seat.")
         return redirect(table)
-    return render(request, "games/move_claim.html", {"table": table, "token": token})
+    usable = table.seats.filter(move_token=token,
+                                move_token_expires__gt=timezone.now()).exists()
+    return render(request, "games/move_claim.html", {"table": table, "token": token,
+                                                     "usable": usable})

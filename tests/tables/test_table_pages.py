@@ -161,3 +161,36 @@ def test_a_signed_in_player_plays_as_themselves(client: Client, django_user_mode
     seat = table.seats.get()
     assert seat.user_id == user.pk and seat.name == "bea" and seat.guest_key is None
     assert "you</span>" in client.get(f"/t/{table.code}/").content.decode()
+
+
+def test_the_invite_link_is_shown_whole_with_a_copy_button(client: Client) -> None:
+    table = new_table(client)
+    html = client.get(f"/t/{table.code}/").content.decode()
+    assert (f'id="invite-url" class="link-box" readonly value="http://testserver/t/{table.code}/"'
+            in html)
+    assert 'data-copy="#invite-url"' in html and ">Copy</button>" in html
+
+
+def test_the_move_seat_page_has_copy_and_a_qr_code(client: Client) -> None:
+    table = new_table(client)
+    html = client.post(f"/t/{table.code}/move/").content.decode()
+    assert 'data-copy="#move-url"' in html
+    qr = html[html.index('id="move-qr"'):]
+    assert qr.index("<svg") < qr.index("</svg>") and "<path" in qr
+
+
+def test_opening_the_move_seat_address_with_get_shows_a_page_not_a_405(client: Client) -> None:
+    table = new_table(client)
+    response = client.get(f"/t/{table.code}/move/")
+    assert response.status_code == 200
+    assert "Make a move-seat link" in response.content.decode()
+    assert table.seats.get().move_token is None  # looking made no link
+
+
+def test_a_used_move_link_says_so_when_opened(client: Client) -> None:
+    table = new_table(client)
+    page = client.post(f"/t/{table.code}/move/").content.decode()
+    path = re.search(r'value="http://testserver(/t/\w+/move/[\w-]+/)"', page).group(1)
+    Client().post(path)
+    html = Client().get(path).content.decode()
+    assert "no longer works" in html and "Take my seat here" not in html
