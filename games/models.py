@@ -90,6 +90,13 @@ class Seat(models.Model):
     def bot_controlled(self) -> bool:
         return self.is_bot or self.away
 
+    @property
+    def bot_level_name(self) -> str:
+        """The bot's level as players know it ("basic", the first bot's key, is Easy)."""
+        from games.bots import LEVEL_NAMES
+
+        return LEVEL_NAMES.get(self.bot_level, self.bot_level).lower()
+
 
 class SeatSocket(models.Model):
     """One open table socket of a seat's owner. A socket checks in now and then (`seen_at`);
