@@ -30,6 +30,7 @@ from games.lobby import LOBBY_GROUP, public_tables
 from games.models import ChatMessage, Game, Seat, Table
 from games.services import Move, TableError, chat_post, normalize_code, table_move
 from games.snapshot_cache import snapshots
+from games.watchers import watcher_joined, watcher_left
 
 # REFERENCE §7: the server's frame rate limit is 40 messages per 5 seconds.
 RATE_LIMIT_FRAMES = 40
@@ -150,8 +151,23 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
             with contextlib.suppress(TableError):
                 seat_connected(table_id=table.pk, viewer=self.viewer, channel=self.channel_name)
         self.push(full=True)
+        if self.seat_id is None:  # a spectator: everyone's "N watching" goes up
+            self.watching = True
+            self._announce_watchers(watcher_joined(table.code))
+
+    def _announce_watchers(self, count: int) -> None:
+        async_to_sync(self.channel_layer.group_send)(
+            self.group, {"type": "table.watchers", "count": count})
+
+    def table_watchers(self, event: dict[str, Any]) -> None:
+        self.send(text_data=render_to_string("games/_watchers.html",
+                                             {"watchers": event.get("count", 0), "oob": True}))
 
     def disconnect(self, code: int) -> None:
+        if hasattr(self, "group") and getattr(self, "watching", False):
+            self.watching = False
+            with contextlib.suppress(Exception):  # the count is a courtesy, never a failure
+                self._announce_watchers(watcher_left(self.table.code))
         if hasattr(self, "group"):
             async_to_sync(self.channel_layer.group_discard)(self.group, self.channel_name)
             open_sockets.closed(self.channel_name)

@@ -17,6 +17,7 @@ from games.identity import GUEST_NAME_SESSION_KEY, viewer_from_request
 from games.lobby import public_tables
 from games.models import Table
 from games.services import TableError
+from games.watchers import watchers
 
 QUICK_PLAY_NAME = "Player"  # a guest who never chose a call sign
 
@@ -119,6 +120,7 @@ def table_detail(request: HttpRequest, code: str) -> HttpResponse:
         "table": table, "screen": screen, "parts": parts, "join_form": join_form,
         "chat": presenters.render_chat(table, oob=False),
         "invite_url": request.build_absolute_uri(table.get_absolute_url()),
+        "watchers": watchers(table.code),
         **presenters.lobby_context(screen), **extra,
     })
 

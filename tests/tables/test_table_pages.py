@@ -194,3 +194,20 @@ def test_a_used_move_link_says_so_when_opened(client: Client) -> None:
     Client().post(path)
     html = Client().get(path).content.decode()
     assert "no longer works" in html and "Take my seat here" not in html
+
+
+def test_the_home_page_lists_public_games_in_progress_to_watch(client: Client) -> None:
+    playing = new_table(client, preset="blitz", is_public="on")
+    client.post(f"/t/{playing.code}/bots/")
+    client.post(f"/t/{playing.code}/start/")
+    waiting = new_table(Client(), is_public="on")
+    html = Client().get("/").content.decode()
+    watch = html[html.index('id="watch-heading"'):]
+    assert f"/t/{playing.code}/" in watch and "Watch Alice" in watch
+    assert waiting.code not in watch and waiting.code in html
+
+
+def test_a_player_is_not_told_they_are_watching(client: Client) -> None:
+    table = new_table(client)
+    assert 'id="watching"' not in client.get(f"/t/{table.code}/").content.decode()
+    assert 'id="watching"' in Client().get(f"/t/{table.code}/").content.decode()

@@ -364,3 +364,23 @@ async def test_a_device_that_missed_its_seat_moving_away_still_cannot_move_for_i
     after = await database_sync_to_async(Game.objects.get)(pk=game.pk)
     assert after.version == game.version
     await old.disconnect()
+
+
+async def test_spectators_are_counted_for_everyone_and_see_watching(alice: Viewer,
+                                                                    carol: Viewer) -> None:
+    from django.test import Client
+
+    game = await start(alice, bots=1)
+    seated = await connect(game.table.code, alice)
+    await frames(seated)
+    watcher = await connect(game.table.code, carol)
+    await frames(watcher)
+    told = "\n".join(await frames(seated))
+    assert 'id="watchers"' in told and "1 watching" in told
+    page = await database_sync_to_async(lambda: Client().get(f"/t/{game.table.code}/"))()
+    html = page.content.decode()
+    assert 'id="watching"' in html and "1 watching" in html
+    await watcher.disconnect()
+    gone = "\n".join(await frames(seated))
+    assert 'id="watchers"' in gone and "watching" not in gone.split('id="watchers"')[1]
+    await seated.disconnect()
