@@ -11,6 +11,7 @@ from django.utils import timezone
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from chudopoly_site.errors import page_not_found
 from games import presenters, services
 from games.forms import JoinForm, PlayBotsForm, TableForm
 from games.identity import GUEST_NAME_SESSION_KEY, viewer_from_request
@@ -106,7 +107,11 @@ def table_new(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def table_detail(request: HttpRequest, code: str) -> HttpResponse:
-    table = _get_table(code)
+    table = Table.objects.filter(code=services.normalize_code(code)).first()
+    if table is None:
+        # A mistyped invite code is an everyday mistake: the site's own page, not Django's
+        # debug page, even with DEBUG on.
+        return page_not_found(request)
     if table.code != code:
         return redirect(table)
     viewer = viewer_from_request(request, create=True)

@@ -211,3 +211,13 @@ def test_a_player_is_not_told_they_are_watching(client: Client) -> None:
     table = new_table(client)
     assert 'id="watching"' not in client.get(f"/t/{table.code}/").content.decode()
     assert 'id="watching"' in Client().get(f"/t/{table.code}/").content.decode()
+
+
+def test_a_mistyped_invite_code_gets_the_sites_own_404_even_in_debug(client: Client,
+                                                                   settings) -> None:
+    settings.DEBUG = True
+    response = client.get("/t/QQQQ/")
+    assert response.status_code == 404
+    html = response.content.decode()
+    assert "That page is not on the table" in html and "/t/QQQQ/" in html
+    assert "Django" not in html  # not the technical 404 page
