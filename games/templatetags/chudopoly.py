@@ -170,7 +170,8 @@ def _face(cid: Any, kind: str, key: str, name: str, value: int, colours: tuple[s
     if kind == "property" and colours:
         col = colours[0]
         classes.append(f"c1-{col}")
-        parts += [_band(col, COLOURS[col].name), f'<span class="card-name">{_breakable(name)}</span>',
+        parts += [_band(col, COLOURS[col].name),
+                  f'<span class="card-name">{_breakable(name)}</span>',
                   f'<span class="card-art">{glyph(col)}</span>', _ladder(col), _coin(value)]
         title = f"{name} ({COLOURS[col].name}), {value}M"
     elif kind == "wild" and key == "wild_pair" and len(colours) >= 2:
@@ -187,7 +188,8 @@ def _face(cid: Any, kind: str, key: str, name: str, value: int, colours: tuple[s
         if colour in COLOURS:
             classes.append(f"c1-{colour}")
         where = COLOURS[colour].name if colour in COLOURS else "Any colour"
-        parts += [_band(None, where, icon="wild"), f'<span class="card-name">{_breakable(name)}</span>',
+        parts += [_band(None, where, icon="wild"),
+                  f'<span class="card-name">{_breakable(name)}</span>',
                   f'<span class="card-text">{escape(RAINBOW_WILD_TEXT)}</span>']
         title = f"{name}: any colour, no cash value"
     elif kind == "money":
