@@ -12,6 +12,7 @@ from typing import Any
 
 from games import engine
 from games.chudopoly_board import colour_name, join_words
+from games.engine.apply import PAYMENT_KINDS
 from games.engine.cards import ACTIONS, build_deck
 from games.engine.rulesets import (
     EDITABLE_DECK_COUNTS,
@@ -113,7 +114,28 @@ class ChudopolyGame:
         return [respond, {"type": "pay", "cards": list(action["cards"])}]
 
     def view(self, state: dict[str, Any], seat: int | None) -> dict[str, Any]:
-        return engine.view(state, seat)
+        view = engine.view(state, seat)
+        quick = self._accept_pay_options(state, seat, view)
+        if quick:
+            view["accept_pay"] = quick
+        return view
+
+    def _accept_pay_options(self, state: dict[str, Any], seat: int | None,
+                            view: Mapping[str, Any]) -> list[dict[str, Any]]:
+        """The legal "accept and pay with these cards" answers of a seat charged and not yet
+        answering: the engine's own payments once it had accepted, so a one-tap payment on
+        the answer screen is as legal as one after it. Only the seat's own cards are named."""
+        if seat is None or (view.get("pending") or {}).get("kind") not in PAYMENT_KINDS:
+            return []
+        accept = {"type": "respond", "answer": "accept", "target": seat}
+        if accept not in (view.get("legal") or []):
+            return []
+        try:
+            accepted = engine.apply(state, seat, accept).state
+        except engine.IllegalAction:
+            return []
+        return [{"type": ACCEPT_PAY, "target": seat, "cards": list(a["cards"])}
+                for a in engine.legal_actions(accepted, seat) if a.get("type") == "pay"]
 
     def events_for(self, events: Sequence[dict[str, Any]], seat: int | None
                    ) -> list[dict[str, Any]]:

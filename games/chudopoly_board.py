@@ -85,7 +85,7 @@ def action_label(action: Mapping[str, Any], *, cards: Mapping[int, Mapping[str, 
         return "End turn"
     if t == "scoop":
         return "Scoop (resign)"
-    if t == "pay":
+    if t in ("pay", "accept_pay"):
         total = sum(cards.get(c, {}).get("value", 0) for c in action.get("cards", []))
         listed = ", ".join(cards.get(c, {}).get("name", "?") for c in action.get("cards", []))
         return f"Pay {total}M: {listed}" if listed else "Pay nothing"
@@ -213,11 +213,7 @@ def board_context(view: Mapping[str, Any], *, me: int | None, names: Sequence[st
         payable = _payable(mine)
         if owed_amount is None:
             owed_amount = _owed_from_legal(pays, cards)
-    pay_suggestions = [
-        _option(a, action_label(a, cards=cards, view=view, names=names, me=me))
-        for a in sorted(pays, key=lambda a: sum(cards.get(c, {}).get("value", 0)
-                                                 for c in a.get("cards", [])))[:3]
-    ]
+    pay_suggestions = _suggestions(pays, cards=cards, view=view, names=names, me=me)
     # One screen to pay: a charge I answer as its target becomes the payment form itself
     # ("Pay with these cards" accepts and pays at once); OPSEC stays a button beside it.
     accept_pay = None
@@ -236,6 +232,9 @@ def board_context(view: Mapping[str, Any], *, me: int | None, names: Sequence[st
                                     separators=(",", ":"))
             payable = my_cards
             owed_amount = pending.get("amount") if pending else None
+            # One-tap payments on the answer screen: accept and pay with these cards.
+            pay_suggestions = _suggestions(list(view.get("accept_pay") or []), cards=cards,
+                                           view=view, names=names, me=me)
     elif entry is not None and (pending or {}).get("kind") in PAYMENT_KINDS and not my_cards:
         # Nothing on the table to pay with: accepting settles the debt (REFERENCE §5).
         responds = [{**o, "label": "Accept (you have nothing to pay with)"}
@@ -264,6 +263,17 @@ def board_context(view: Mapping[str, Any], *, me: int | None, names: Sequence[st
         "contested": view.get("contested"), "contest_laps": view.get("contest_laps"),
         "contest_bar": view.get("contest_bar"),
     }
+
+
+def _suggestions(pays: list[Mapping[str, Any]], *, cards: Mapping[int, Mapping[str, Any]],
+                 view: Mapping[str, Any], names: Sequence[str], me: int | None
+                 ) -> list[dict[str, str]]:
+    """The three cheapest legal payments, as one-tap buttons."""
+    return [
+        _option(a, action_label(a, cards=cards, view=view, names=names, me=me))
+        for a in sorted(pays, key=lambda a: sum(cards.get(c, {}).get("value", 0)
+                                                 for c in a.get("cards", [])))[:3]
+    ]
 
 
 def _payable(mine: Mapping[str, Any]) -> list[dict[str, Any]]:

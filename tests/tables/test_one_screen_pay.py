@@ -3,6 +3,7 @@ OPSEC stays beside it, and a blocked action's prompt says who played OPSEC."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -64,6 +65,20 @@ def test_the_rendered_decision_pays_with_these_cards_and_offers_opsec_separately
     assert "&quot;accept_pay&quot;" in html or '"accept_pay"' in html
     assert 'class="opsec-form"' in html and "Play OPSEC to block it" in html
     assert "respond-form" not in html  # no separate "Accept" step any more
+
+
+def test_one_tap_payments_on_the_answer_screen_are_the_engines_own_payments() -> None:
+    state = _charged(0)
+    c = _context(state, 0)
+    accepted = ENGINE.apply(state, 0, {"type": "respond", "answer": "accept", "target": 0})
+    legal = [a["cards"] for a in ENGINE.legal_actions(accepted.state, 0) if a["type"] == "pay"]
+    offered = [json.loads(o["json"]) for o in c["pay_suggestions"]]
+    assert offered and all(o["type"] == "accept_pay" and o["target"] == 0 for o in offered)
+    assert all(o["cards"] in legal for o in offered)
+    assert c["pay_suggestions"][0]["label"].startswith("Pay 5M")
+    # A watcher's view names no payment of Ann's.
+    assert "accept_pay" not in ENGINE.view(state, None) and "accept_pay" not in ENGINE.view(
+        state, 1)
 
 
 def test_a_payer_with_nothing_on_the_table_still_just_accepts() -> None:
