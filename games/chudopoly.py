@@ -277,7 +277,10 @@ def describe_event(event: Mapping[str, Any], *, viewer: int | None, names: Seque
         return f"{subject} played OPSEC against {who('against', False)}."
     if t == "blocked":
         kind = KIND_NAMES.get(event.get("kind"), "the action")
-        return f"OPSEC stands: {kind} against {who('seat', False)} is blocked."
+        # The chain ended on the target's OPSEC: say who blocked whose action.
+        source = who("source", False)
+        whose = "your" if source == "you" else f"{source}’s"
+        return f"{who('seat')} blocked {whose} {kind} with OPSEC."
     if t == "accept":
         return None
     if t == "insolvent":
