@@ -1,13 +1,13 @@
 // Copy buttons: <button data-copy="#field"> copies that field's value (or text) and says so.
-// A link box with data-path shows the whole address (this page's origin + the path), also
+// A link with data-path shows the whole address (this page's origin + the path), also
 // after the table socket swaps the box in again.
 (function () {
   "use strict";
 
   function whole(root) {
-    (root || document).querySelectorAll("input[data-path]").forEach(function (box) {
+    (root || document).querySelectorAll("[data-path]").forEach(function (box) {
       var path = box.getAttribute("data-path");
-      if (path && path.charAt(0) === "/") { box.value = window.location.origin + path; }
+      if (path && path.charAt(0) === "/") { box.textContent = window.location.origin + path; }
     });
   }
 
@@ -21,10 +21,14 @@
     if (!button) { return; }
     var field = document.querySelector(button.getAttribute("data-copy"));
     if (!field) { return; }
-    var text = field.value !== undefined ? field.value : field.textContent;
+    var text = (field.value !== undefined ? field.value : field.textContent).trim();
     function fallback() {
       // Older browsers and plain-http pages without the clipboard API: select and copy.
-      if (field.select) { field.select(); }
+      var range = document.createRange();
+      range.selectNodeContents(field);
+      var selection = window.getSelection();
+      selection.removeAllRanges();
+      selection.addRange(range);
       var ok = false;
       try { ok = document.execCommand("copy"); } catch (e) { ok = false; }
       said(button, ok ? "Copied." : "Select the link and copy it.");

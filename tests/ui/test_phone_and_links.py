@@ -157,7 +157,11 @@ def test_the_invite_link_is_whole_and_copies(live_server_url: str, page: Any) ->
     table = open_table(ava, bots=1)
     page.goto(f"{live_server_url}/t/{table.code}/")
     settle(page)
-    assert page.locator("#invite-url").input_value() == f"{live_server_url}/t/{table.code}/"
+    link = page.locator("#invite-url")
+    assert link.inner_text() == f"{live_server_url}/t/{table.code}/"
+    box = link.bounding_box()  # the whole of it on screen, not cut off inside a box
+    assert box is not None and box["x"] + box["width"] <= page.viewport_size["width"]
+    assert link.evaluate("el => el.scrollWidth <= el.clientWidth + 1")
     page.locator("#invite-copy").click()
     page.wait_for_function(
         "() => document.querySelector('#invite-copy ~ .copy-status').textContent.length > 0")
