@@ -54,7 +54,8 @@ _CHECKBOX_RE = re.compile(r'type="checkbox" name="cards" value="(\d+)"')
 
 # The engine's random player weights (games/chudopoly/engine/random_player.py), scoop never.
 TYPE_WEIGHTS = {"place": 6.0, "action": 4.0, "bank": 2.5, "move": 0.25, "swap": 0.1,
-                "end_turn": 1.5, "respond": 1.0, "pay": 1.0, "discard": 1.0}
+                "end_turn": 1.5, "respond": 1.0, "pay": 1.0, "accept_pay": 1.0,
+                "discard": 1.0}
 
 
 def split_partials(frame: str) -> dict[str, str]:
@@ -108,9 +109,10 @@ def choose_move(partials: dict[str, str], rng: random.Random) -> dict[str, Any] 
         cards = [int(c) for c in _CHECKBOX_RE.findall(form)]
         rng.shuffle(cards)
         return {"action": {"type": "discard"}, "cards": cards[:int(need.group(1))]}
-    # A bare {"type": "pay"} is the tick-the-boxes form; its one-click payments carry cards.
+    # A bare {"type": "pay"} (or "accept_pay", the answer screen's) is the tick-the-boxes
+    # form; its one-click payments carry cards.
     offered = [a for a in offered if a["type"] != "scoop"
-               and not (a["type"] == "pay" and "cards" not in a)]
+               and not (a["type"] in ("pay", "accept_pay") and "cards" not in a)]
     if not offered:
         return None
     types = {a["type"] for a in offered}

@@ -112,10 +112,12 @@ class PlayerResult(models.Model):
         return f"{self.name}: #{self.placement} in game {self.record_id}"
 
     @property
-    def rating_change(self) -> float | None:
+    def rating_change(self) -> int | None:
+        """The change as the pages show it: the difference of the rounded ratings, so the
+        whole numbers on a page add up (1500.4 → 1512.6 shows 1500, +13, 1513)."""
         if self.rating_before is None or self.rating_after is None:
             return None
-        return self.rating_after - self.rating_before
+        return round(self.rating_after) - round(self.rating_before)
 
 
 class Queue(models.Model):

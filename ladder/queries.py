@@ -214,6 +214,7 @@ def queue_status_context(ticket: QueueTicket) -> dict[str, Any]:
         "queued": waiting, "window": half, "rating": round(ticket.rating),
         "window_lo": round(ticket.rating - half), "window_hi": round(ticket.rating + half),
         "window_max": half >= services.WINDOW_MAX,
+        "has_window": services.has_window(ticket),
         "can_fill_bots": not queue.ranked and bots_in == 0, "bots_in": bots_in,
         "offers_bots": not queue.ranked,
     }

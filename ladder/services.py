@@ -33,6 +33,7 @@ WINDOW_STEP = 50
 WINDOW_STEP_SECONDS = 10
 WINDOW_MAX = 500
 BOTS_AFTER_SECONDS = 30  # a casual queue offers "fill with bots" after this long
+QUEUE_BOT_LEVEL = "medium"  # the bots that fill a casual table: a real level, shown as such
 ARRIVAL_SECONDS = 20  # matched players have this long to reach the table
 ABANDON_SECONDS = 8  # a ticket with no open queue page for this long leaves the queue
 SILENT_SECONDS = 60  # open pages refresh `last_seen` every pairing run; silence means gone
@@ -357,7 +358,15 @@ def rating_window(*, waited_seconds: float) -> int:
     return min(WINDOW_START + WINDOW_STEP * steps, WINDOW_MAX)
 
 
+def has_window(ticket: QueueTicket) -> bool:
+    """Guests have no rating (they only play casual queues), so they wait for no window:
+    a guest is seated with whoever is waiting."""
+    return not (ticket.user_id is None and ticket.guest_key is not None)
+
+
 def ticket_window(ticket: QueueTicket, now: datetime) -> tuple[float, float]:
+    if not has_window(ticket):
+        return float("-inf"), float("inf")
     half = rating_window(waited_seconds=(now - ticket.joined_at).total_seconds())
     return ticket.rating - half, ticket.rating + half
 
@@ -500,7 +509,7 @@ def queue_fill_with_bots(*, viewer: Viewer) -> Match:
                                     max_seats=queue.seats, is_public=False,
                                     game_kind=queue.game_kind)
         for _ in range(queue.seats - 1):
-            tables.seat_add_bot(table_id=table.pk, viewer=player)
+            tables.seat_add_bot(table_id=table.pk, viewer=player, level=QUEUE_BOT_LEVEL)
         tables.game_start(table_id=table.pk, viewer=player)
         match = Match.objects.create(queue=queue, table=table, ranked=False, with_bots=True,
                                      start_deadline=now, started_at=now)

@@ -12,6 +12,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from games.chudopoly.engine.apply import PAYMENT_KINDS
 from games.chudopoly.engine.cards import ACTIONS, COLOURS
 
 HAND_LIMIT = 7
@@ -84,7 +85,7 @@ def action_label(action: Mapping[str, Any], *, cards: Mapping[int, Mapping[str, 
         return "End turn"
     if t == "scoop":
         return "Scoop (resign)"
-    if t == "pay":
+    if t in ("pay", "accept_pay"):
         total = sum(cards.get(c, {}).get("value", 0) for c in action.get("cards", []))
         listed = ", ".join(cards.get(c, {}).get("name", "?") for c in action.get("cards", []))
         return f"Pay {total}M: {listed}" if listed else "Pay nothing"
@@ -209,18 +210,35 @@ def board_context(view: Mapping[str, Any], *, me: int | None, names: Sequence[st
     payable: list[dict[str, Any]] = []
     if pays:
         mine = next((p for p in view.get("players") or [] if p.get("seat") == me), {})
-        payable = list(mine.get("bank") or [])
-        for z in mine.get("zones") or []:
-            payable += [{**c, "colour": z.get("colour")} for c in z.get("cards") or []]
-            payable += [{**c, "colour": z.get("colour"), "upgrade": True}
-                        for c in z.get("upgrades") or []]
+        payable = _payable(mine)
         if owed_amount is None:
             owed_amount = _owed_from_legal(pays, cards)
-    pay_suggestions = [
-        _option(a, action_label(a, cards=cards, view=view, names=names, me=me))
-        for a in sorted(pays, key=lambda a: sum(cards.get(c, {}).get("value", 0)
-                                                 for c in a.get("cards", [])))[:3]
-    ]
+    pay_suggestions = _suggestions(pays, cards=cards, view=view, names=names, me=me)
+    # One screen to pay: a charge I answer as its target becomes the payment form itself
+    # ("Pay with these cards" accepts and pays at once); OPSEC stays a button beside it.
+    accept_pay = None
+    mine = next((p for p in view.get("players") or [] if p.get("seat") == me), {})
+    entry = next((t for t in (pending or {}).get("targets") or []
+                  if t.get("seat") == me and t.get("responder") == me
+                  and t.get("state") == "respond"), None)
+    my_cards = _payable(mine)
+    if (not pays and entry is not None and int(entry.get("depth") or 0) % 2 == 0
+            and (pending or {}).get("kind") in PAYMENT_KINDS and my_cards):
+        accept = next((o for o in responds if '"accept"' in o["json"]
+                       and json.loads(o["json"]).get("target") == me), None)
+        if accept is not None:
+            responds = [o for o in responds if o is not accept]
+            accept_pay = json.dumps({"type": "accept_pay", "target": me},
+                                    separators=(",", ":"))
+            payable = my_cards
+            owed_amount = pending.get("amount") if pending else None
+            # One-tap payments on the answer screen: accept and pay with these cards.
+            pay_suggestions = _suggestions(list(view.get("accept_pay") or []), cards=cards,
+                                           view=view, names=names, me=me)
+    elif entry is not None and (pending or {}).get("kind") in PAYMENT_KINDS and not my_cards:
+        # Nothing on the table to pay with: accepting settles the debt (REFERENCE §5).
+        responds = [{**o, "label": "Accept (you have nothing to pay with)"}
+                    if '"accept"' in o["json"] else o for o in responds]
     discard_count = 0
     if discards:
         discard_count = max(len(view.get("hand") or []) - HAND_LIMIT,
@@ -234,7 +252,8 @@ def board_context(view: Mapping[str, Any], *, me: int | None, names: Sequence[st
         "deciding": me in to_decide,
         "waiting_on": [_name(names, s, me, subject=True) for s in to_decide],
         "responds": responds, "swaps": swaps,
-        "pays": bool(pays), "payable": payable, "owed_amount": owed_amount,
+        "pays": bool(pays) or accept_pay is not None, "accept_pay": accept_pay,
+        "payable": payable, "owed_amount": owed_amount,
         "pay_suggestions": pay_suggestions,
         "discards": bool(discards), "discard_count": discard_count,
         "end_turn": next((o for t, o in others if t == "end_turn"), None),
@@ -244,6 +263,27 @@ def board_context(view: Mapping[str, Any], *, me: int | None, names: Sequence[st
         "contested": view.get("contested"), "contest_laps": view.get("contest_laps"),
         "contest_bar": view.get("contest_bar"),
     }
+
+
+def _suggestions(pays: list[Mapping[str, Any]], *, cards: Mapping[int, Mapping[str, Any]],
+                 view: Mapping[str, Any], names: Sequence[str], me: int | None
+                 ) -> list[dict[str, str]]:
+    """The three cheapest legal payments, as one-tap buttons."""
+    return [
+        _option(a, action_label(a, cards=cards, view=view, names=names, me=me))
+        for a in sorted(pays, key=lambda a: sum(cards.get(c, {}).get("value", 0)
+                                                 for c in a.get("cards", [])))[:3]
+    ]
+
+
+def _payable(mine: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The cards a player may pay with: bank, then each zone's cards and upgrades."""
+    payable = list(mine.get("bank") or [])
+    for z in mine.get("zones") or []:
+        payable += [{**c, "colour": z.get("colour")} for c in z.get("cards") or []]
+        payable += [{**c, "colour": z.get("colour"), "upgrade": True}
+                    for c in z.get("upgrades") or []]
+    return payable
 
 
 def _owed_from_legal(pays: list[Mapping[str, Any]], cards: Mapping[int, Mapping[str, Any]]
@@ -279,13 +319,31 @@ def describe_pending(pending: Mapping[str, Any], *, names: Sequence[str], me: in
     preposition = "from" if kind in ("midnight_requisition", "chud", "inspector_general") else (
         "with" if kind == "tdy_orders" else "against")
     line = f"{who} {what}" + (f" {preposition} {whom}" if whom else "") + "."
+    # Who played OPSEC in each chain: an odd count is the target's block, an even one the
+    # source's counter to it.
+    for t in targets:
+        depth = int(t.get("depth") or 0)
+        if depth <= 0:
+            continue
+        target_name = _name(names, t.get("seat"), me, subject=True)
+        if depth % 2 == 1:
+            again = " again" if depth > 1 else ""
+            line += f" {target_name} blocked it{again} with OPSEC."
+        else:
+            whose = _possessive(names, t.get("seat"), me)
+            line += f" {who} countered {whose} OPSEC with another."
     waiting = []
     for t in targets:
         responder = t.get("responder")
         if responder is None:
             continue
         if responder == me:
-            line += " You must pay." if t.get("state") == "pay" else " Your answer is needed."
+            if t.get("state") == "pay":
+                line += " You must pay."
+            elif int(t.get("depth") or 0) % 2 == 1:
+                line += " Counter it with your own OPSEC, or let the block stand."
+            else:
+                line += " Your answer is needed."
         else:
             doing = " (to pay)" if t.get("state") == "pay" else ""
             waiting.append(_name(names, responder, me) + doing)

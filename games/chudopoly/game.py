@@ -13,6 +13,7 @@ from typing import Any
 
 from games.chudopoly import engine
 from games.chudopoly.board import colour_name, join_words
+from games.chudopoly.engine.apply import PAYMENT_KINDS
 from games.chudopoly.engine.cards import ACTIONS, build_deck
 from games.chudopoly.engine.rulesets import (
     EDITABLE_DECK_COUNTS,
@@ -40,6 +41,8 @@ CHOICE_LABELS = {
     "escalate": "Escalate (need one more set)",
     "points": "Points after two laps",
 }
+# The page's "accept and pay with these cards" (two engine actions, one transaction).
+ACCEPT_PAY = "accept_pay"
 DECK_LABELS = {**{k: a.name for k, a in ACTIONS.items()}, "wildAny": "Rainbow wilds",
                "wildPairs": "Two-colour wilds"}
 BOOL_TOGGLES = ("pureSetRequired", "counterCostsPlay", "passGoRestartsTurn")
@@ -131,8 +134,47 @@ class ChudopolyGame:
             raise IllegalAction(f"That move is not possible ({type(exc).__name__}).") from None
         return Applied(state=applied.state, events=list(applied.events))
 
+    def expand_action(self, state: dict[str, Any], seat: int, action: Mapping[str, Any]
+                      ) -> list[dict[str, Any]]:
+        """The engine actions one page action stands for (see interface.expand_action).
+
+        "accept_pay" is the page's one-screen answer to a charge: accept it and pay with the
+        ticked cards. The engine keeps those as two decisions (respond, then pay), so the site
+        applies both in one transaction; if the payment is refused, the accept is undone too.
+        """
+        if action.get("type") != ACCEPT_PAY:
+            return [dict(action)]
+        if set(action) - {"type", "target", "cards"} or not isinstance(action.get("cards"),
+                                                                         list):
+            raise IllegalAction("Select cards to pay with")
+        respond: dict[str, Any] = {"type": "respond", "answer": "accept"}
+        if "target" in action:
+            respond["target"] = action["target"]
+        return [respond, {"type": "pay", "cards": list(action["cards"])}]
+
     def view(self, state: dict[str, Any], seat: int | None) -> dict[str, Any]:
-        return engine.view(state, seat)
+        view = engine.view(state, seat)
+        quick = self._accept_pay_options(state, seat, view)
+        if quick:
+            view["accept_pay"] = quick
+        return view
+
+    def _accept_pay_options(self, state: dict[str, Any], seat: int | None,
+                            view: Mapping[str, Any]) -> list[dict[str, Any]]:
+        """The legal "accept and pay with these cards" answers of a seat charged and not yet
+        answering: the engine's own payments once it had accepted, so a one-tap payment on
+        the answer screen is as legal as one after it. Only the seat's own cards are named."""
+        if seat is None or (view.get("pending") or {}).get("kind") not in PAYMENT_KINDS:
+            return []
+        accept = {"type": "respond", "answer": "accept", "target": seat}
+        if accept not in (view.get("legal") or []):
+            return []
+        try:
+            accepted = engine.apply(state, seat, accept).state
+        except engine.IllegalAction:
+            return []
+        return [{"type": ACCEPT_PAY, "target": seat, "cards": list(a["cards"])}
+                for a in engine.legal_actions(accepted, seat) if a.get("type") == "pay"]
 
     def events_for(self, events: Sequence[dict[str, Any]], seat: int | None
                    ) -> list[dict[str, Any]]:
@@ -218,9 +260,17 @@ class ChudopolyGame:
     rules_template = "chudopoly/rules.html"
 
     def rules_context(self) -> dict[str, Any]:
-        from games.chudopoly.rules import rules_context
+        from games.chudopoly.rules import differences_context, rules_context
 
-        return rules_context()
+        return {**rules_context(), **differences_context()}
+
+    # Further rules pages (/rules/<slug>), beside the game's own: slug -> template.
+    rules_pages = {"monopoly-deal": "chudopoly/rules_monopoly_deal.html"}
+
+    def rules_page_context(self, slug: str) -> dict[str, Any]:
+        from games.chudopoly.rules import monopoly_deal_context
+
+        return monopoly_deal_context()
 
 
 def _replay_zones(player: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -333,7 +383,10 @@ def describe_event(event: Mapping[str, Any], *, viewer: int | None, names: Seque
         return f"{subject} played OPSEC against {who('against', False)}."
     if t == "blocked":
         kind = KIND_NAMES.get(event.get("kind"), "the action")
-        return f"OPSEC stands: {kind} against {who('seat', False)} is blocked."
+        # The chain ended on the target's OPSEC: say who blocked whose action.
+        source = who("source", False)
+        whose = "your" if source == "you" else f"{source}’s"
+        return f"{who('seat')} blocked {whose} {kind} with OPSEC."
     if t == "accept":
         return None
     if t == "insolvent":

@@ -30,12 +30,15 @@ from games.platform.lobby import LOBBY_GROUP, public_tables
 from games.platform.models import ChatMessage, Game, Seat, Table
 from games.platform.services import Move, TableError, chat_post, normalize_code, table_move
 from games.platform.snapshot_cache import snapshots
+from games.platform.watchers import watcher_joined, watcher_left
 
 # REFERENCE §7: the server's frame rate limit is 40 messages per 5 seconds.
 RATE_LIMIT_FRAMES = 40
 RATE_LIMIT_SECONDS = 5.0
 FLOOD_FACTOR = 2  # past twice the limit in one window the socket is closed
 CLOSE_NO_TABLE = 4404
+SEAT_MOVED_NOTICE = ("Your seat moved to another device; this one now only watches. "
+                     "Open the table there to play.")
 CLOSE_FLOOD = 4429
 
 
@@ -148,8 +151,23 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
             with contextlib.suppress(TableError):
                 seat_connected(table_id=table.pk, viewer=self.viewer, channel=self.channel_name)
         self.push(full=True)
+        if self.seat_id is None:  # a spectator: everyone's "N watching" goes up
+            self.watching = True
+            self._announce_watchers(watcher_joined(table.code))
+
+    def _announce_watchers(self, count: int) -> None:
+        async_to_sync(self.channel_layer.group_send)(
+            self.group, {"type": "table.watchers", "count": count})
+
+    def table_watchers(self, event: dict[str, Any]) -> None:
+        self.send(text_data=render_to_string("games/_watchers.html",
+                                             {"watchers": event.get("count", 0), "oob": True}))
 
     def disconnect(self, code: int) -> None:
+        if hasattr(self, "group") and getattr(self, "watching", False):
+            self.watching = False
+            with contextlib.suppress(Exception):  # the count is a courtesy, never a failure
+                self._announce_watchers(watcher_left(self.table.code))
         if hasattr(self, "group"):
             async_to_sync(self.channel_layer.group_discard)(self.group, self.channel_name)
             open_sockets.closed(self.channel_name)
@@ -222,7 +240,13 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
     def table_update(self, event: dict[str, Any]) -> None:
         if self._already_shown(event):
             return
+        moved = event.get("moved_seat")
+        had_it = moved is not None and moved == getattr(self, "seat_id", None)
         self.push(token=event.get("token"))
+        if had_it and getattr(self, "seat_id", None) != moved:
+            # This device's seat was just claimed on another one: say so at once, rather
+            # than let the player find out when a move is refused.
+            self.send(text_data=presenters.render_error(SEAT_MOVED_NOTICE, "seat_moved"))
 
     def _already_shown(self, event: dict[str, Any]) -> bool:
         """Whether a push already showed this update's move or a later one (read after its
@@ -310,9 +334,11 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
         self.table = snapshot.table
         screen = presenters.screen_from(snapshot, self.viewer, self.log_cache)
         self.mine = (screen.game.pk if screen.game else None, screen.seat)
+        self.seat_id = screen.me.pk if screen.me else None
         csrf = (self.scope.get("cookies") or {}).get(settings.CSRF_COOKIE_NAME, "")
-        parts = presenters.render_all(screen, oob=True, extra={"csrf_value": csrf},
-                                      memo=self.partial_memo)
+        parts = presenters.render_all(screen, oob=True, extra={
+            "csrf_value": csrf, "invite_origin": presenters.origin_of(self.scope)},
+            memo=self.partial_memo)
         if full:
             self.sent = {}
             parts["chat-log"] = presenters.render_chat(self.table, oob=True)

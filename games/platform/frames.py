@@ -149,7 +149,7 @@ def parse_frame(text: str | None, bytes_data: bytes | None = None) -> Frame:
                 action[key] = _as_int(data[key], key)
             else:
                 action[key] = _as_str(data[key], key)
-    if action["type"] in ("pay", "discard") and "cards" not in action:
+    if action["type"] in ("pay", "discard", "accept_pay") and "cards" not in action:
         action["cards"] = []  # a form with nothing ticked sends no "cards" field at all
     version = _as_int(data["expected_version"], "expected_version")
     return Frame(kind="act", action=action, expected_version=version, seat=seat)

@@ -188,6 +188,17 @@ class GameEngine(Protocol):
         ...
 
 
+def expand_action(engine: GameEngine, state: State, seat: int, action: Action) -> list[Action]:
+    """The engine actions a page action stands for, applied in order in one transaction.
+
+    A game may offer a page action that its engine takes as several decisions (Chudopoly's
+    "accept and pay with these cards"); it says so with an optional `expand_action` method.
+    Every other action is itself. May raise IllegalAction for a malformed combined action.
+    """
+    expand = getattr(engine, "expand_action", None)
+    return list(expand(state, seat, action)) if expand is not None else [dict(action)]
+
+
 _REGISTRY: dict[str, Callable[[], GameEngine]] = {}
 _INSTANCES: dict[str, GameEngine] = {}
 

@@ -91,6 +91,16 @@ class Seat(models.Model):
     def bot_controlled(self) -> bool:
         return self.is_bot or self.away
 
+    @property
+    def bot_level_name(self) -> str:
+        """The bot's level as players know it; a level the game no longer lists (an old alias
+        such as "basic") plays as its weakest, and is named so."""
+        from games.platform.interface import get_game
+
+        levels = get_game(self.table.game_kind).bot_levels()
+        name = levels.get(self.bot_level) or next(iter(levels.values()), self.bot_level)
+        return name.lower()
+
 
 class SeatSocket(models.Model):
     """One open table socket of a seat's owner. A socket checks in now and then (`seen_at`);

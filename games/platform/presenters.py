@@ -185,7 +185,13 @@ def build_context(screen: TableScreen, engine: GameEngine,
         for place, seat_no in enumerate((result or {}).get("placements") or [], start=1)
     ]
     ctx = engine.board_context(view, me=me, names=names, seats=seats_meta)
+    ratings = _table_ratings(game)
+    for p in ctx.get("players") or []:
+        p["rating"] = ratings["seats"].get(p.get("seat"))
+    for seat_no, p in zip((result or {}).get("placements") or [], placements, strict=False):
+        p["rating"] = ratings["seats"].get(seat_no)
     ctx.update({
+        "rated": ratings["rated"], "replay_url": ratings["replay_url"],
         "view": view, "me": me, "result": result, "placements": placements,
         "winner_name": (_name(names, result.get("winner"), me, subject=True)
                         if result and result.get("winner") is not None else None),
@@ -195,6 +201,13 @@ def build_context(screen: TableScreen, engine: GameEngine,
         "finished": game.status == Game.Status.FINISHED,
     })
     return ctx
+
+
+def _table_ratings(game: Game) -> dict[str, Any]:
+    """The ladder's facts for the page (rated badge, ratings by name, changes at the end)."""
+    from ladder.table_ratings import table_ratings
+
+    return table_ratings(game)
 
 
 @dataclass(frozen=True)
@@ -274,6 +287,17 @@ def lobby_context(screen: TableScreen) -> dict[str, Any]:
         "viewer_is_guest": screen.viewer.user_id is None,
         "bot_levels": list(get_game(screen.table.game_kind).bot_levels().items()),
     }
+
+
+def origin_of(scope: Mapping[str, Any]) -> str:
+    """The site's address as a websocket's browser reached it ("https://host:port"), so a
+    pushed lobby shows the invite link whole, as the page did."""
+    headers = dict(scope.get("headers") or [])
+    host = headers.get(b"host", b"").decode("latin-1")
+    if not host or any(c in host for c in ' "<>/\\'):
+        return ""
+    scheme = "https" if scope.get("scheme") in ("wss", "https") else "http"
+    return f"{scheme}://{host}"
 
 
 def render_partial(template: str, screen: TableScreen, *, oob: bool,

@@ -31,6 +31,19 @@ def rules_context(game_kind: str | None = None) -> dict[str, Any]:
 
 def rules(request: HttpRequest, game_kind: str | None = None) -> HttpResponse:
     if game_kind is not None and game_kind not in registered_games():
-        raise Http404("No such game")
+        return _further_page(request, game_kind)
     engine = get_game(game_kind or default_game())
     return render(request, engine.rules_template, rules_context(engine.key))
+
+
+def _further_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """A game's further rules page (Chudopoly's "Monopoly Deal" page): a game may list some in
+    an optional `rules_pages` attribute (slug -> template) with `rules_page_context(slug)`."""
+    for key in registered_games():
+        engine = get_game(key)
+        template = getattr(engine, "rules_pages", {}).get(slug)
+        if template:
+            context = {**engine.rules_page_context(slug), "clocks": clock_limits(),
+                       "game_name": engine.name}
+            return render(request, template, context)
+    raise Http404("No such game")

@@ -26,6 +26,7 @@ from games.platform.interface import (
     IllegalAction,
     RulesetInvalid,
     default_game,
+    expand_action,
     get_game,
 )
 from games.platform.lobby import lobby_changed_on_commit
@@ -450,13 +451,19 @@ def table_move(*, game_id: int, seat: int, action: Mapping[str, Any], expected_v
         engine = get_game(game.game_kind)
         table = game.table
         old_deadlines = dict(game.deadlines or {})
-        logged = apply_locked(game, table, engine, seat, action, source=source)
+        # One page action may stand for several engine actions (accept and pay); all or none.
+        try:
+            steps = expand_action(engine, game.state, seat, dict(action))
+        except IllegalAction as exc:
+            raise ActionRefused(exc.reason, code="illegal") from None
+        rows = tuple(apply_locked(game, table, engine, seat, step, source=source)
+                     for step in steps)
         # A decision the clock did not make ends the seat's run of expiries.
         clocks.reset_timeouts(game, seat)
         settle_locked(game, table, engine, old_deadlines, seats=seats)
         running = game.status == Game.Status.RUNNING
         return Move(game=game, table=table, seats=seats if running else None,
-                    logged=(logged,))
+                    logged=rows)
 
 
 def _owns_game_seat(game: Game, seats: Sequence[Seat], seat: int, viewer: Viewer) -> bool:

@@ -7,8 +7,11 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from chudopoly_site.errors import page_not_found
 from games.platform import presenters, services
 from games.platform.forms import JoinForm, PlayBotsForm, TableForm
 from games.platform.identity import GUEST_NAME_SESSION_KEY, viewer_from_request
@@ -16,6 +19,7 @@ from games.platform.interface import default_game, get_game
 from games.platform.lobby import public_tables
 from games.platform.models import Table
 from games.platform.services import TableError
+from games.platform.watchers import watchers
 
 QUICK_PLAY_NAME = "Player"  # a guest who never chose a call sign
 
@@ -106,19 +110,25 @@ def table_new(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def table_detail(request: HttpRequest, code: str) -> HttpResponse:
-    table = _get_table(code)
+    table = Table.objects.filter(code=services.normalize_code(code)).first()
+    if table is None:
+        # A mistyped invite code is an everyday mistake: the site's own page, not Django's
+        # debug page, even with DEBUG on.
+        return page_not_found(request)
     if table.code != code:
         return redirect(table)
     viewer = viewer_from_request(request, create=True)
     screen = presenters.load_screen(table, viewer)
     extra = {"csrf_value": get_token(request),
-             "remembered_name": request.session.get(GUEST_NAME_SESSION_KEY, "")}
+             "remembered_name": request.session.get(GUEST_NAME_SESSION_KEY, ""),
+             "invite_origin": request.build_absolute_uri("/").rstrip("/")}
     parts = presenters.render_all(screen, oob=False, extra=extra)
     join_form = JoinForm(initial={"name": request.session.get(GUEST_NAME_SESSION_KEY, "")})
     return render(request, "games/table.html", {
         "table": table, "screen": screen, "parts": parts, "join_form": join_form,
         "chat": presenters.render_chat(table, oob=False),
         "invite_url": request.build_absolute_uri(table.get_absolute_url()),
+        "watchers": watchers(table.code),
         **presenters.lobby_context(screen), **extra,
     })
 
@@ -189,9 +199,22 @@ def table_rematch(request: HttpRequest, code: str) -> HttpResponse:
     return _act(request, code, services.game_rematch)
 
 
-@require_POST
+def _qr_svg(link: str) -> str:
+    """The link as an inline SVG QR code, for a phone's camera (segno draws it)."""
+    import segno
+
+    # segno writes the whole SVG itself (paths only, no text of the link): safe as it is.
+    return mark_safe(segno.make(link, error="m").svg_inline(
+        scale=5, border=2, title="QR code of the move-seat link", dark="#111827"))
+
+
+@require_http_methods(["GET", "POST"])
 def seat_move_link(request: HttpRequest, code: str) -> HttpResponse:
     table = _get_table(code)
+    if request.method == "GET":
+        # Reloaded or typed in: making a link changes the seat, so it takes a button (POST).
+        return render(request, "games/move_link.html", {
+            "table": table, "link": None, "minutes": services.MOVE_LINK_MINUTES})
     viewer = viewer_from_request(request, create=True)
     try:
         token = services.seat_move_link_create(table_id=table.pk, viewer=viewer)
@@ -200,6 +223,7 @@ def seat_move_link(request: HttpRequest, code: str) -> HttpResponse:
         return redirect(table)
     link = request.build_absolute_uri(f"/t/{table.code}/move/{token}/")
     return render(request, "games/move_link.html", {"table": table, "link": link,
+                                                    "qr": _qr_svg(link),
                                                     "minutes": services.MOVE_LINK_MINUTES})
 
 
@@ -216,4 +240,7 @@ def seat_move_claim(request: HttpRequest, code: str, token: str) -> HttpResponse
         else:
             messages.success(request, "This device now has your seat.")
         return redirect(table)
-    return render(request, "games/move_claim.html", {"table": table, "token": token})
+    usable = table.seats.filter(move_token=token,
+                                move_token_expires__gt=timezone.now()).exists()
+    return render(request, "games/move_claim.html", {"table": table, "token": token,
+                                                     "usable": usable})

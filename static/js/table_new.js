@@ -10,7 +10,8 @@
   var custom = document.getElementById("custom-rules");
   function sync() {
     var values = presets[select.value];
-    custom.classList.toggle("inactive", select.value !== "custom");
+    // The Custom panel is there only when Custom is chosen (CSS does the same without JS).
+    custom.hidden = select.value !== "custom";
     if (!values) { return; }
     Object.keys(values).forEach(function (name) {
       var input = form.querySelector("[name='" + name + "']");
@@ -20,6 +21,5 @@
     });
   }
   select.addEventListener("change", sync);
-  custom.addEventListener("change", function () { select.value = "custom"; sync(); });
-  if (select.value !== "custom") { sync(); }
+  if (select.value !== "custom") { sync(); } else { custom.hidden = false; }
 })();

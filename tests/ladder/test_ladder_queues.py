@@ -245,3 +245,39 @@ def test_a_ticket_with_no_sign_of_life_for_a_minute_is_dropped(alice, bob) -> No
     assert queue_pair() == []
     stale.refresh_from_db()
     assert stale.status == QueueTicket.Status.CANCELLED
+
+
+def test_the_bots_that_fill_a_casual_table_are_labelled_with_a_real_level(guest_gus) -> None:
+    from games.platform import presenters
+
+    t = ticket(guest_gus, ranked=False, seats=2, name="Gus")
+    QueueTicket.objects.filter(pk=t.pk).update(joined_at=ago(31))
+    match = services.queue_fill_with_bots(viewer=guest_gus)
+    bot = match.table.seats.get(is_bot=True)
+    assert bot.bot_level == "medium"
+    lobby = presenters.render_all(presenters.load_screen(match.table, guest_gus),
+                                  oob=False)["lobby"]
+    assert "bot · medium" in lobby and "basic" not in lobby
+
+
+def test_a_guest_in_a_casual_queue_has_no_rating_window(guest_gus, alice) -> None:
+    from django.template.loader import render_to_string
+
+    from ladder.queries import queue_status_context
+
+    t = ticket(guest_gus, ranked=False, seats=2, name="Gus")
+    s = queue_status_context(t)
+    assert not s["has_window"]
+    html = render_to_string("ladder/_queue_status.html", {"s": s})
+    assert "rating window" not in html and 'id="queue-count"' in html
+    # An account in the same kind of queue still has one.
+    mine = ticket(alice, ranked=False, seats=3)
+    assert queue_status_context(mine)["has_window"]
+
+
+def test_a_guest_is_seated_with_whoever_waits_whatever_their_rating(guest_gus, alice) -> None:
+    now = timezone.now()
+    ticket(guest_gus, ranked=False, seats=2, name="Gus", joined=now)
+    ticket(alice, ranked=False, seats=2, rating=2400.0, joined=now)
+    (match,) = queue_pair(now=now)
+    assert match.tickets.count() == 2

@@ -57,3 +57,10 @@ def test_legal_actions_are_labelled_in_plain_words() -> None:
     assert action_label(action, cards=cards, view=view, names=NAMES, me=0) == \
         "Charge Bea rent on Fighters (6M)"
     assert join_words(["Ann", "Bea", "you"]) == "Ann, Bea and you"
+
+
+def test_a_blocked_action_names_who_played_opsec_and_whose_action_it_was() -> None:
+    event = {"type": "blocked", "seat": 1, "source": 0, "kind": "finance_office", "depth": 1}
+    assert line(event, None) == "Bea blocked Ann’s Finance Office with OPSEC."
+    assert line(event, 0) == "Bea blocked your Finance Office with OPSEC."
+    assert line(event, 1) == "You blocked Ann’s Finance Office with OPSEC."

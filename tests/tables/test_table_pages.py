@@ -139,7 +139,7 @@ def test_a_spectator_sees_the_public_view_only(client: Client) -> None:
 def test_the_move_seat_link_moves_the_seat_to_the_browser_that_opens_it(client: Client) -> None:
     table = new_table(client)
     page = client.post(f"/t/{table.code}/move/").content.decode()
-    link = re.search(r'value="(http://testserver/t/\w+/move/[\w-]+/)"', page).group(1)
+    link = re.search(r'(http://testserver/t/\w+/move/[\w-]+/)', page).group(1)
     phone = Client()
     path = link.replace("http://testserver", "")
     assert "Take my seat here" in phone.get(path).content.decode()
@@ -161,3 +161,63 @@ def test_a_signed_in_player_plays_as_themselves(client: Client, django_user_mode
     seat = table.seats.get()
     assert seat.user_id == user.pk and seat.name == "bea" and seat.guest_key is None
     assert "you</span>" in client.get(f"/t/{table.code}/").content.decode()
+
+
+def test_the_invite_link_is_shown_whole_with_a_copy_button(client: Client) -> None:
+    table = new_table(client)
+    html = client.get(f"/t/{table.code}/").content.decode()
+    shown = re.search(r'<code id="invite-url"[^>]*>([^<]*)</code>', html).group(1)
+    assert shown == f"http://testserver/t/{table.code}/"  # the whole link, as text
+    assert 'data-copy="#invite-url"' in html and ">Copy</button>" in html
+
+
+def test_the_move_seat_page_has_copy_and_a_qr_code(client: Client) -> None:
+    table = new_table(client)
+    html = client.post(f"/t/{table.code}/move/").content.decode()
+    assert 'data-copy="#move-url"' in html
+    qr = html[html.index('id="move-qr"'):]
+    assert qr.index("<svg") < qr.index("</svg>") and "<path" in qr
+
+
+def test_opening_the_move_seat_address_with_get_shows_a_page_not_a_405(client: Client) -> None:
+    table = new_table(client)
+    response = client.get(f"/t/{table.code}/move/")
+    assert response.status_code == 200
+    assert "Make a move-seat link" in response.content.decode()
+    assert table.seats.get().move_token is None  # looking made no link
+
+
+def test_a_used_move_link_says_so_when_opened(client: Client) -> None:
+    table = new_table(client)
+    page = client.post(f"/t/{table.code}/move/").content.decode()
+    path = re.search(r'http://testserver(/t/\w+/move/[\w-]+/)', page).group(1)
+    Client().post(path)
+    html = Client().get(path).content.decode()
+    assert "no longer works" in html and "Take my seat here" not in html
+
+
+def test_the_home_page_lists_public_games_in_progress_to_watch(client: Client) -> None:
+    playing = new_table(client, preset="blitz", is_public="on")
+    client.post(f"/t/{playing.code}/bots/")
+    client.post(f"/t/{playing.code}/start/")
+    waiting = new_table(Client(), is_public="on")
+    html = Client().get("/").content.decode()
+    watch = html[html.index('id="watch-heading"'):]
+    assert f"/t/{playing.code}/" in watch and "Watch Alice" in watch
+    assert waiting.code not in watch and waiting.code in html
+
+
+def test_a_player_is_not_told_they_are_watching(client: Client) -> None:
+    table = new_table(client)
+    assert 'id="watching"' not in client.get(f"/t/{table.code}/").content.decode()
+    assert 'id="watching"' in Client().get(f"/t/{table.code}/").content.decode()
+
+
+def test_a_mistyped_invite_code_gets_the_sites_own_404_even_in_debug(client: Client,
+                                                                   settings) -> None:
+    settings.DEBUG = True
+    response = client.get("/t/QQQQ/")
+    assert response.status_code == 404
+    html = response.content.decode()
+    assert "That page is not on the table" in html and "/t/QQQQ/" in html
+    assert "Django" not in html  # not the technical 404 page

@@ -328,6 +328,21 @@ async def test_after_a_seat_moves_the_old_device_only_watches(alice: Viewer) -> 
     await new.disconnect()
 
 
+async def test_the_device_that_lost_its_seat_is_told_so_at_once(alice: Viewer,
+                                                                  bob: Viewer) -> None:
+    game, old, phone, token = await seat_about_to_move(alice)
+    watcher = await connect(game.table.code, bob)  # not seated: hears of it, is told nothing
+    await frames(watcher)
+    await database_sync_to_async(services.seat_move_claim)(
+        code=game.table.code, token=token, viewer=phone)
+    pushed = await frames(old)
+    assert [error_code(f) for f in pushed if error_code(f)] == ["seat_moved"]
+    assert "Your seat moved to another device" in pushed[-1]
+    assert "seat_moved" not in "\n".join(await frames(watcher))
+    await old.disconnect()
+    await watcher.disconnect()
+
+
 async def test_a_device_that_missed_its_seat_moving_away_still_cannot_move_for_it(
         alice: Viewer, monkeypatch: pytest.MonkeyPatch) -> None:
     # A socket moves for the seat its last push showed without looking the seat up again;
@@ -349,3 +364,23 @@ async def test_a_device_that_missed_its_seat_moving_away_still_cannot_move_for_i
     after = await database_sync_to_async(Game.objects.get)(pk=game.pk)
     assert after.version == game.version
     await old.disconnect()
+
+
+async def test_spectators_are_counted_for_everyone_and_see_watching(alice: Viewer,
+                                                                    carol: Viewer) -> None:
+    from django.test import Client
+
+    game = await start(alice, bots=1)
+    seated = await connect(game.table.code, alice)
+    await frames(seated)
+    watcher = await connect(game.table.code, carol)
+    await frames(watcher)
+    told = "\n".join(await frames(seated))
+    assert 'id="watchers"' in told and "1 watching" in told
+    page = await database_sync_to_async(lambda: Client().get(f"/t/{game.table.code}/"))()
+    html = page.content.decode()
+    assert 'id="watching"' in html and "1 watching" in html
+    await watcher.disconnect()
+    gone = "\n".join(await frames(seated))
+    assert 'id="watchers"' in gone and "watching" not in gone.split('id="watchers"')[1]
+    await seated.disconnect()

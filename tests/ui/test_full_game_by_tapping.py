@@ -115,10 +115,11 @@ def test_a_whole_game_against_an_easy_bot_by_tapping_then_clicking(
     page.goto(live_server_url + "/tables/new/")
     page.fill("input[name=name]", "Tapper")
     # Blitz rules on a quick deck (no steals; more draws and wilds) keep the game short.
+    # Blitz fills the Custom fields; the panel shows once Custom is chosen, keeping them.
     page.select_option("select[name=preset]", "blitz")
+    page.select_option("select[name=preset]", "custom")
     for key, count in QUICK_DECK.items():
         page.fill(f"input[name=deck_{key}]", str(count))
-    page.select_option("select[name=preset]", "custom")
     _press(page, page.get_by_role("button", name="Open the table"), touch)
     page.wait_for_url("**/t/*/")
     page.wait_for_selector("#connection[data-state=open]")

@@ -18,6 +18,8 @@ __all__ = [
     "DECK_MAX",
     "DECK_MIN",
     "EDITABLE_DECK_COUNTS",
+    "MD_EQUIVALENTS",
+    "MD_PRESET",
     "PRESETS",
     "PRESET_NAMES",
     "SCALAR_KEYS",
@@ -94,6 +96,23 @@ PRESET_NAMES: dict[str, str] = {
     "longGame": "Long Game",
 }
 DEFAULT_PRESET = "chudopoly"
+
+# The Monopoly Deal card each of our action kinds stands for (None: no counterpart), for the
+# page that sets the official rules beside ours.
+MD_EQUIVALENTS: dict[str, str | None] = {
+    "inspector_general": "Deal Breaker",
+    "opsec": "Just Say No",
+    "midnight_requisition": "Sly Deal",
+    "tdy_orders": "Forced Deal",
+    "finance_office": "Debt Collector",
+    "roll_call": "It's My Birthday",
+    "pcs_orders": "Pass Go",
+    "upgrade": "House",
+    "foc": "Hotel",
+    "surge_ops": "Double The Rent",
+    "chud": None,
+}
+MD_PRESET = "mdFaithful"
 _SPEC_KEYS = frozenset(("preset", "label", *SCALAR_KEYS, "deck"))
 
 

@@ -134,9 +134,27 @@ def _ladder(colour: str, cls: str = "") -> str:
             f'{spoken}.</span><span class="rungs" aria-hidden="true">{rungs}</span></span>')
 
 
+# The band's set label is short room on a narrow card: its words never break inside (a word
+# that will not fit is set smaller, by the length of its longest word), and the one set whose
+# name is a single long word shows its short form (the full name stays in the title and the
+# spoken rent line).
+BAND_LABELS = {"Intelligence": "Intel"}
+
+
+def _fit_class(label: str) -> str:
+    longest = max((len(w) for w in label.split()), default=0)
+    return " fit-s" if longest >= 8 else " fit-m" if longest >= 6 else ""
+
+
 def _band(colour: str | None, label: str, *, cls: str = "", icon: str | None = None) -> str:
+    label = BAND_LABELS.get(label, label)
     return (f'<span class="card-band{cls}">{glyph(icon or colour or "action")}'
-            f'<span class="card-set">{escape(label)}</span></span>')
+            f'<span class="card-set{_fit_class(label)}">{escape(label)}</span></span>')
+
+
+def _breakable(name: str) -> str:
+    """A card name, escaped, that may wrap after a slash ("Wild: Drone/<wbr>Training")."""
+    return str(escape(name)).replace("/", "/<wbr>")
 
 
 def _coin(value: int) -> str:
@@ -152,7 +170,8 @@ def _face(cid: Any, kind: str, key: str, name: str, value: int, colours: tuple[s
     if kind == "property" and colours:
         col = colours[0]
         classes.append(f"c1-{col}")
-        parts += [_band(col, COLOURS[col].name), f'<span class="card-name">{escape(name)}</span>',
+        parts += [_band(col, COLOURS[col].name),
+                  f'<span class="card-name">{_breakable(name)}</span>',
                   f'<span class="card-art">{glyph(col)}</span>', _ladder(col), _coin(value)]
         title = f"{name} ({COLOURS[col].name}), {value}M"
     elif kind == "wild" and key == "wild_pair" and len(colours) >= 2:
@@ -161,7 +180,7 @@ def _face(cid: Any, kind: str, key: str, name: str, value: int, colours: tuple[s
         if colour in (a, b):
             classes.append("on-1" if colour == a else "on-2")
         parts += [_band(a, COLOURS[a].name, cls=" b1"), _ladder(a, " r1"),
-                  f'<span class="card-name">{escape(name)}</span>',
+                  f'<span class="card-name">{_breakable(name)}</span>',
                   _ladder(b, " r2"), _band(b, COLOURS[b].name, cls=" b2"), _coin(value)]
         title = f"Two-colour wild: {COLOURS[a].name} or {COLOURS[b].name}, {value}M"
     elif kind == "wild":
@@ -169,7 +188,8 @@ def _face(cid: Any, kind: str, key: str, name: str, value: int, colours: tuple[s
         if colour in COLOURS:
             classes.append(f"c1-{colour}")
         where = COLOURS[colour].name if colour in COLOURS else "Any colour"
-        parts += [_band(None, where, icon="wild"), f'<span class="card-name">{escape(name)}</span>',
+        parts += [_band(None, where, icon="wild"),
+                  f'<span class="card-name">{_breakable(name)}</span>',
                   f'<span class="card-text">{escape(RAINBOW_WILD_TEXT)}</span>']
         title = f"{name}: any colour, no cash value"
     elif kind == "money":
@@ -198,7 +218,7 @@ def _face(cid: Any, kind: str, key: str, name: str, value: int, colours: tuple[s
             classes.append(f"c1-{colour}")
         icon = key if key in ("opsec", "upgrade", "foc") else "action"
         parts += [_band(None, "Action", icon=icon),
-                  f'<span class="card-name">{escape(name)}</span>',
+                  f'<span class="card-name">{_breakable(name)}</span>',
                   f'<span class="card-text">{escape(text)}</span>', _coin(value)]
         title = f"{name}, {value}M: {text}" if text else f"{name}, {value}M"
     cid_attr = f' data-card-id="{int(cid)}"' if isinstance(cid, int) else ""
