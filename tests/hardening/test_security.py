@@ -117,6 +117,42 @@ async def test_every_socket_accepts_the_sites_own_origin(path: str) -> None:
     assert connected is True
 
 
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("origin", [b"http://127.0.0.1:9999", b"http://localhost:9999",
+                                    b"https://localhost", b"ws://localhost",
+                                    b"http://localhost:notaport"])
+async def test_a_table_socket_refuses_an_allowed_host_on_another_port_or_scheme(
+        origin: bytes) -> None:
+    game = await database_sync_to_async(_two_guest_game)()
+    connected, comm = await _socket(f"/ws/table/{game.table.code}/", ALICE, origin=origin)
+    # Refused at the handshake: nothing of the hand was sent.
+    assert connected is False
+    assert await comm.receive_nothing(timeout=0.1)
+    await comm.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_socket_accepts_its_own_port_and_the_trusted_origins(settings: Any) -> None:
+    settings.CSRF_TRUSTED_ORIGINS = ["https://chudopoly.example", "https://*.chudopoly.example"]
+    game = await database_sync_to_async(_two_guest_game)()
+    path = f"/ws/table/{game.table.code}/"
+    cases = [((b"localhost:8000", b"http://localhost:8000"), True),
+             ((b"localhost:8000", b"http://localhost"), False),
+             ((b"localhost", b"http://localhost:80"), True),
+             ((b"localhost", b"https://chudopoly.example"), True),
+             ((b"localhost", b"https://www.chudopoly.example"), True),
+             ((b"localhost", b"http://chudopoly.example"), False),
+             ((b"localhost", b"https://chudopoly.example:8443"), False),
+             ((b"evil.example", b"http://evil.example"), False)]  # a host not allowed
+    for (host, origin), expected in cases:
+        cookie = await database_sync_to_async(_cookie)(ALICE)
+        comm = WebsocketCommunicator(_application(), path, headers=[
+            (b"host", host), (b"origin", origin), (b"cookie", cookie)])
+        connected, _ = await comm.connect()
+        await comm.disconnect()
+        assert connected is expected, (host, origin)
+
+
 # --- authority over every seat action -----------------------------------------------------------
 
 
