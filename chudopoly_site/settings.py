@@ -167,6 +167,23 @@ if BOT_PAUSE_SECONDS < 0:
 # Periodic jobs, run by Celery beat or by the in-process scheduler: task name -> seconds.
 PERIODIC_TASKS: dict[str, float] = {}
 
+# --- Cache: the throttles' counters (chudopoly_site/throttle.py) -------------------------------
+# With REDIS_URL the counters live in Redis, so a limit holds across every web process; the
+# embedded default keeps them in this process's memory.
+if REDIS_URL:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+                          "LOCATION": REDIS_URL, "KEY_PREFIX": "chudopoly"}}
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+# Throttles: password-reset mails per e-mail address and per client address, and misses
+# (unknown table codes, wrong invite tokens) per client address, each per window.
+PASSWORD_RESET_PER_EMAIL = env_int("PASSWORD_RESET_PER_EMAIL", 3, minimum=1)
+PASSWORD_RESET_PER_CLIENT = env_int("PASSWORD_RESET_PER_CLIENT", 10, minimum=1)
+PASSWORD_RESET_WINDOW_SECONDS = 60 * 60
+TABLE_MISSES_PER_CLIENT = env_int("TABLE_MISSES_PER_CLIENT", 20, minimum=1)
+TABLE_MISS_WINDOW_SECONDS = 10 * 60
+
 # --- Auth, sessions, security ------------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

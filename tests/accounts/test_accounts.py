@@ -226,6 +226,43 @@ def test_password_reset_for_an_unknown_address_sends_nothing_but_looks_the_same(
     assert mail.outbox == []
 
 
+def test_one_address_gets_only_a_few_reset_mails_an_hour(client: Client, settings) -> None:
+    get_user_model().objects.create_user(username="max", email="max@example.com",
+                                         password=PASSWORD)
+    answers = set()
+    for n in range(15):
+        # From fifteen client addresses: the limit is the mailbox's, not only the sender's.
+        sender = Client(REMOTE_ADDR=f"10.0.0.{n + 1}")
+        response = sender.post(reverse("accounts:password_reset"), {"email": "MAX@example.com"})
+        answers.add((response.status_code, response["Location"]))
+    assert len(mail.outbox) == settings.PASSWORD_RESET_PER_EMAIL
+    assert answers == {(302, reverse("accounts:password_reset_done"))}  # the same every time
+
+
+def test_one_client_gets_only_a_few_reset_mails_an_hour_whatever_the_address(
+        client: Client, settings) -> None:
+    for n in range(15):
+        get_user_model().objects.create_user(username=f"u{n}", email=f"u{n}@example.com",
+                                             password=PASSWORD)
+    for n in range(15):
+        response = client.post(reverse("accounts:password_reset"), {"email": f"u{n}@example.com"},
+                               HTTP_X_FORWARDED_FOR=f"198.51.100.{n + 1}")
+        assert response["Location"] == reverse("accounts:password_reset_done")
+    assert len(mail.outbox) == settings.PASSWORD_RESET_PER_CLIENT
+
+
+def test_the_reset_limit_counts_unknown_addresses_too_so_it_tells_nothing(
+        client: Client, settings) -> None:
+    """A stranger cannot learn whether an address has an account from when the mails stop."""
+    get_user_model().objects.create_user(username="ned", email="ned@example.com",
+                                         password=PASSWORD)
+    for n in range(settings.PASSWORD_RESET_PER_CLIENT):
+        client.post(reverse("accounts:password_reset"), {"email": f"nobody{n}@example.com"})
+    response = client.post(reverse("accounts:password_reset"), {"email": "ned@example.com"})
+    assert response["Location"] == reverse("accounts:password_reset_done")
+    assert mail.outbox == []
+
+
 def test_a_display_name_shows_on_the_profile(client: Client) -> None:
     user = get_user_model().objects.create_user(username="kim", password=PASSWORD)
     Profile.objects.create(user=user)
