@@ -58,6 +58,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "chudopoly_site.middleware.ThrottledPage",
     # Last, so it sees the response of a log-in that axes locked out (accounts.views).
     "axes.middleware.AxesMiddleware",
 ]

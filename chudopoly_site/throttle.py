@@ -15,6 +15,11 @@ from django.core.cache import cache
 _PREFIX = "throttle"
 
 
+class Throttled(Exception):
+    """Raised by a view whose client is over a limit: answered with the site's 429 page
+    (chudopoly_site.middleware.ThrottledPage)."""
+
+
 def _key(bucket: str, who: str) -> str:
     # Hashed: e-mail addresses and the like stay out of cache keys (and memcached's key rules).
     digest = hashlib.sha256(who.strip().lower().encode()).hexdigest()[:32]

@@ -22,6 +22,7 @@ from django.utils import timezone
 from games import broadcast, clocks, scheduler
 from games.identity import Viewer, call_sign_problem
 from games.interface import GameEngine, IllegalAction, RulesetInvalid, get_game
+from games.invites import invite_token_new
 from games.lobby import lobby_changed_on_commit
 from games.models import ChatMessage, Game, GameAction, Seat, Table
 
@@ -177,6 +178,7 @@ def table_create(*, viewer: Viewer, name: str | None, ruleset_spec: Mapping[str,
                     ruleset=ruleset, ruleset_label=engine.ruleset_label(ruleset),
                     max_seats=max_seats, turn_seconds=turn_seconds,
                     response_seconds=response_seconds, is_public=is_public,
+                    invite_token="" if is_public else invite_token_new(),
                 )
                 seat = Seat.objects.create(table=table, position=0, name=player_name,
                                            user_id=viewer.user_id, guest_key=viewer.guest_key)

@@ -9,9 +9,11 @@ from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from chudopoly_site.client_address import client_address
 from games import presenters, services
 from games.forms import JoinForm, PlayBotsForm, TableForm
 from games.identity import GUEST_NAME_SESSION_KEY, viewer_from_request
+from games.invites import INVITE_PARAM, TableHidden, table_for_visitor
 from games.lobby import public_tables
 from games.models import Table
 from games.services import TableError
@@ -19,11 +21,27 @@ from games.services import TableError
 QUICK_PLAY_NAME = "Player"  # a guest who never chose a call sign
 
 
-def _get_table(code: str) -> Table:
-    table = Table.objects.filter(code=services.normalize_code(code)).first()
-    if table is None:
-        raise Http404("No table with that code")
-    return table
+def _invite_token(request: HttpRequest) -> str | None:
+    return request.GET.get(INVITE_PARAM) or request.POST.get(INVITE_PARAM) or None
+
+
+def _get_table(request: HttpRequest, code: str) -> Table:
+    """The table at `code` if this browser may open it (games/invites.py): a 404 otherwise, and
+    a 429 page (games.invites.TooManyMisses, chudopoly_site.middleware) after many misses."""
+    try:
+        return table_for_visitor(services.normalize_code(code), viewer_from_request(request),
+                                 _invite_token(request), client_address(request))
+    except TableHidden:
+        raise Http404("No table with that code") from None
+
+
+def _back(request: HttpRequest, table: Table) -> HttpResponse:
+    """Back to the table page, keeping the invite token this request came with (a visitor
+    who is not seated yet needs it to see a private table)."""
+    token = _invite_token(request)
+    if token and token == table.invite_token:
+        return redirect(table.invite_path)
+    return redirect(table)
 
 
 def _remember_name(request: HttpRequest, name: str | None) -> None:
@@ -103,9 +121,9 @@ def table_new(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def table_detail(request: HttpRequest, code: str) -> HttpResponse:
-    table = _get_table(code)
+    table = _get_table(request, code)
     if table.code != code:
-        return redirect(table)
+        return _back(request, table)
     viewer = viewer_from_request(request, create=True)
     screen = presenters.load_screen(table, viewer)
     extra = {"csrf_value": get_token(request),
@@ -115,20 +133,20 @@ def table_detail(request: HttpRequest, code: str) -> HttpResponse:
     return render(request, "games/table.html", {
         "table": table, "screen": screen, "parts": parts, "join_form": join_form,
         "chat": presenters.render_chat(table, oob=False),
-        "invite_url": request.build_absolute_uri(table.get_absolute_url()),
+        "invite_url": request.build_absolute_uri(table.invite_path),
         **presenters.lobby_context(screen), **extra,
     })
 
 
 def _act(request: HttpRequest, code: str, fn, **kwargs) -> HttpResponse:
     """Run one lobby service for this browser and come back to the table page."""
-    table = _get_table(code)
+    table = _get_table(request, code)
     viewer = viewer_from_request(request, create=True)
     try:
         fn(table_id=table.pk, viewer=viewer, **kwargs)
     except TableError as exc:
         messages.error(request, exc.message)
-    return redirect(table)
+    return _back(request, table)
 
 
 @require_POST
@@ -137,7 +155,7 @@ def table_join(request: HttpRequest, code: str) -> HttpResponse:
     form = JoinForm(request.POST)
     if viewer.user_id is None and not form.is_valid():
         messages.error(request, " ".join(form.errors.get("name", ["Pick a name."])))
-        return redirect(_get_table(code))
+        return _back(request, _get_table(request, code))
     name = form.cleaned_data.get("name") if form.is_valid() else None
     _remember_name(request, name)
     return _act(request, code, services.seat_join, name=name)
@@ -145,9 +163,11 @@ def table_join(request: HttpRequest, code: str) -> HttpResponse:
 
 @require_POST
 def table_leave(request: HttpRequest, code: str) -> HttpResponse:
-    table = _get_table(code)
+    table = _get_table(request, code)
     if table.status != Table.Status.PLAYING:
-        return _act(request, code, services.seat_leave)
+        _act(request, code, services.seat_leave)
+        # No longer seated: a private table opens for them again through its invite link.
+        return redirect(table.invite_path)
     # Leaving a running game goes home: the table page would open a socket, and an open socket
     # is the owner coming back (the bot plays until the invite link is opened again).
     try:
@@ -188,7 +208,7 @@ def table_rematch(request: HttpRequest, code: str) -> HttpResponse:
 
 @require_POST
 def seat_move_link(request: HttpRequest, code: str) -> HttpResponse:
-    table = _get_table(code)
+    table = _get_table(request, code)
     viewer = viewer_from_request(request, create=True)
     try:
         token = services.seat_move_link_create(table_id=table.pk, viewer=viewer)
@@ -202,15 +222,18 @@ def seat_move_link(request: HttpRequest, code: str) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 def seat_move_claim(request: HttpRequest, code: str, token: str) -> HttpResponse:
-    # GET only asks; POST takes the seat, so a link preview cannot use the link up.
-    table = _get_table(code)
+    # GET only asks; POST takes the seat, so a link preview cannot use the link up. The move
+    # token is the permission here (the new device is not seated yet and has no invite link).
+    table = Table.objects.filter(code=services.normalize_code(code)).first()
+    if table is None:
+        raise Http404("No table with that code")
     if request.method == "POST":
         viewer = viewer_from_request(request, create=True)
         try:
             services.seat_move_claim(code=table.code, token=token, viewer=viewer)
         except TableError as exc:
             messages.error(request, exc.message)
-        else:
-            messages.success(request, "This device now has your seat.")
+            return redirect("games:home")  # not seated: a private table would be a 404
+        messages.success(request, "This device now has your seat.")
         return redirect(table)
     return render(request, "games/move_claim.html", {"table": table, "token": token})

@@ -259,7 +259,7 @@ def test_the_page_shows_the_paused_turn_clock_to_players_and_spectators(
     clock.advance(20)
     game = act(game, a, first_legal(game, a, "action"))
     url = f"/t/{game.table.code}/"
-    spectator = client.get(url).content.decode()
+    spectator = client.get(game.table.invite_path).content.decode()  # watching by the link
     assert f'id="seat-{a}"' in spectator and re.search("⏸ 0:(39|40)", spectator)
     bobs_clock = game.deadlines[str(b)]["deadline"]
     assert f'data-deadline="{bobs_clock}"' in spectator  # the responder's own clock runs
