@@ -165,6 +165,11 @@ BOT_PAUSE_SECONDS = float(env_str("BOT_PAUSE_SECONDS", "1.2") or 0)
 if BOT_PAUSE_SECONDS < 0:
     raise ImproperlyConfigured("BOT_PAUSE_SECONDS must be zero or more")
 
+# A game none of whose humans is present is closed (unrated) after this long without a move;
+# its bots stop at once. One player keeps at most this many bot games running (games/abandoned.py).
+ABANDONED_GAME_CLOSE_MINUTES = env_int("ABANDONED_GAME_CLOSE_MINUTES", 10, minimum=1)
+BOT_GAMES_PER_PLAYER = env_int("BOT_GAMES_PER_PLAYER", 3, minimum=1)
+
 # Periodic jobs, run by Celery beat or by the in-process scheduler: task name -> seconds.
 PERIODIC_TASKS: dict[str, float] = {}
 

@@ -118,6 +118,8 @@ class Game(models.Model):
     class Status(models.TextChoices):
         RUNNING = "running", "Running"
         FINISHED = "finished", "Finished"
+        # Closed with nobody playing it (games/abandoned.py): no result, never rated.
+        ABANDONED = "abandoned", "Abandoned"
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="games")
     number = models.PositiveIntegerField(default=1)  # 1, then 2, 3... for rematches

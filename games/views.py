@@ -3,6 +3,7 @@ redirect or render. Game moves do not come through here: they travel over the ta
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
@@ -11,6 +12,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from chudopoly_site.client_address import client_address
 from games import presenters, services
+from games.abandoned import bot_games_make_room
 from games.forms import JoinForm, PlayBotsForm, TableForm
 from games.identity import GUEST_NAME_SESSION_KEY, viewer_from_request
 from games.invites import INVITE_PARAM, TableHidden, table_for_visitor
@@ -49,6 +51,13 @@ def _remember_name(request: HttpRequest, name: str | None) -> None:
         request.session[GUEST_NAME_SESSION_KEY] = name
 
 
+def _make_room_for_a_bot_game(request: HttpRequest, viewer) -> None:
+    """A player keeps BOT_GAMES_PER_PLAYER bot games at most: the oldest closes, and says so."""
+    for code in bot_games_make_room(viewer=viewer):
+        messages.info(request, f"Your oldest game against bots (table {code}) was closed: "
+                               f"you can keep {settings.BOT_GAMES_PER_PLAYER} running at once.")
+
+
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
     return render(request, "games/home.html", {"tables": public_tables()})
@@ -60,6 +69,7 @@ def quick_play(request: HttpRequest) -> HttpResponse:
     viewer = viewer_from_request(request, create=True)
     name = None if viewer.user_id else (request.session.get(GUEST_NAME_SESSION_KEY)
                                         or QUICK_PLAY_NAME)
+    _make_room_for_a_bot_game(request, viewer)
     try:
         table = services.table_play_vs_bots(viewer=viewer, name=name,
                                             levels=services.QUICK_PLAY_LEVELS)
@@ -78,6 +88,7 @@ def play_bots(request: HttpRequest) -> HttpResponse:
         form = PlayBotsForm(request.POST, needs_name=needs_name)
         if form.is_valid():
             data = form.cleaned_data
+            _make_room_for_a_bot_game(request, viewer)
             try:
                 table = services.table_play_vs_bots(
                     viewer=viewer, name=data.get("name"), levels=form.levels(),

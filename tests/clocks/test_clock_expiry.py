@@ -22,7 +22,7 @@ from clocks_helpers import (
 from games import clocks
 from games.engine import card
 from games.identity import Viewer
-from games.models import Game, GameAction
+from games.models import Game, GameAction, Seat
 from games.scheduler import in_process_scheduler
 from games.tasks import clock_expire
 
@@ -203,6 +203,9 @@ def test_an_early_clock_task_waits_for_the_deadline(alice: Viewer, bob: Viewer, 
 def test_games_decided_by_the_clock_replay_to_the_same_state(alice: Viewer, bob: Viewer,
                                                              carol: Viewer, clock) -> None:
     game = started_game(alice, (bob, "Bob"), (carol, "Carol"))
+    # Their pages stay open (a socket each): a game whose every human timed out and has gone
+    # is abandoned and its clocks stop (games/abandoned.py).
+    Seat.objects.filter(table_id=game.table_id).update(connections=1)
     for _ in range(40):
         game.refresh_from_db()
         if game.status != Game.Status.RUNNING:
