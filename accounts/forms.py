@@ -6,7 +6,13 @@ import re
 from typing import Any
 
 from django import forms
+from django.conf import settings
 from django.contrib.auth import get_user_model, password_validation
+from django.contrib.auth.forms import PasswordResetForm
+from django.http import HttpRequest
+
+from chudopoly_site import throttle
+from chudopoly_site.client_address import client_address
 
 USERNAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{2,15}$")
 USERNAME_HELP = ("3–16 letters, digits and . _ - (starting with a letter or digit). "
@@ -61,3 +67,20 @@ class ProfileForm(forms.Form):
     display_name = forms.CharField(max_length=32, required=False,
                                    help_text="Shown on your profile; leave empty to use your "
                                    "username.")
+
+
+class ThrottledPasswordResetForm(PasswordResetForm):
+    """Django's reset form, sending at most PASSWORD_RESET_PER_EMAIL mails to one address and
+    PASSWORD_RESET_PER_CLIENT for one client address per hour. Every request counts, whether
+    or not the address has an account, and the page answers the same either way, so neither
+    the limit nor the answer tells a stranger which addresses are registered."""
+
+    def save(self, *args: Any, request: HttpRequest | None = None, **kwargs: Any) -> None:
+        window = settings.PASSWORD_RESET_WINDOW_SECONDS
+        to_email = throttle.hit("reset-email", self.cleaned_data["email"], window=window)
+        from_client = throttle.hit("reset-client", (client_address(request) if request else None)
+                                   or "unknown", window=window)
+        if (to_email > settings.PASSWORD_RESET_PER_EMAIL
+                or from_client > settings.PASSWORD_RESET_PER_CLIENT):
+            return
+        super().save(*args, request=request, **kwargs)

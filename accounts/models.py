@@ -1,4 +1,5 @@
-"""Accounts are Django's own users; this app adds a display name and failed-login throttling."""
+"""Accounts are Django's own users; this app adds a display name (django-axes
+counts failed log-ins)."""
 
 from __future__ import annotations
 
@@ -13,18 +14,3 @@ class Profile(models.Model):
 
     def __str__(self) -> str:
         return self.display_name or self.user.get_username()
-
-
-class LoginFailure(models.Model):
-    """One failed log-in, kept for the throttle window. A database row (not a per-process
-    cache) so every web process counts the same failures."""
-
-    username = models.CharField(max_length=150)  # lower-cased as typed
-    ip = models.GenericIPAddressField(null=True, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
-
-    class Meta:
-        indexes = [models.Index(fields=["username", "ip", "created_at"])]
-
-    def __str__(self) -> str:
-        return f"{self.username} from {self.ip} at {self.created_at:%H:%M:%S}"

@@ -1,4 +1,4 @@
-"""Account writes: creating accounts, the failed-login throttle, and adopting a guest's games.
+"""Account writes: creating accounts, the log-in lockout's message, and adopting a guest's games.
 
 Django's auth does passwords, sessions and reset tokens; these functions add what it lacks.
 """
@@ -11,43 +11,27 @@ from datetime import timedelta
 from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
+from django.http import HttpRequest
 from django.utils import timezone
 
-from accounts.models import LoginFailure, Profile
+from accounts.models import Profile
+from chudopoly_site.client_address import client_address
 from games.platform.models import Seat
 
-LOGIN_FAILURES_ALLOWED = 5
-LOGIN_WINDOW = timedelta(minutes=15)
 
+def login_lockout_minutes(request: HttpRequest, *, username: str) -> int:
+    """Whole minutes until this name may try again from this client's address (django-axes
+    keeps the failures; the lock lifts a cool-off after the last one)."""
+    from axes.helpers import get_cool_off
+    from axes.models import AccessAttempt
 
-def _key(username: str) -> str:
-    return (username or "").strip().lower()[:150]
-
-
-def login_blocked_for(*, username: str, ip: str | None) -> int | None:
-    """Whole minutes until this username may try again from this address, or None if it may
-    try now. Blocked after `LOGIN_FAILURES_ALLOWED` failures within `LOGIN_WINDOW`."""
-    since = timezone.now() - LOGIN_WINDOW
-    failures = list(LoginFailure.objects.filter(username=_key(username), ip=ip,
-                                                created_at__gte=since)
-                    .order_by("-created_at").values_list("created_at", flat=True)
-                    [:LOGIN_FAILURES_ALLOWED])
-    if len(failures) < LOGIN_FAILURES_ALLOWED:
-        return None
-    # Free again when the oldest of the last five failures leaves the window.
-    free_at = failures[-1] + LOGIN_WINDOW
+    cool_off = get_cool_off(request) or timedelta(0)
+    last = (AccessAttempt.objects
+            .filter(username=(username or "").strip().lower()[:150],
+                    ip_address=client_address(request))
+            .order_by("-attempt_time").values_list("attempt_time", flat=True).first())
+    free_at = (last or timezone.now()) + cool_off
     return max(1, math.ceil((free_at - timezone.now()).total_seconds() / 60))
-
-
-def login_failure_record(*, username: str, ip: str | None) -> None:
-    with transaction.atomic():
-        LoginFailure.objects.create(username=_key(username), ip=ip)
-        # Keep the table small: nothing older than the window matters.
-        LoginFailure.objects.filter(created_at__lt=timezone.now() - LOGIN_WINDOW).delete()
-
-
-def login_failures_clear(*, username: str, ip: str | None) -> None:
-    LoginFailure.objects.filter(username=_key(username), ip=ip).delete()
 
 
 def account_create(*, username: str, password: str, email: str = "") -> AbstractBaseUser:

@@ -4,6 +4,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import path, reverse_lazy
 
 from accounts import views
+from accounts.forms import ThrottledPasswordResetForm
 
 app_name = "accounts"
 
@@ -20,6 +21,7 @@ urlpatterns = [
     path("password/change/done/", auth_views.PasswordChangeDoneView.as_view(),
          name="password_change_done"),
     path("password/reset/", auth_views.PasswordResetView.as_view(
+        form_class=ThrottledPasswordResetForm,
         success_url=reverse_lazy("accounts:password_reset_done")), name="password_reset"),
     path("password/reset/sent/", auth_views.PasswordResetDoneView.as_view(),
          name="password_reset_done"),

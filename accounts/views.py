@@ -19,8 +19,19 @@ from ladder import queries
 RECENT_GAMES = 10
 
 
-def _client_ip(request: HttpRequest) -> str | None:
-    return request.META.get("REMOTE_ADDR") or None
+def axes_username(request: HttpRequest, credentials: dict | None) -> str:
+    """The name axes counts failures under: as typed, ignoring case (names are unique
+    ignoring case, so "Gil" and "gil" are one account)."""
+    typed = (credentials or {}).get("username") or request.POST.get("username") or ""
+    return typed.strip().lower()[:150]
+
+
+def axes_lockout_response(request: HttpRequest, response: HttpResponse | None,
+                          credentials: dict | None) -> HttpResponse:
+    """The log-in page already says the pair is locked out and when to try again."""
+    if response is None:
+        return HttpResponse("Too many failed log-ins; try again later.", status=429)
+    return response
 
 
 def _next_url(request: HttpRequest, default: str) -> str:
@@ -59,24 +70,22 @@ def login_view(request: HttpRequest) -> HttpResponse:
     form = LoginForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         typed = form.cleaned_data["username"].strip()
-        ip = _client_ip(request)
-        minutes = services.login_blocked_for(username=typed, ip=ip)
-        if minutes is not None:
+        # Names are unique ignoring case, so "alice" finds "Alice". django-axes (first of the
+        # AUTHENTICATION_BACKENDS) refuses a locked-out (name, address) pair here and records
+        # each failure.
+        match = get_user_model().objects.filter(username__iexact=typed).first()
+        user = authenticate(request, username=match.get_username() if match else typed,
+                            password=form.cleaned_data["password"])
+        if getattr(request, "axes_locked_out", False):
+            minutes = services.login_lockout_minutes(request, username=typed)
             form.add_error(None, f"Too many failed log-ins for this name from your network. "
                                  f"Try again in {minutes} minute{'s' if minutes != 1 else ''}, "
                                  "or reset your password.")
+        elif user is None:
+            form.add_error(None, "That name and password do not match an account.")
         else:
-            # Names are unique ignoring case, so "alice" finds "Alice".
-            match = get_user_model().objects.filter(username__iexact=typed).first()
-            user = authenticate(request, username=match.get_username() if match else typed,
-                                password=form.cleaned_data["password"])
-            if user is None:
-                services.login_failure_record(username=typed, ip=ip)
-                form.add_error(None, "That name and password do not match an account.")
-            else:
-                services.login_failures_clear(username=typed, ip=ip)
-                _sign_in(request, user)
-                return redirect(_next_url(request, reverse("accounts:profile")))
+            _sign_in(request, user)
+            return redirect(_next_url(request, reverse("accounts:profile")))
     return render(request, "registration/login.html", {"form": form,
                                                        "next": request.GET.get("next", "")})
 

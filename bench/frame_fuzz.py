@@ -66,6 +66,7 @@ class Target:
     decider: int
     last_move: dict[str, Any]  # the real move applied at version - 1, by last_seat
     last_seat: int
+    invite: str = ""  # the private table's invite token: strangers come by the invite link
 
 
 @dataclass
@@ -232,7 +233,8 @@ async def _answer(ws: WSClient, timeout: float) -> tuple[str, str | None]:
 async def _socket(target: Target, cookie: str) -> WSClient:
     for attempt in range(20):
         try:
-            ws = await WSClient.connect(f"{target.ws_base}/ws/table/{target.code}/",
+            ws = await WSClient.connect(f"{target.ws_base}/ws/table/{target.code}/"
+                                        f"?invite={target.invite}",
                                         cookie=cookie, timeout=10)
             await ws.recv(timeout=30)  # the board
             return ws
@@ -406,7 +408,7 @@ def fuzz_posts(target: Target, posts: int, *, seed: int = 1,
     statuses: Counter[int] = Counter()
     server_errors = server_errors if server_errors is not None else []
     stranger = liveplay.HttpSession(base)
-    stranger.get(f"/t/{target.code}/")
+    stranger.get(f"/t/{target.code}/?invite={target.invite}")
     seated = liveplay.HttpSession(base)
     key, _, value = target.cookies[target.decider].partition("=")
     seated.cookies[key] = value
@@ -466,7 +468,7 @@ def prepare_target(ws_base: str, http_base: str) -> Target:
 
     from games.chudopoly.engine import legal_actions
     from games.platform import services
-    from games.platform.models import Game
+    from games.platform.models import Game, Table
 
     table = livesetup.guest_table(3, preset="chudopoly")
     game = Game.objects.get(pk=table.game_id)
@@ -482,7 +484,8 @@ def prepare_target(ws_base: str, http_base: str) -> Target:
 
     return Target(ws_base=ws_base, http_base=http_base, code=table.code, game_id=game.pk,
                   version=game.version, state=game.state, cookies=cookies,
-                  decider=to_decide(game.state)[0], last_move=move, last_seat=seat)
+                  decider=to_decide(game.state)[0], last_move=move, last_seat=seat,
+                  invite=Table.objects.get(pk=table.table_id).invite_token)
 
 
 def snapshot(target: Target) -> tuple[Any, ...]:

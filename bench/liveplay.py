@@ -174,8 +174,9 @@ class ScriptedSeat:
     def __init__(self, base_ws: str, code: str, cookie: str, *, rng: random.Random,
                  think: float = 0.0, record: bool = False, name: str = "",
                  reply_timeout: float = 20.0, reconnect_for: float = 60.0,
-                 origin: str | None = "auto") -> None:
-        self.url = f"{base_ws}/ws/table/{code}/"
+                 origin: str | None = "auto", invite: str = "") -> None:
+        # A private table's watcher needs its invite token, as the page's socket has it.
+        self.url = f"{base_ws}/ws/table/{code}/" + (f"?invite={invite}" if invite else "")
         self.cookie = cookie
         self.rng = rng
         self.think = think

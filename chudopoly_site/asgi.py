@@ -14,16 +14,16 @@ django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
 
+from chudopoly_site.websocket_origin import SameOriginValidator  # noqa: E402
 from games.platform.routing import websocket_urlpatterns  # noqa: E402
 from ladder.routing import websocket_urlpatterns as ladder_websockets  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(
+        "websocket": SameOriginValidator(
             AuthMiddlewareStack(URLRouter(websocket_urlpatterns + ladder_websockets))
         ),
     }

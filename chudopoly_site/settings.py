@@ -8,6 +8,7 @@ switches the channel layer to channels-redis and background work to Celery on th
 from __future__ import annotations
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -44,6 +45,7 @@ INSTALLED_APPS = [
     "games.chudopoly",
     "accounts",
     "ladder",
+    "axes",
 ]
 
 MIDDLEWARE = [
@@ -57,6 +59,9 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "chudopoly_site.middleware.ThrottledPage",
+    # Last, so it sees the response of a log-in that axes locked out (accounts.views).
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "chudopoly_site.urls"
@@ -195,8 +200,30 @@ BOT_PAUSE_SECONDS = float(env_str("BOT_PAUSE_SECONDS", "1.2") or 0)
 if BOT_PAUSE_SECONDS < 0:
     raise ImproperlyConfigured("BOT_PAUSE_SECONDS must be zero or more")
 
+# A game none of whose humans is present is closed (unrated) after this long without a move;
+# its bots stop at once. One player keeps at most this many bot games running (games/platform/abandoned.py).
+ABANDONED_GAME_CLOSE_MINUTES = env_int("ABANDONED_GAME_CLOSE_MINUTES", 10, minimum=1)
+BOT_GAMES_PER_PLAYER = env_int("BOT_GAMES_PER_PLAYER", 3, minimum=1)
+
 # Periodic jobs, run by Celery beat or by the in-process scheduler: task name -> seconds.
 PERIODIC_TASKS: dict[str, float] = {}
+
+# --- Cache: the throttles' counters (chudopoly_site/throttle.py) -------------------------------
+# With REDIS_URL the counters live in Redis, so a limit holds across every web process; the
+# embedded default keeps them in this process's memory.
+if REDIS_URL:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+                          "LOCATION": REDIS_URL, "KEY_PREFIX": "chudopoly"}}
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+# Throttles: password-reset mails per e-mail address and per client address, and misses
+# (unknown table codes, wrong invite tokens) per client address, each per window.
+PASSWORD_RESET_PER_EMAIL = env_int("PASSWORD_RESET_PER_EMAIL", 3, minimum=1)
+PASSWORD_RESET_PER_CLIENT = env_int("PASSWORD_RESET_PER_CLIENT", 10, minimum=1)
+PASSWORD_RESET_WINDOW_SECONDS = 60 * 60
+TABLE_MISSES_PER_CLIENT = env_int("TABLE_MISSES_PER_CLIENT", 20, minimum=1)
+TABLE_MISS_WINDOW_SECONDS = 10 * 60
 
 # --- Auth, sessions, security ------------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [
@@ -205,6 +232,36 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# django-axes counts failed log-ins and refuses a locked-out (name, address) pair before the
+# password is checked; its backend must come first.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5, minimum=1)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("AXES_COOLOFF_MINUTES", 15, minimum=1))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_USERNAME_CALLABLE = "accounts.views.axes_username"
+# The log-in page itself says when to try again (accounts.views.login_view).
+AXES_LOCKOUT_CALLABLE = "accounts.views.axes_lockout_response"
+AXES_VERBOSE = False
+# Where the client's address comes from (django-ipware, through axes.helpers): by default only
+# the socket's own address, which nothing the client writes can change. Behind a proxy, name
+# the header that proxy sets itself (deploy/nginx.conf sets X-Real-IP and overwrites
+# X-Forwarded-For), e.g. AXES_IPWARE_META_PRECEDENCE_ORDER=HTTP_X_REAL_IP,REMOTE_ADDR; for a
+# chain of proxies that each append to X-Forwarded-For, AXES_IPWARE_PROXY_COUNT and
+# AXES_IPWARE_PROXY_ORDER=right-most take the entry the last trusted proxy added.
+AXES_IPWARE_META_PRECEDENCE_ORDER = tuple(
+    env_list("AXES_IPWARE_META_PRECEDENCE_ORDER", ["REMOTE_ADDR"]))
+_PROXY_COUNT = env_str("AXES_IPWARE_PROXY_COUNT")
+AXES_IPWARE_PROXY_COUNT = (env_int("AXES_IPWARE_PROXY_COUNT", 0, minimum=0)
+                           if _PROXY_COUNT is not None else None)
+AXES_IPWARE_PROXY_ORDER = env_str("AXES_IPWARE_PROXY_ORDER", "left-most")
+if AXES_IPWARE_PROXY_ORDER not in ("left-most", "right-most"):
+    raise ImproperlyConfigured("AXES_IPWARE_PROXY_ORDER must be 'left-most' or 'right-most'")
+AXES_IPWARE_PROXY_TRUSTED_IPS = env_list("AXES_IPWARE_PROXY_TRUSTED_IPS", []) or None
+
 LOGIN_URL = "/accounts/login/"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/"

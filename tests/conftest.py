@@ -295,3 +295,14 @@ def page(browser: Any) -> Iterator[Any]:
     yield new_page
     context.close()
     assert not errors, f"console errors in the browser: {errors}"
+
+
+@pytest.fixture(autouse=True)
+def _fresh_throttles() -> Iterator[None]:
+    """The throttles count in Django's cache (process memory on the embedded default): each
+    test starts with none of another test's hits."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+    cache.clear()

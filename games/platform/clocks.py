@@ -36,7 +36,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from games.platform import scheduler
+from games.platform import abandoned, scheduler
 from games.platform.identity import Viewer
 from games.platform.interface import GameEngine, get_game
 from games.platform.models import ClockSweep, Game, Seat, SeatSocket, Table
@@ -220,6 +220,8 @@ def game_clock_expire(*, game_id: int, due: str | None = None,
             return 0
         if due is not None and game.clock_due is not None and game.clock_due != _when(due):
             return 0
+        if not abandoned.someone_plays(game.table_id):
+            return 0  # nobody plays it: no automatic decisions either (games/platform/abandoned.py)
         at = now()
         due_now = due_seats(game.deadlines, at)
         if not due_now:
@@ -431,7 +433,8 @@ def clocks_sweep(*, limit: int = SWEEP_LIMIT) -> int:
     if give_back_downtime(at):
         at = now()
     acted = 0
-    due = (Game.objects.filter(status=Game.Status.RUNNING, clock_due__lte=at)
+    # Abandoned games are left out: their clocks wait, and they must not fill the batch.
+    due = (Game.objects.filter(abandoned.played(), status=Game.Status.RUNNING, clock_due__lte=at)
            .order_by("clock_due").values_list("pk", flat=True)[:limit])
     for game_id in list(due):
         try:
@@ -446,4 +449,5 @@ def clocks_sweep(*, limit: int = SWEEP_LIMIT) -> int:
             .values_list("pk", flat=True)[:limit])
     for seat_id in list(gone):
         acted += int(seat_takeover_if_gone(seat_id=seat_id))
+    abandoned.close_abandoned(at, limit=limit)
     return acted

@@ -9,6 +9,7 @@ import logging
 import time
 from collections import deque
 from typing import Any
+from urllib.parse import parse_qs
 
 from asgiref.sync import async_to_sync
 from channels.consumer import get_handler_name
@@ -18,6 +19,7 @@ from django.conf import settings
 from django.db.models import Subquery
 from django.template.loader import render_to_string
 
+from chudopoly_site.client_address import client_address_of_scope
 from games.platform import presenters
 from games.platform.broadcast import group_name, held_updates, update_token
 from games.platform.checkins import open_sockets
@@ -25,6 +27,7 @@ from games.platform.clocks import SOCKET_CHECK_IN_SECONDS, seat_connected, seat_
 from games.platform.frames import FrameError, parse_frame
 from games.platform.heartbeat import HeartbeatMixin
 from games.platform.identity import viewer_from_scope
+from games.platform.invites import INVITE_PARAM, TableHidden, TooManyMisses, table_for_visitor
 from games.platform.lanes import PriorityLane
 from games.platform.lobby import LOBBY_GROUP, public_tables
 from games.platform.models import ChatMessage, Game, Seat, Table
@@ -129,12 +132,17 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
 
     def connect(self) -> None:
         self.code = normalize_code(self.scope["url_route"]["kwargs"]["code"])
-        table = Table.objects.filter(code=self.code).first()
-        if table is None:
+        self.viewer = viewer_from_scope(self.scope)
+        # A private table's socket needs its invite token (or a seat) like its page; a miss
+        # is counted and answered like a code that does not exist (games/platform/invites.py).
+        token = parse_qs(self.scope.get("query_string", b"").decode("latin1")).get(INVITE_PARAM)
+        try:
+            table = table_for_visitor(self.code, self.viewer, token[0] if token else None,
+                                      client_address_of_scope(self.scope))
+        except (TableHidden, TooManyMisses):
             self.close(code=CLOSE_NO_TABLE)
             return
         self.table = table
-        self.viewer = viewer_from_scope(self.scope)
         self.sent: dict[str, str] = {}
         self.log_cache: presenters.LogCache = {}
         self.partial_memo: presenters.PartialMemo = {}

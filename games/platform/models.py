@@ -28,6 +28,9 @@ class Table(models.Model):
     turn_seconds = models.PositiveSmallIntegerField(default=60)
     response_seconds = models.PositiveSmallIntegerField(default=45)
     is_public = models.BooleanField(default=False)
+    # A private table opens only with this token in its invite link (or for the people seated
+    # there): its 4-character code alone can be guessed. Empty for public tables (games/platform/invites.py).
+    invite_token = models.CharField(max_length=32, blank=True, default="")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
     host = models.ForeignKey("Seat", null=True, blank=True, on_delete=models.SET_NULL,
                              related_name="+")
@@ -42,6 +45,13 @@ class Table(models.Model):
 
     def get_absolute_url(self) -> str:
         return f"/t/{self.code}/"
+
+    @property
+    def invite_path(self) -> str:
+        """The link the host shares: the code alone for a public table."""
+        if not self.invite_token:
+            return self.get_absolute_url()
+        return f"{self.get_absolute_url()}?invite={self.invite_token}"
 
     @property
     def group_name(self) -> str:
@@ -119,6 +129,8 @@ class Game(models.Model):
     class Status(models.TextChoices):
         RUNNING = "running", "Running"
         FINISHED = "finished", "Finished"
+        # Closed with nobody playing it (games/platform/abandoned.py): no result, never rated.
+        ABANDONED = "abandoned", "Abandoned"
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="games")
     number = models.PositiveIntegerField(default=1)  # 1, then 2, 3... for rematches

@@ -16,7 +16,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.template.loader import render_to_string
-from django.urls import reverse
 
 from games.platform.identity import Viewer
 from games.platform.interface import GameEngine, get_game
@@ -283,7 +282,7 @@ def lobby_context(screen: TableScreen) -> dict[str, Any]:
         and len(screen.seats) >= 2,
         "lobby_open": table.status in (Table.Status.OPEN, Table.Status.FINISHED),
         "free_range": range(max(0, free)),
-        "invite_path": reverse("games:table", args=[table.code]),
+        "invite_path": table.invite_path,
         "viewer_is_guest": screen.viewer.user_id is None,
         "bot_levels": list(get_game(screen.table.game_kind).bot_levels().items()),
     }

@@ -19,7 +19,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from games.platform import broadcast, clocks, scheduler
+from games.platform import abandoned, broadcast, clocks, scheduler
 from games.platform.identity import Viewer, call_sign_problem
 from games.platform.interface import (
     GameEngine,
@@ -29,6 +29,7 @@ from games.platform.interface import (
     expand_action,
     get_game,
 )
+from games.platform.invites import invite_token_new
 from games.platform.lobby import lobby_changed_on_commit
 from games.platform.models import ChatMessage, Game, GameAction, Seat, Table
 
@@ -185,6 +186,7 @@ def table_create(*, viewer: Viewer, name: str | None, ruleset_spec: Mapping[str,
                     ruleset=ruleset, ruleset_label=engine.ruleset_label(ruleset),
                     max_seats=max_seats, turn_seconds=turn_seconds,
                     response_seconds=response_seconds, is_public=is_public,
+                    invite_token="" if is_public else invite_token_new(),
                 )
                 seat = Seat.objects.create(table=table, position=0, name=player_name,
                                            user_id=viewer.user_id, guest_key=viewer.guest_key)
@@ -265,6 +267,11 @@ def seat_return(*, table_id: int, viewer: Viewer) -> Seat | None:
             table.host = seat
             table.save(update_fields=["host", "updated_at"])
         _announce(table, lobby=False)
+        # The bots stopped if nobody else was playing (games/platform/abandoned.py): they go on now.
+        game = _current_game(table)
+        if game is not None and game.status == Game.Status.RUNNING:
+            game_id = game.pk
+            transaction.on_commit(lambda: schedule_bot_moves(game_id=game_id))
         return seat
 
 
@@ -388,6 +395,7 @@ def table_play_vs_bots(*, viewer: Viewer, name: str | None, levels: Sequence[str
                          field="bots")
     if any(level not in engine.bot_levels() for level in levels):
         raise TableError("Choose a level for each bot.", code="bad_bots", field="bots")
+    abandoned.bot_games_make_room(viewer=viewer)  # at most BOT_GAMES_PER_PLAYER at once
     with transaction.atomic():
         table = table_create(viewer=viewer, name=name, ruleset_spec=ruleset_spec,
                              max_seats=len(levels) + 1, turn_seconds=turn_seconds,
@@ -586,6 +594,8 @@ def schedule_bot_moves(*, game_id: int, version: int | None = None) -> int:
         return 0
     if version is not None and version != game.version:
         return 0
+    if not abandoned.someone_plays(game.table_id):
+        return 0  # nobody plays it: the bots wait (games/platform/abandoned.py)
     engine = get_game(game.game_kind)
     bots = _bot_seat_numbers(game)
     owed = [seat for seat in engine.to_decide(game.state) if seat in bots]
@@ -598,6 +608,8 @@ def game_bot_move(*, game_id: int, seat: int, version: int) -> Game | None:
     game = Game.objects.filter(pk=game_id).first()
     if game is None or game.status != Game.Status.RUNNING or game.version != version:
         return None
+    if not abandoned.someone_plays(game.table_id):
+        return None  # every human left or is gone past the grace (games/platform/abandoned.py)
     bots = _bot_seats(game)
     if seat not in bots:
         return None

@@ -45,10 +45,12 @@ def bots_watchdog(idle_seconds: float = 5.0) -> int:
     """Re-arm bot moves of running games that have sat still (a lost task, a restart)."""
     from django.utils import timezone
 
+    from games.platform.abandoned import played
     from games.platform.models import Game
     from games.platform.services import schedule_bot_moves
 
-    stale = Game.objects.filter(status=Game.Status.RUNNING,
+    # Games nobody plays are left alone (games/platform/abandoned.py).
+    stale = Game.objects.filter(played(), status=Game.Status.RUNNING,
                                 updated_at__lt=timezone.now() - timedelta(seconds=idle_seconds))
     return sum(schedule_bot_moves(game_id=pk) for pk in stale.values_list("pk", flat=True)[:200])
 

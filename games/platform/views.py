@@ -3,6 +3,7 @@ redirect or render. Game moves do not come through here: they travel over the ta
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
@@ -11,11 +12,14 @@ from django.utils import timezone
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from chudopoly_site.client_address import client_address
 from chudopoly_site.errors import page_not_found
 from games.platform import presenters, services
+from games.platform.abandoned import bot_games_make_room
 from games.platform.forms import JoinForm, PlayBotsForm, TableForm
 from games.platform.identity import GUEST_NAME_SESSION_KEY, viewer_from_request
 from games.platform.interface import default_game, get_game
+from games.platform.invites import INVITE_PARAM, TableHidden, table_for_visitor
 from games.platform.lobby import public_tables
 from games.platform.models import Table
 from games.platform.services import TableError
@@ -24,16 +28,40 @@ from games.platform.watchers import watchers
 QUICK_PLAY_NAME = "Player"  # a guest who never chose a call sign
 
 
-def _get_table(code: str) -> Table:
-    table = Table.objects.filter(code=services.normalize_code(code)).first()
-    if table is None:
-        raise Http404("No table with that code")
-    return table
+def _invite_token(request: HttpRequest) -> str | None:
+    return request.GET.get(INVITE_PARAM) or request.POST.get(INVITE_PARAM) or None
+
+
+def _get_table(request: HttpRequest, code: str) -> Table:
+    """The table at `code` if this browser may open it (games/platform/invites.py): a 404
+    otherwise, and a 429 page (invites.TooManyMisses, chudopoly_site.middleware) after many
+    misses."""
+    try:
+        return table_for_visitor(services.normalize_code(code), viewer_from_request(request),
+                                 _invite_token(request), client_address(request))
+    except TableHidden:
+        raise Http404("No table with that code") from None
+
+
+def _back(request: HttpRequest, table: Table) -> HttpResponse:
+    """Back to the table page, keeping the invite token this request came with (a visitor
+    who is not seated yet needs it to see a private table)."""
+    token = _invite_token(request)
+    if token and token == table.invite_token:
+        return redirect(table.invite_path)
+    return redirect(table)
 
 
 def _remember_name(request: HttpRequest, name: str | None) -> None:
     if name:
         request.session[GUEST_NAME_SESSION_KEY] = name
+
+
+def _make_room_for_a_bot_game(request: HttpRequest, viewer) -> None:
+    """A player keeps BOT_GAMES_PER_PLAYER bot games at most: the oldest closes, and says so."""
+    for code in bot_games_make_room(viewer=viewer):
+        messages.info(request, f"Your oldest game against bots (table {code}) was closed: "
+                               f"you can keep {settings.BOT_GAMES_PER_PLAYER} running at once.")
 
 
 @require_GET
@@ -49,6 +77,7 @@ def quick_play(request: HttpRequest) -> HttpResponse:
     viewer = viewer_from_request(request, create=True)
     name = None if viewer.user_id else (request.session.get(GUEST_NAME_SESSION_KEY)
                                         or QUICK_PLAY_NAME)
+    _make_room_for_a_bot_game(request, viewer)
     try:
         levels = get_game(default_game()).quick_play_levels()
         table = services.table_play_vs_bots(viewer=viewer, name=name, levels=levels)
@@ -67,6 +96,7 @@ def play_bots(request: HttpRequest) -> HttpResponse:
         form = PlayBotsForm(request.POST, needs_name=needs_name)
         if form.is_valid():
             data = form.cleaned_data
+            _make_room_for_a_bot_game(request, viewer)
             try:
                 table = services.table_play_vs_bots(
                     viewer=viewer, name=data.get("name"), levels=form.levels(),
@@ -110,13 +140,14 @@ def table_new(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def table_detail(request: HttpRequest, code: str) -> HttpResponse:
-    table = Table.objects.filter(code=services.normalize_code(code)).first()
-    if table is None:
+    try:
+        table = _get_table(request, code)
+    except Http404:
         # A mistyped invite code is an everyday mistake: the site's own page, not Django's
         # debug page, even with DEBUG on.
         return page_not_found(request)
     if table.code != code:
-        return redirect(table)
+        return _back(request, table)
     viewer = viewer_from_request(request, create=True)
     screen = presenters.load_screen(table, viewer)
     extra = {"csrf_value": get_token(request),
@@ -127,7 +158,7 @@ def table_detail(request: HttpRequest, code: str) -> HttpResponse:
     return render(request, "games/table.html", {
         "table": table, "screen": screen, "parts": parts, "join_form": join_form,
         "chat": presenters.render_chat(table, oob=False),
-        "invite_url": request.build_absolute_uri(table.get_absolute_url()),
+        "invite_url": request.build_absolute_uri(table.invite_path),
         "watchers": watchers(table.code),
         **presenters.lobby_context(screen), **extra,
     })
@@ -135,13 +166,13 @@ def table_detail(request: HttpRequest, code: str) -> HttpResponse:
 
 def _act(request: HttpRequest, code: str, fn, **kwargs) -> HttpResponse:
     """Run one lobby service for this browser and come back to the table page."""
-    table = _get_table(code)
+    table = _get_table(request, code)
     viewer = viewer_from_request(request, create=True)
     try:
         fn(table_id=table.pk, viewer=viewer, **kwargs)
     except TableError as exc:
         messages.error(request, exc.message)
-    return redirect(table)
+    return _back(request, table)
 
 
 @require_POST
@@ -150,7 +181,7 @@ def table_join(request: HttpRequest, code: str) -> HttpResponse:
     form = JoinForm(request.POST)
     if viewer.user_id is None and not form.is_valid():
         messages.error(request, " ".join(form.errors.get("name", ["Pick a name."])))
-        return redirect(_get_table(code))
+        return _back(request, _get_table(request, code))
     name = form.cleaned_data.get("name") if form.is_valid() else None
     _remember_name(request, name)
     return _act(request, code, services.seat_join, name=name)
@@ -158,9 +189,11 @@ def table_join(request: HttpRequest, code: str) -> HttpResponse:
 
 @require_POST
 def table_leave(request: HttpRequest, code: str) -> HttpResponse:
-    table = _get_table(code)
+    table = _get_table(request, code)
     if table.status != Table.Status.PLAYING:
-        return _act(request, code, services.seat_leave)
+        _act(request, code, services.seat_leave)
+        # No longer seated: a private table opens for them again through its invite link.
+        return redirect(table.invite_path)
     # Leaving a running game goes home: the table page would open a socket, and an open socket
     # is the owner coming back (the bot plays until the invite link is opened again).
     try:
@@ -210,7 +243,7 @@ def _qr_svg(link: str) -> str:
 
 @require_http_methods(["GET", "POST"])
 def seat_move_link(request: HttpRequest, code: str) -> HttpResponse:
-    table = _get_table(code)
+    table = _get_table(request, code)
     if request.method == "GET":
         # Reloaded or typed in: making a link changes the seat, so it takes a button (POST).
         return render(request, "games/move_link.html", {
@@ -229,16 +262,19 @@ def seat_move_link(request: HttpRequest, code: str) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 def seat_move_claim(request: HttpRequest, code: str, token: str) -> HttpResponse:
-    # GET only asks; POST takes the seat, so a link preview cannot use the link up.
-    table = _get_table(code)
+    # GET only asks; POST takes the seat, so a link preview cannot use the link up. The move
+    # token is the permission here (the new device is not seated yet and has no invite link).
+    table = Table.objects.filter(code=services.normalize_code(code)).first()
+    if table is None:
+        raise Http404("No table with that code")
     if request.method == "POST":
         viewer = viewer_from_request(request, create=True)
         try:
             services.seat_move_claim(code=table.code, token=token, viewer=viewer)
         except TableError as exc:
             messages.error(request, exc.message)
-        else:
-            messages.success(request, "This device now has your seat.")
+            return redirect("games:home")  # not seated: a private table would be a 404
+        messages.success(request, "This device now has your seat.")
         return redirect(table)
     usable = table.seats.filter(move_token=token,
                                 move_token_expires__gt=timezone.now()).exists()

@@ -5,16 +5,18 @@ from __future__ import annotations
 import re
 
 import pytest
+from axes.models import AccessAttempt
+from django.conf import settings as django_settings
 from django.contrib.auth import get_user_model
 from django.core import mail
 from django.test import Client
 from django.urls import reverse
 
-from accounts.models import LoginFailure, Profile
-from accounts.services import LOGIN_FAILURES_ALLOWED
+from accounts.models import Profile
 
 pytestmark = pytest.mark.django_db
 PASSWORD = "correct horse battery"
+LOGIN_FAILURES_ALLOWED = django_settings.AXES_FAILURE_LIMIT
 
 
 def _sign_up(client: Client, username: str = "alice", **extra: str):
@@ -116,10 +118,75 @@ def test_the_lock_lifts_when_old_failures_leave_the_window(client: Client) -> No
     get_user_model().objects.create_user(username="hal", password=PASSWORD)
     for _ in range(LOGIN_FAILURES_ALLOWED):
         client.post(reverse("accounts:login"), {"username": "hal", "password": "wrong"})
-    LoginFailure.objects.update(created_at=timezone.now() - timedelta(minutes=16))
+    AccessAttempt.objects.update(attempt_time=timezone.now() - timedelta(minutes=16))
     response = client.post(reverse("accounts:login"), {"username": "hal", "password": PASSWORD})
     assert response.status_code == 302
-    assert not LoginFailure.objects.filter(username="hal").exists()
+    assert not AccessAttempt.objects.filter(username="hal").exists()
+
+
+def test_the_lock_counts_a_name_ignoring_case(client: Client) -> None:
+    get_user_model().objects.create_user(username="Ida", password=PASSWORD)
+    for typed in ["ida", "IDA", "Ida", "iDa", "idA"][:LOGIN_FAILURES_ALLOWED]:
+        client.post(reverse("accounts:login"), {"username": typed, "password": "wrong"})
+    response = client.post(reverse("accounts:login"), {"username": "ida", "password": PASSWORD})
+    assert "Too many failed log-ins" in response.content.decode()
+
+
+def test_fresh_forged_forwarded_headers_do_not_escape_the_lock(client: Client) -> None:
+    """Without a proxy configured, X-Forwarded-For and X-Real-IP are the client's own words."""
+    get_user_model().objects.create_user(username="jon", password=PASSWORD)
+    answers = []
+    for n in range(15):
+        forged = f"198.51.100.{n + 1}"
+        response = client.post(reverse("accounts:login"), {"username": "jon", "password": "x"},
+                               HTTP_X_FORWARDED_FOR=forged, HTTP_X_REAL_IP=forged)
+        answers.append("Too many failed log-ins" in response.content.decode())
+    # The failure that reaches the limit already says so; every later try is refused.
+    assert answers == [False] * (LOGIN_FAILURES_ALLOWED - 1) + [True] * (
+        16 - LOGIN_FAILURES_ALLOWED)
+
+
+def test_behind_one_proxy_each_client_is_keyed_on_the_address_the_proxy_set(
+        client: Client, settings) -> None:
+    """deploy/nginx.conf overwrites X-Real-IP (and X-Forwarded-For) with the address it sees;
+    the app reads that header only, so a forged X-Forwarded-For changes nothing and two
+    clients behind the same proxy are counted apart."""
+    settings.AXES_IPWARE_META_PRECEDENCE_ORDER = ("HTTP_X_REAL_IP", "REMOTE_ADDR")
+    get_user_model().objects.create_user(username="kim", password=PASSWORD)
+    proxy = Client(REMOTE_ADDR="172.18.0.9")
+    for n in range(15):
+        response = proxy.post(reverse("accounts:login"), {"username": "kim", "password": "x"},
+                              HTTP_X_REAL_IP="81.2.69.160",
+                              HTTP_X_FORWARDED_FOR=f"198.51.100.{n + 1}")
+    assert "Too many failed log-ins" in response.content.decode()
+    assert set(AccessAttempt.objects.values_list("ip_address", flat=True)) == {"81.2.69.160"}
+    neighbour = proxy.post(reverse("accounts:login"), {"username": "kim", "password": PASSWORD},
+                           HTTP_X_REAL_IP="81.2.69.161")
+    assert neighbour.status_code == 302
+
+
+def test_behind_a_chain_of_appending_proxies_the_last_trusted_entry_counts(settings) -> None:
+    """With AXES_IPWARE_PROXY_COUNT the right-most entry the trusted proxy appended is the
+    client; whatever the client wrote to its left is ignored."""
+    settings.AXES_IPWARE_META_PRECEDENCE_ORDER = ("HTTP_X_FORWARDED_FOR",)
+    settings.AXES_IPWARE_PROXY_COUNT = 1
+    settings.AXES_IPWARE_PROXY_ORDER = "right-most"
+    get_user_model().objects.create_user(username="lou", password=PASSWORD)
+    proxy = Client(REMOTE_ADDR="172.18.0.9")
+    for n in range(15):
+        response = proxy.post(reverse("accounts:login"), {"username": "lou", "password": "x"},
+                              HTTP_X_FORWARDED_FOR=f"198.51.100.{n + 1}, 81.2.69.160")
+    assert "Too many failed log-ins" in response.content.decode()
+    assert set(AccessAttempt.objects.values_list("ip_address", flat=True)) == {"81.2.69.160"}
+
+
+def test_the_shipped_proxy_sets_the_client_address_headers_itself() -> None:
+    from pathlib import Path
+
+    conf = (Path(__file__).resolve().parents[2] / "deploy" / "nginx.conf").read_text()
+    assert "proxy_set_header X-Forwarded-For $remote_addr;" in conf
+    assert "proxy_set_header X-Real-IP $remote_addr;" in conf
+    assert "$proxy_add_x_forwarded_for" not in conf
 
 
 def test_changing_the_password(client: Client) -> None:
@@ -155,6 +222,43 @@ def test_password_reset_mails_a_link_that_sets_a_new_password(client: Client) ->
 def test_password_reset_for_an_unknown_address_sends_nothing_but_looks_the_same(
         client: Client) -> None:
     response = client.post(reverse("accounts:password_reset"), {"email": "nobody@example.com"})
+    assert response["Location"] == reverse("accounts:password_reset_done")
+    assert mail.outbox == []
+
+
+def test_one_address_gets_only_a_few_reset_mails_an_hour(client: Client, settings) -> None:
+    get_user_model().objects.create_user(username="max", email="max@example.com",
+                                         password=PASSWORD)
+    answers = set()
+    for n in range(15):
+        # From fifteen client addresses: the limit is the mailbox's, not only the sender's.
+        sender = Client(REMOTE_ADDR=f"10.0.0.{n + 1}")
+        response = sender.post(reverse("accounts:password_reset"), {"email": "MAX@example.com"})
+        answers.add((response.status_code, response["Location"]))
+    assert len(mail.outbox) == settings.PASSWORD_RESET_PER_EMAIL
+    assert answers == {(302, reverse("accounts:password_reset_done"))}  # the same every time
+
+
+def test_one_client_gets_only_a_few_reset_mails_an_hour_whatever_the_address(
+        client: Client, settings) -> None:
+    for n in range(15):
+        get_user_model().objects.create_user(username=f"u{n}", email=f"u{n}@example.com",
+                                             password=PASSWORD)
+    for n in range(15):
+        response = client.post(reverse("accounts:password_reset"), {"email": f"u{n}@example.com"},
+                               HTTP_X_FORWARDED_FOR=f"198.51.100.{n + 1}")
+        assert response["Location"] == reverse("accounts:password_reset_done")
+    assert len(mail.outbox) == settings.PASSWORD_RESET_PER_CLIENT
+
+
+def test_the_reset_limit_counts_unknown_addresses_too_so_it_tells_nothing(
+        client: Client, settings) -> None:
+    """A stranger cannot learn whether an address has an account from when the mails stop."""
+    get_user_model().objects.create_user(username="ned", email="ned@example.com",
+                                         password=PASSWORD)
+    for n in range(settings.PASSWORD_RESET_PER_CLIENT):
+        client.post(reverse("accounts:password_reset"), {"email": f"nobody{n}@example.com"})
+    response = client.post(reverse("accounts:password_reset"), {"email": "ned@example.com"})
     assert response["Location"] == reverse("accounts:password_reset_done")
     assert mail.outbox == []
 

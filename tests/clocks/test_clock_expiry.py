@@ -22,7 +22,7 @@ from clocks_helpers import (
 from games.chudopoly.engine import card
 from games.platform import clocks
 from games.platform.identity import Viewer
-from games.platform.models import Game, GameAction
+from games.platform.models import Game, GameAction, Seat
 from games.platform.scheduler import in_process_scheduler
 from games.platform.tasks import clock_expire
 
@@ -203,6 +203,9 @@ def test_an_early_clock_task_waits_for_the_deadline(alice: Viewer, bob: Viewer, 
 def test_games_decided_by_the_clock_replay_to_the_same_state(alice: Viewer, bob: Viewer,
                                                              carol: Viewer, clock) -> None:
     game = started_game(alice, (bob, "Bob"), (carol, "Carol"))
+    # Their pages stay open (a socket each): a game whose every human timed out and has gone
+    # is abandoned and its clocks stop (games/platform/abandoned.py).
+    Seat.objects.filter(table_id=game.table_id).update(connections=1)
     for _ in range(40):
         game.refresh_from_db()
         if game.status != Game.Status.RUNNING:
@@ -259,7 +262,7 @@ def test_the_page_shows_the_paused_turn_clock_to_players_and_spectators(
     clock.advance(20)
     game = act(game, a, first_legal(game, a, "action"))
     url = f"/t/{game.table.code}/"
-    spectator = client.get(url).content.decode()
+    spectator = client.get(game.table.invite_path).content.decode()  # watching by the link
     assert f'id="seat-{a}"' in spectator and re.search("⏸ 0:(39|40)", spectator)
     bobs_clock = game.deadlines[str(b)]["deadline"]
     assert f'data-deadline="{bobs_clock}"' in spectator  # the responder's own clock runs

@@ -121,7 +121,7 @@ def test_a_spectator_with_a_wrong_device_clock_still_sees_the_right_countdown(
     # This device's clock runs ten minutes fast.
     page.add_init_script("(() => { const real = Date.now.bind(Date);"
                          " Date.now = () => real() + 600000; })()")
-    page.goto(f"{live_server_url}/t/{game.table.code}/")
+    page.goto(f"{live_server_url}{game.table.invite_path}")  # a watcher with the link
     page.wait_for_selector("#connection[data-state=open]")
     clock = page.locator(f"#seat-{turn} time[data-deadline]")
     page.wait_for_function("el => /^1:2\\d$/.test(el.textContent)", arg=clock.element_handle())

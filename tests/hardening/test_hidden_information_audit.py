@@ -109,14 +109,17 @@ def test_no_frame_or_page_shows_another_seats_hand_or_the_draw_order(
     ws_base = live_server_url.replace("http://", "ws://")
     cookies = {**table.cookies, "spectator": watcher_cookie}
     pages: dict[str, list[str]] = {who: [] for who in cookies}
-    pages["_path"] = [f"/t/{table.code}/"]
+    from games.platform.models import Table
+
+    invite = Table.objects.get(pk=table.table_id).invite_token  # the watcher has the link
+    pages["_path"] = [f"/t/{table.code}/?invite={invite}"]
     stop = threading.Event()
     fetcher = threading.Thread(target=_fetch_pages,
                                args=(live_server_url, cookies, pages, stop), daemon=True)
 
     async def play() -> dict[str, ScriptedSeat]:
         clients = {name: ScriptedSeat(ws_base, table.code, cookie, rng=random.Random(i),
-                                      record=True, name=name)
+                                      record=True, name=name, invite=invite)
                    for i, (name, cookie) in enumerate(cookies.items())}
         clients["spectator"].watching = True
         await asyncio.gather(*(c.connect() for c in clients.values()))

@@ -117,6 +117,53 @@ async def test_every_socket_accepts_the_sites_own_origin(path: str) -> None:
     assert connected is True
 
 
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("origin", [b"http://127.0.0.1:9999", b"http://localhost:9999",
+                                    b"https://localhost", b"ws://localhost",
+                                    b"http://localhost:notaport"])
+async def test_a_table_socket_refuses_an_allowed_host_on_another_port_or_scheme(
+        origin: bytes) -> None:
+    game = await database_sync_to_async(_two_guest_game)()
+    connected, comm = await _socket(f"/ws/table/{game.table.code}/", ALICE, origin=origin)
+    # Refused at the handshake: nothing of the hand was sent.
+    assert connected is False
+    assert await comm.receive_nothing(timeout=0.1)
+    await comm.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_socket_accepts_its_own_port_and_the_trusted_origins(settings: Any) -> None:
+    settings.CSRF_TRUSTED_ORIGINS = ["https://chudopoly.example", "https://*.chudopoly.example"]
+    game = await database_sync_to_async(_two_guest_game)()
+    path = f"/ws/table/{game.table.code}/"
+    cases = [((b"localhost:8000", b"http://localhost:8000"), True),
+             ((b"localhost:8000", b"http://localhost"), False),
+             ((b"localhost", b"http://localhost:80"), True),
+             ((b"localhost", b"https://chudopoly.example"), True),
+             ((b"localhost", b"https://www.chudopoly.example"), True),
+             ((b"localhost", b"http://chudopoly.example"), False),
+             ((b"localhost", b"https://chudopoly.example:8443"), False),
+             ((b"evil.example", b"http://evil.example"), False)]  # a host not allowed
+    for (host, origin), expected in cases:
+        cookie = await database_sync_to_async(_cookie)(ALICE)
+        comm = WebsocketCommunicator(_application(), path, headers=[
+            (b"host", host), (b"origin", origin), (b"cookie", cookie)])
+        connected, _ = await comm.connect()
+        await comm.disconnect()
+        assert connected is expected, (host, origin)
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_private_tables_socket_needs_its_invite_token_or_a_seat() -> None:
+    game = await database_sync_to_async(_two_guest_game)()
+    code, invite = game.table.code, game.table.invite_token
+    for viewer, query, expected in [(MALLORY, "", False), (MALLORY, "?invite=guess", False),
+                                    (MALLORY, f"?invite={invite}", True), (BOB, "", True)]:
+        connected, comm = await _socket(f"/ws/table/{code}/{query}", viewer)
+        await comm.disconnect()
+        assert connected is expected, (viewer, query)
+
+
 # --- authority over every seat action -----------------------------------------------------------
 
 
@@ -135,8 +182,9 @@ async def test_only_the_session_that_owns_a_seat_moves_it() -> None:
              (MALLORY, {**end_turn, "seat": seat}, "spectator"),
              (other, {**end_turn, "seat": seat}, "forged"),
              (other, end_turn, "not_your_turn")]
+    invite = game.table.invite_token  # the watchers came by the invite link
     for viewer, frame, expected in cases:
-        connected, comm = await _socket(f"/ws/table/{code}/", viewer)
+        connected, comm = await _socket(f"/ws/table/{code}/?invite={invite}", viewer)
         assert connected
         await _drain(comm)
         await comm.send_to(text_data=json.dumps(frame))
@@ -156,7 +204,8 @@ async def test_a_seat_at_one_table_gives_no_say_at_another() -> None:
     other_game = await database_sync_to_async(services.game_start)(table_id=other_table.pk,
                                                                    viewer=MALLORY)
     before = await database_sync_to_async(_snapshot)(game.pk)
-    _connected, comm = await _socket(f"/ws/table/{game.table.code}/", MALLORY)
+    _connected, comm = await _socket(
+        f"/ws/table/{game.table.code}/?invite={game.table.invite_token}", MALLORY)
     await _drain(comm)
     await comm.send_to(text_data=json.dumps({"kind": "act", "action": {"type": "scoop"},
                                              "expected_version": 0}))
@@ -173,13 +222,13 @@ def test_lobby_posts_from_a_stranger_change_nothing() -> None:
     table = services.table_create(viewer=ALICE, name="Alice", ruleset_spec={})
     bot = services.seat_add_bot(table_id=table.pk, viewer=ALICE)
     stranger = Client()
-    stranger.get(f"/t/{table.code}/")  # a browser with a session, not seated
+    stranger.get(table.invite_path)  # a browser with a session and the link, not seated
     before = list(Seat.objects.filter(table=table).values_list("pk", "name", "away"))
     for path in (f"/t/{table.code}/start/", f"/t/{table.code}/bots/",
                  f"/t/{table.code}/bots/{bot.pk}/remove/", f"/t/{table.code}/leave/",
                  f"/t/{table.code}/rematch/", f"/t/{table.code}/move/",
                  f"/t/{table.code}/move/not-a-token/"):
-        response = stranger.post(path)
+        response = stranger.post(path, {"invite": table.invite_token})
         assert response.status_code in (200, 302), path
     table.refresh_from_db()
     assert table.status == Table.Status.OPEN and not table.games.exists()
@@ -275,9 +324,10 @@ def test_a_post_with_the_pages_own_token_is_accepted() -> None:
     """The other side of the CSRF check: the forms the pages render do carry a valid token."""
     table = services.table_create(viewer=ALICE, name="Alice", ruleset_spec={})
     client = Client(enforce_csrf_checks=True)
-    page = client.get(f"/t/{table.code}/").content.decode()
+    page = client.get(table.invite_path).content.decode()
     token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
-    response = client.post(f"/t/{table.code}/join/", {"name": "Bob",
+    invite = re.search(r'name="invite" value="([^"]+)"', page).group(1)
+    response = client.post(f"/t/{table.code}/join/", {"name": "Bob", "invite": invite,
                                                       "csrfmiddlewaretoken": token})
     assert response.status_code == 302
     assert table.seats.count() == 2

@@ -86,10 +86,13 @@ def test_a_bad_call_sign_is_shown_next_to_the_name(client: Client) -> None:
 
 def test_a_friend_with_the_link_takes_a_seat_and_the_host_starts(client: Client) -> None:
     table = new_table(client)
+    invite = re.search(r'id="invite-link">([^<]+)<',
+                       client.get(f"/t/{table.code}/").content.decode()).group(1)
     friend = Client()
-    page = friend.get(f"/t/{table.code}/").content.decode()
+    page = friend.get(invite.replace("&amp;", "&")).content.decode()
     assert "Take a seat" in page
-    friend.post(f"/t/{table.code}/join/", {"name": "Bob"})
+    token = re.search(r'name="invite" value="([\w-]+)"', page).group(1)
+    friend.post(f"/t/{table.code}/join/", {"name": "Bob", "invite": token})
     assert table.seats.count() == 2
     assert "Bob" in friend.get(f"/t/{table.code}/").content.decode()
     # Only the host sees the start button working; Bob's start is refused.
@@ -129,7 +132,7 @@ def test_a_spectator_sees_the_public_view_only(client: Client) -> None:
     client.post(f"/t/{table.code}/bots/")
     client.post(f"/t/{table.code}/start/")
     game = Game.objects.get()
-    html = Client().get(f"/t/{table.code}/").content.decode()
+    html = Client().get(table.invite_path).content.decode()
     assert "Your hand" not in html
     shown = {int(x) for x in re.findall(r'data-card-id="(\d+)"', html)}
     hands = {c for p in game.state["players"] for c in p["hand"]}
@@ -167,7 +170,7 @@ def test_the_invite_link_is_shown_whole_with_a_copy_button(client: Client) -> No
     table = new_table(client)
     html = client.get(f"/t/{table.code}/").content.decode()
     shown = re.search(r'<code id="invite-url"[^>]*>([^<]*)</code>', html).group(1)
-    assert shown == f"http://testserver/t/{table.code}/"  # the whole link, as text
+    assert shown == f"http://testserver{table.invite_path}"  # the whole link, as text
     assert 'data-copy="#invite-url"' in html and ">Copy</button>" in html
 
 
@@ -210,7 +213,7 @@ def test_the_home_page_lists_public_games_in_progress_to_watch(client: Client) -
 def test_a_player_is_not_told_they_are_watching(client: Client) -> None:
     table = new_table(client)
     assert 'id="watching"' not in client.get(f"/t/{table.code}/").content.decode()
-    assert 'id="watching"' in Client().get(f"/t/{table.code}/").content.decode()
+    assert 'id="watching"' in Client().get(table.invite_path).content.decode()
 
 
 def test_a_mistyped_invite_code_gets_the_sites_own_404_even_in_debug(client: Client,
@@ -221,3 +224,57 @@ def test_a_mistyped_invite_code_gets_the_sites_own_404_even_in_debug(client: Cli
     html = response.content.decode()
     assert "That page is not on the table" in html and "/t/QQQQ/" in html
     assert "Django" not in html  # not the technical 404 page
+
+
+def test_a_private_table_opens_by_its_invite_link_not_by_its_code(client: Client) -> None:
+    table = new_table(client)
+    assert len(table.invite_token) >= 20
+    stranger = Client()
+    assert stranger.get(f"/t/{table.code}/").status_code == 404  # the same as no table at all
+    assert stranger.get(f"/t/{table.code}/?invite=wrong").status_code == 404
+    assert stranger.post(f"/t/{table.code}/join/", {"name": "Eve"}).status_code == 404
+    assert table.seats.count() == 1
+    assert stranger.get(table.invite_path).status_code == 200
+    # The host, seated, opens it by its code alone, and sees the whole invite link.
+    page = client.get(f"/t/{table.code}/").content.decode()
+    assert f"?invite={table.invite_token}" in page
+
+
+def test_a_public_table_keeps_its_short_code(client: Client) -> None:
+    table = new_table(client, is_public="on")
+    assert table.invite_token == "" and table.invite_path == f"/t/{table.code}/"
+    assert Client().get(f"/t/{table.code}/").status_code == 200
+
+
+def test_a_seated_friend_comes_back_without_the_link(client: Client) -> None:
+    table = new_table(client)
+    friend = Client()
+    friend.post(f"/t/{table.code}/join/", {"name": "Bob", "invite": table.invite_token})
+    assert table.seats.count() == 2
+    assert friend.get(f"/t/{table.code}/").status_code == 200
+
+
+def test_a_full_private_table_sends_a_visitor_back_with_the_link(client: Client) -> None:
+    table = new_table(client, max_seats="2")
+    Client().post(f"/t/{table.code}/join/", {"name": "Bob", "invite": table.invite_token})
+    late = Client()
+    response = late.post(f"/t/{table.code}/join/", {"name": "Cy", "invite": table.invite_token})
+    assert response["Location"] == table.invite_path
+    assert late.get(response["Location"]).status_code == 200
+
+
+def test_guessing_codes_from_one_address_is_throttled(client: Client, settings) -> None:
+    """Unknown codes and private codes without the token count alike; past the limit every
+    table that address is not admitted to answers 429 with the site's page, whether the code
+    exists or not, while the invite link and the seated players still work."""
+    table = new_table(client)
+    scanner = Client(REMOTE_ADDR="203.0.113.50")
+    statuses = [scanner.get(f"/t/Z{n:03d}/").status_code
+                for n in range(settings.TABLE_MISSES_PER_CLIENT)]
+    assert set(statuses) == {404}
+    refused = scanner.get(f"/t/{table.code}/")
+    assert refused.status_code == 429 and "Too many tries" in refused.content.decode()
+    assert scanner.get("/t/QQQQ/").status_code == 429
+    assert scanner.get(table.invite_path).status_code == 200
+    assert client.get(f"/t/{table.code}/").status_code == 200
+    assert Client(REMOTE_ADDR="203.0.113.51").get("/t/QQQQ/").status_code == 404
