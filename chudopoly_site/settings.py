@@ -201,7 +201,8 @@ if BOT_PAUSE_SECONDS < 0:
     raise ImproperlyConfigured("BOT_PAUSE_SECONDS must be zero or more")
 
 # A game none of whose humans is present is closed (unrated) after this long without a move;
-# its bots stop at once. One player keeps at most this many bot games running (games/platform/abandoned.py).
+# its bots stop at once. One player keeps at most this many bot games running
+# (games/platform/abandoned.py).
 ABANDONED_GAME_CLOSE_MINUTES = env_int("ABANDONED_GAME_CLOSE_MINUTES", 10, minimum=1)
 BOT_GAMES_PER_PLAYER = env_int("BOT_GAMES_PER_PLAYER", 3, minimum=1)
 

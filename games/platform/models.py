@@ -29,7 +29,8 @@ class Table(models.Model):
     response_seconds = models.PositiveSmallIntegerField(default=45)
     is_public = models.BooleanField(default=False)
     # A private table opens only with this token in its invite link (or for the people seated
-    # there): its 4-character code alone can be guessed. Empty for public tables (games/platform/invites.py).
+    # there): its 4-character code alone can be guessed. Empty for public tables
+    # (games/platform/invites.py).
     invite_token = models.CharField(max_length=32, blank=True, default="")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
     host = models.ForeignKey("Seat", null=True, blank=True, on_delete=models.SET_NULL,
