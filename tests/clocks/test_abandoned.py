@@ -11,6 +11,7 @@ from django.test import Client
 
 from games.platform import clocks, services
 from games.platform.identity import GUEST_SESSION_KEY, Viewer
+from games.platform.interface import get_game
 from games.platform.models import Game, Seat, Table
 from games.platform.scheduler import in_process_scheduler
 from games.platform.tasks import bots_watchdog
@@ -71,7 +72,7 @@ def test_a_human_who_comes_back_gets_the_bots_playing_again(alice: Viewer, clock
     with django_capture_on_commit_callbacks(execute=True):
         clocks.seat_connected(table_id=game.table_id, viewer=alice)  # the page's socket opens
     assert not seat_row(game, alice).away
-    assert [task for _, task, _ in in_process_scheduler().pending()] == ["chudopoly.bot_move"]
+    assert [task for _, task, _ in in_process_scheduler().pending()] == ["tables.bot_move"]
     run_due_jobs(clock.now())
     version = game.version
     game.refresh_from_db()
@@ -86,7 +87,7 @@ def test_a_game_nobody_plays_is_closed_as_abandoned_and_never_rated(
     user = django_user_model.objects.create_user(username="ann", password="pw-ann-123")
     ann = Viewer(user_id=user.pk, guest_key=None, username="ann")
     table = services.table_play_vs_bots(viewer=ann, name=None,
-                                        levels=services.QUICK_PLAY_LEVELS)
+                                        levels=get_game("chudopoly").quick_play_levels())
     game = Game.objects.get(table=table)
     services.seat_leave(table_id=table.pk, viewer=ann)
     clock.advance(9 * 60)
@@ -145,6 +146,6 @@ def test_a_game_with_two_humans_is_not_a_bot_game_for_the_cap(alice: Viewer, bob
                                                              ) -> None:
     started_game(alice, (bob, "Bob"), bots=1)
     for _ in range(3):
-        services.table_play_vs_bots(viewer=alice, name="Alice", levels=["basic"])
+        services.table_play_vs_bots(viewer=alice, name="Alice", levels=["easy"])
     assert Game.objects.filter(status=Game.Status.RUNNING).count() == 4
     assert Seat.objects.filter(is_bot=False, table__games__status="running").count() == 5

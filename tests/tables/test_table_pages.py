@@ -86,7 +86,7 @@ def test_a_bad_call_sign_is_shown_next_to_the_name(client: Client) -> None:
 
 def test_a_friend_with_the_link_takes_a_seat_and_the_host_starts(client: Client) -> None:
     table = new_table(client)
-    invite = re.search(r'id="invite-link">([^<]+)<',
+    invite = re.search(r'<code id="invite-url"[^>]*>([^<]+)<',
                        client.get(f"/t/{table.code}/").content.decode()).group(1)
     friend = Client()
     page = friend.get(invite.replace("&amp;", "&")).content.decode()

@@ -380,7 +380,7 @@ async def test_spectators_are_counted_for_everyone_and_see_watching(alice: Viewe
     await frames(watcher)
     told = "\n".join(await frames(seated))
     assert 'id="watchers"' in told and "1 watching" in told
-    page = await database_sync_to_async(lambda: Client().get(f"/t/{game.table.code}/"))()
+    page = await database_sync_to_async(lambda: Client().get(game.table.invite_path))()
     html = page.content.decode()
     assert 'id="watching"' in html and "1 watching" in html
     await watcher.disconnect()
