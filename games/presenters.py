@@ -22,7 +22,7 @@ from games.identity import Viewer
 from games.interface import GameEngine, get_game
 from games.models import ChatMessage, Game, GameAction, Seat, Table
 from games.rendering import render_unlocalized
-from games.services import Move
+from games.services import Move, decision_token
 
 LOG_LINES = 40
 CHAT_LINES = 50
@@ -314,7 +314,8 @@ def render_all(screen: TableScreen, *, oob: bool = True,
     partial is rendered again only when what it shows changed (during a game, almost never)."""
     out = {"version": render_to_string("games/_version.html",
                                        {"version": screen.version, "oob": oob,
-                                        "seat": screen.seat})}
+                                        "seat": screen.seat,
+                                        "decision": decision_of(screen)})}
     lobby = lobby_context(screen)  # once for all the partials
     key = (oob, *lobby_key(screen, extra))
     if memo is not None and memo.get("lobby", ((), ""))[0] == key:
@@ -329,6 +330,15 @@ def render_all(screen: TableScreen, *, oob: bool = True,
     for name, template in engine.board_templates.items():
         out[name] = render_partial(template, screen, oob=oob, extra=extra, lobby=lobby)
     return out
+
+
+def decision_of(screen: TableScreen) -> str:
+    """The token of what this screen's seat is deciding (services.decision_token), sent back
+    with its moves so one made on a page a version behind still counts if it still holds."""
+    game = screen.game
+    if game is None or screen.seat is None or game.status != Game.Status.RUNNING:
+        return ""
+    return decision_token(get_game(game.game_kind), game.state, screen.seat)
 
 
 def render_chat(table: Table, *, oob: bool) -> str:

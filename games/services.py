@@ -7,6 +7,8 @@ nothing about HTTP or websockets; they raise `TableError` with a sentence a play
 
 from __future__ import annotations
 
+import hashlib
+import json
 import random
 import secrets
 from collections.abc import Mapping, Sequence
@@ -403,8 +405,23 @@ class Move:
     logged: tuple[tuple[int, list[Any]], ...]
 
 
+def decision_token(engine: GameEngine, state: Mapping[str, Any], seat: int | None) -> str:
+    """A short token for what `seat` is deciding in `state` (the engine's `decision_key`),
+    carried by the page beside the version ("" for nothing to decide, or a spectator). A move
+    sent from an older page is still applied when this token has not changed: what changed
+    was someone else's business (another chain answered, paid or timed out)."""
+    if seat is None:
+        return ""
+    key = engine.decision_key(dict(state), seat)
+    if key is None:
+        return ""
+    raw = json.dumps(key, sort_keys=True, separators=(",", ":"))
+    return hashlib.blake2s(raw.encode(), digest_size=8).hexdigest()
+
+
 def table_apply_action(*, game_id: int, seat: int, action: Mapping[str, Any],
-                       expected_version: int, source: str = "player") -> Game:
+                       expected_version: int, source: str = "player",
+                       expected_decision: str | None = None) -> Game:
     """Apply one engine action for one engine seat, or refuse and change nothing.
 
     Locks the game row, checks version and seat, applies through the engine, appends to the
@@ -412,14 +429,20 @@ def table_apply_action(*, game_id: int, seat: int, action: Mapping[str, Any],
     the clocks.
     """
     return table_move(game_id=game_id, seat=seat, action=action,
-                      expected_version=expected_version, source=source).game
+                      expected_version=expected_version, source=source,
+                      expected_decision=expected_decision).game
 
 
 def table_move(*, game_id: int, seat: int, action: Mapping[str, Any], expected_version: int,
-               viewer: Viewer | None = None, source: str = "player") -> Move:
+               viewer: Viewer | None = None, source: str = "player",
+               expected_decision: str | None = None) -> Move:
     """`table_apply_action`, returning the rows the mover's push renders from. With `viewer`,
     the seat must still be theirs (checked under the lock): a socket may act on the seat it
-    last saw without looking it up again, and a seat moved away in between is refused."""
+    last saw without looking it up again, and a seat moved away in between is refused.
+
+    A move made on an older version is applied when `expected_decision` (the page's
+    `decision_token` for this seat) is still the seat's token: the table moved on, but not
+    this seat's decision. The engine judges the move itself, as always."""
     with transaction.atomic():
         try:
             # The table row is locked in the same statement (FOR UPDATE covers the join): one
@@ -432,14 +455,14 @@ def table_move(*, game_id: int, seat: int, action: Mapping[str, Any], expected_v
             raise ActionRefused("That is not your seat.", code="forged")
         if game.status != Game.Status.RUNNING:
             raise ActionRefused("The game is already finished.", code="finished")
-        if expected_version != game.version:
-            last = game.actions.order_by("-version").first()
-            if (last is not None and expected_version == game.version - 1
-                    and last.seat == seat and last.action == dict(action)):
-                raise ActionRefused("That move was already made.", code="duplicate")
-            raise ActionRefused("The table moved on before your move arrived; look again.",
-                                code="stale")
         engine = get_game(game.game_kind)
+        if expected_version != game.version:
+            if _already_made(game, seat, action, expected_version):
+                raise ActionRefused("That move was already made.", code="duplicate")
+            if not (expected_decision and 0 <= expected_version < game.version
+                    and expected_decision == decision_token(engine, game.state, seat)):
+                raise ActionRefused("The table moved on before your move arrived; look again.",
+                                    code="stale")
         table = game.table
         old_deadlines = dict(game.deadlines or {})
         logged = apply_locked(game, table, engine, seat, action, source=source)
@@ -449,6 +472,21 @@ def table_move(*, game_id: int, seat: int, action: Mapping[str, Any], expected_v
         running = game.status == Game.Status.RUNNING
         return Move(game=game, table=table, seats=seats if running else None,
                     logged=(logged,))
+
+
+DUPLICATE_LOOKBACK = 20  # log rows searched for a move sent again from an older page
+
+
+def _already_made(game: Game, seat: int, action: Mapping[str, Any],
+                  expected_version: int) -> bool:
+    """Whether this seat already made this very move since `expected_version` (the same frame
+    sent twice, perhaps with other seats' moves in between)."""
+    if not 0 <= expected_version < game.version:
+        return False
+    wanted = dict(action)
+    rows = (game.actions.filter(version__gte=expected_version, seat=seat)
+            .order_by("-version").values_list("action", flat=True)[:DUPLICATE_LOOKBACK])
+    return any(row == wanted for row in rows)
 
 
 def _owns_game_seat(game: Game, seats: Sequence[Seat], seat: int, viewer: Viewer) -> bool:
@@ -469,7 +507,10 @@ def apply_locked(game: Game, table: Table, engine: GameEngine, seat: int,
     `note` is a site event stored before the engine's (the clock's "ran out of time").
     Returns the log row it appended (version, events). The caller saves with
     `settle_locked` after its last action."""
-    if seat not in engine.to_decide(game.state):
+    # `to_decide` says who must act; the engine's legal actions say who may (a seat may
+    # scoop at any time, owed a decision or not).
+    if (seat not in engine.to_decide(game.state)
+            and dict(action) not in engine.legal_actions(game.state, seat)):
         raise ActionRefused("It is not your decision right now.", code="not_your_turn")
     try:
         applied = engine.apply(game.state, seat, dict(action))
@@ -522,7 +563,8 @@ def settle_locked(game: Game, table: Table, engine: GameEngine,
             bots = {s.game_seat for s in seats if s.bot_controlled and s.game_seat is not None}
         else:
             bots = _bot_seat_numbers(game)
-        owed = [seat for seat in deciding if seat in bots]
+        owed = {seat: decision_token(engine, game.state, seat)
+                for seat in deciding if seat in bots}
         if owed:
             transaction.on_commit(lambda: broadcast.after_push(
                 lambda: _schedule_bot_tasks(game_id, version, owed)))
@@ -548,11 +590,12 @@ def _bot_seat_numbers(game: Game) -> set[int]:
             if s.bot_controlled and s.game_seat is not None}
 
 
-def _schedule_bot_tasks(game_id: int, version: int, seats: Sequence[int]) -> None:
+def _schedule_bot_tasks(game_id: int, version: int, seats: Mapping[int, str]) -> None:
+    """One task per bot seat owed a decision, with the seat's decision token at `version`."""
     delay = bot_pause_seconds()
-    for seat in seats:
+    for seat, decision in seats.items():
         scheduler.run_after(delay, "chudopoly.bot_move", game_id=game_id, seat=seat,
-                            version=version)
+                            version=version, decision=decision)
 
 
 def bot_pause_seconds() -> float:
@@ -573,30 +616,41 @@ def schedule_bot_moves(*, game_id: int, version: int | None = None) -> int:
         return 0
     engine = get_game(game.game_kind)
     bots = _bot_seat_numbers(game)
-    owed = [seat for seat in engine.to_decide(game.state) if seat in bots]
+    owed = {seat: decision_token(engine, game.state, seat)
+            for seat in engine.to_decide(game.state) if seat in bots}
     _schedule_bot_tasks(game.pk, game.version, owed)
     return len(owed)
 
 
-def game_bot_move(*, game_id: int, seat: int, version: int) -> Game | None:
-    """One bot decision, if the game is still where the task expected it."""
+def game_bot_move(*, game_id: int, seat: int, version: int,
+                  decision: str | None = None) -> Game | None:
+    """One bot decision, if the game is still where the task expected it: at `version`, or
+    later with the seat's decision unchanged (`decision`, its token when the task was made:
+    another seat's move does not hold this bot up)."""
     from games.bots import choose_action
 
     game = Game.objects.filter(pk=game_id).first()
-    if game is None or game.status != Game.Status.RUNNING or game.version != version:
+    if game is None or game.status != Game.Status.RUNNING:
+        return None
+    engine = get_game(game.game_kind)
+    if game.version != version and not (
+            decision and version < game.version
+            and decision == decision_token(engine, game.state, seat)):
         return None
     bots = _bot_seats(game)
     if seat not in bots:
         return None
-    engine = get_game(game.game_kind)
     if seat not in engine.to_decide(game.state):
         return None
     view = engine.view(game.state, seat)
     level = bots[seat].bot_level if bots[seat].is_bot else clocks.TAKEOVER_LEVEL
     action = choose_action(view, level=level, game_kind=game.game_kind)
     try:
+        # The bot chose from the game as read now; its token lets the move through if another
+        # seat's independent move lands first.
         return table_apply_action(game_id=game.pk, seat=seat, action=action,
-                                  expected_version=version, source="bot")
+                                  expected_version=game.version, source="bot",
+                                  expected_decision=decision_token(engine, game.state, seat))
     except ActionRefused as exc:
         if exc.code in ("stale", "finished", "not_your_turn", "duplicate"):
             return None

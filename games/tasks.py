@@ -14,11 +14,13 @@ def ping(token: str) -> str:
 
 
 @shared_task(name="chudopoly.bot_move")
-def bot_move(game_id: int, seat: int, version: int) -> bool:
-    """One bot decision; a late or duplicate delivery finds the version moved on and stops."""
+def bot_move(game_id: int, seat: int, version: int, decision: str | None = None) -> bool:
+    """One bot decision; a late or duplicate delivery finds the seat's decision (`decision`,
+    its token at `version`) moved on and stops. Tasks of older releases carry no token."""
     from games.services import game_bot_move
 
-    return game_bot_move(game_id=game_id, seat=seat, version=version) is not None
+    return game_bot_move(game_id=game_id, seat=seat, version=version,
+                         decision=decision) is not None
 
 
 @shared_task(name="chudopoly.bots_watchdog")
