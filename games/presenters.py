@@ -11,6 +11,7 @@ someone else's move.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -272,6 +273,28 @@ def lobby_context(screen: TableScreen) -> dict[str, Any]:
         "invite_path": reverse("games:table", args=[table.code]),
         "viewer_is_guest": screen.viewer.user_id is None,
         "bot_levels": _bot_levels(),
+        "rematch": _rematch_context(screen),
+    }
+
+
+REMATCH_WORDS = {"yes": "accepted", "no": "declined", None: "deciding…"}
+
+
+def _rematch_context(screen: TableScreen) -> dict[str, Any] | None:
+    """An open rematch offer: who has answered what, and whether this viewer is still asked."""
+    offer = screen.table.rematch or {}
+    if not offer or screen.table.status != Table.Status.FINISHED:
+        return None
+    answers = offer.get("answers") or {}
+    humans = [s for s in screen.seats if not s.is_bot]
+    me = screen.me
+    return {
+        "deadline": offer.get("deadline"),
+        "rows": [{"name": s.name, "answer": answers.get(str(s.pk)),
+                  "words": REMATCH_WORDS.get(answers.get(str(s.pk)), "deciding…"),
+                  "me": me is not None and s.pk == me.pk} for s in humans],
+        "asked": me is not None and not me.is_bot and str(me.pk) not in answers,
+        "mine": answers.get(str(me.pk)) if me is not None else None,
     }
 
 
@@ -296,7 +319,7 @@ def lobby_key(screen: TableScreen, extra: Mapping[str, Any] | None) -> tuple[Any
     """Everything the lobby partial shows (templates/games/_lobby.html): equal keys, equal HTML."""
     t = screen.table
     return (t.pk, t.code, t.status, t.host_id, t.max_seats, t.turn_seconds, t.response_seconds,
-            t.is_public, t.ruleset_label,
+            t.is_public, t.ruleset_label, json.dumps(t.rematch or {}, sort_keys=True),
             tuple((s.pk, s.position, s.name, s.is_bot, s.bot_level, s.away, s.away_reason)
                   for s in screen.seats),
             screen.me.pk if screen.me else None, screen.viewer.user_id is None,

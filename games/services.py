@@ -13,7 +13,7 @@ import random
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
@@ -40,6 +40,7 @@ QUICK_PLAY_LEVELS = ("medium", "medium", "easy")
 QUICK_PLAY_TURN_SECONDS, QUICK_PLAY_RESPONSE_SECONDS = 0, 45
 
 MOVE_LINK_MINUTES = 10
+REMATCH_SECONDS = 60  # how long each player has to answer a rematch offer
 CHAT_MAX_CHARS = 500
 CHAT_BURST = 5  # messages ...
 CHAT_BURST_SECONDS = 10  # ... per this many seconds, per author and table
@@ -213,6 +214,11 @@ def seat_join(*, table_id: int, viewer: Viewer, name: str | None) -> Seat:
         if table.host_id is None:
             table.host = seat
             table.save(update_fields=["host", "updated_at"])
+        if table.rematch:
+            # Sitting down while a rematch is proposed is saying yes to it.
+            answers = {**table.rematch.get("answers", {}), str(seat.pk): "yes"}
+            table.rematch = {**table.rematch, "answers": answers}
+            table.save(update_fields=["rematch", "updated_at"])
         _announce(table)
         return seat
 
@@ -240,7 +246,10 @@ def seat_leave(*, table_id: int, viewer: Viewer) -> None:
         if not table.seats.filter(is_bot=False).exists():
             table.status = Table.Status.CLOSED
             table.host = None
-            table.save(update_fields=["status", "host", "updated_at"])
+            table.rematch = {}
+            table.save(update_fields=["status", "host", "rematch", "updated_at"])
+        elif table.rematch:
+            _settle_rematch(table, force=False)  # the one still to answer may have left
         _announce(table)
 
 
@@ -352,16 +361,98 @@ def game_start(*, table_id: int, viewer: Viewer) -> Game:
         return _deal(table, get_game(table.game_kind), number=1)
 
 
-def game_rematch(*, table_id: int, viewer: Viewer) -> Game:
-    """Same rules and clocks, a new seed, the seats reshuffled (RULINGS)."""
+def game_rematch(*, table_id: int, viewer: Viewer) -> Game | None:
+    """The host proposes a rematch: same rules and clocks, a new seed, the seats reshuffled
+    (RULINGS). With no other human at the table it starts at once. Otherwise every other human
+    is asked (`rematch_answer`); the game starts when all have answered, or at the deadline
+    with those who accepted (bots stay). Asked again after the deadline, it starts then.
+    Returns the new game, or None while answers are awaited."""
     with transaction.atomic():
         table = _locked_table(table_id)
-        _require_host(table, viewer)
+        host = _require_host(table, viewer)
         if table.status != Table.Status.FINISHED:
             raise TableError("A rematch can start only after the game has ended.",
                              code="not_finished")
-        last = table.games.aggregate(n=Max("number"))["n"] or 0
-        return _deal(table, get_game(table.game_kind), number=last + 1)
+        if table.rematch:
+            answers = table.rematch.get("answers", {})
+            waiting = [s.name for s in table.seats.filter(is_bot=False)
+                       if str(s.pk) not in answers]
+            if waiting and not _rematch_overdue(table):
+                raise TableError(f"Waiting for {', '.join(waiting)} to answer (a minute at "
+                                 "most).", code="waiting")
+            return _settle_rematch(table, force=True)
+        others = table.seats.filter(is_bot=False).exclude(pk=host.pk)
+        if not others.exists():
+            return _rematch_deal(table)
+        deadline = clocks.now() + timedelta(seconds=REMATCH_SECONDS)
+        table.rematch = {"deadline": deadline.isoformat(), "answers": {str(host.pk): "yes"}}
+        table.save(update_fields=["rematch", "updated_at"])
+        _announce(table)
+        table_id = table.pk
+        transaction.on_commit(lambda: scheduler.run_at(
+            deadline, "chudopoly.rematch_due", table_id=table_id))
+        return None
+
+
+def rematch_answer(*, table_id: int, viewer: Viewer, accept: bool) -> Game | None:
+    """A human asked to a rematch says yes or no; the last answer starts it."""
+    with transaction.atomic():
+        table = _locked_table(table_id)
+        seat = _viewer_seat(table, viewer)
+        if not table.rematch or table.status != Table.Status.FINISHED:
+            raise TableError("No rematch is being proposed.", code="no_rematch")
+        if seat is None or seat.is_bot:
+            raise TableError("Only the players at the table are asked.", code="no_seat")
+        answers = {**table.rematch.get("answers", {}), str(seat.pk): "yes" if accept else "no"}
+        table.rematch = {**table.rematch, "answers": answers}
+        table.save(update_fields=["rematch", "updated_at"])
+        return _settle_rematch(table, force=False)
+
+
+def rematch_due(*, table_id: int) -> Game | None:
+    """The rematch deadline came: start with those who accepted (nothing if none is open)."""
+    with transaction.atomic():
+        table = _locked_table(table_id)
+        if not table.rematch or table.status != Table.Status.FINISHED:
+            return None
+        if not _rematch_overdue(table):
+            return None  # a newer offer with a later deadline; its own task comes
+        return _settle_rematch(table, force=True)
+
+
+def _rematch_overdue(table: Table) -> bool:
+    deadline = table.rematch.get("deadline")
+    return bool(deadline) and datetime.fromisoformat(deadline) <= clocks.now()
+
+
+def _settle_rematch(table: Table, *, force: bool) -> Game | None:
+    """Start the offered rematch once every human has answered (or `force`: the deadline).
+
+    Humans who declined or did not answer give up their seats (they can watch, and sit down
+    again before the next game); bots stay. With fewer than the game's minimum left, the offer
+    lapses and the table waits, as after any game."""
+    answers = table.rematch.get("answers", {})
+    humans = list(table.seats.filter(is_bot=False))
+    if not force and any(str(s.pk) not in answers for s in humans):
+        _announce(table)
+        return None
+    keep = {s.pk for s in humans if answers.get(str(s.pk)) == "yes" or s.pk == table.host_id}
+    for seat in humans:
+        if seat.pk not in keep:
+            seat.delete()
+    table.rematch = {}
+    engine = get_game(table.game_kind)
+    if table.seats.count() < engine.min_seats or not keep:
+        table.save(update_fields=["rematch", "updated_at"])
+        _announce(table)
+        return None
+    table.save(update_fields=["rematch", "updated_at"])
+    return _rematch_deal(table)
+
+
+def _rematch_deal(table: Table) -> Game:
+    last = table.games.aggregate(n=Max("number"))["n"] or 0
+    return _deal(table, get_game(table.game_kind), number=last + 1)
 
 
 def table_play_vs_bots(*, viewer: Viewer, name: str | None, levels: Sequence[str],

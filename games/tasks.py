@@ -59,3 +59,11 @@ def seat_grace_check(seat_id: int, since: str) -> bool:
     from games.clocks import seat_takeover_if_gone
 
     return seat_takeover_if_gone(seat_id=seat_id, since=since)
+
+
+@shared_task(name="chudopoly.rematch_due")
+def rematch_due(table_id: int) -> bool:
+    """A rematch offer's deadline: start with those who accepted."""
+    from games.services import rematch_due as due
+
+    return due(table_id=table_id) is not None

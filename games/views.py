@@ -187,6 +187,13 @@ def table_rematch(request: HttpRequest, code: str) -> HttpResponse:
 
 
 @require_POST
+def table_rematch_answer(request: HttpRequest, code: str) -> HttpResponse:
+    """A player asked to a rematch accepts or declines it."""
+    return _act(request, code, services.rematch_answer,
+                accept=request.POST.get("answer") == "yes")
+
+
+@require_POST
 def seat_move_link(request: HttpRequest, code: str) -> HttpResponse:
     table = _get_table(code)
     viewer = viewer_from_request(request, create=True)
