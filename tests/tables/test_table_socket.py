@@ -416,3 +416,27 @@ async def test_a_player_who_owes_nothing_may_scoop_over_the_socket(alice: Viewer
     game = await reload(game)
     assert game.status == Game.Status.FINISHED and game.result["winner"] != me
     await comm.disconnect()
+
+
+async def test_everyone_at_the_table_sees_who_accepted_a_rematch_as_it_happens(
+        alice: Viewer, bob: Viewer, carol: Viewer) -> None:
+    game = await start(alice, (bob, "Bob"), (carol, "Carol"))
+
+    @database_sync_to_async
+    def propose() -> None:
+        from games.models import Table
+
+        Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED)
+        Table.objects.filter(pk=game.table_id).update(status=Table.Status.FINISHED)
+        services.game_rematch(table_id=game.table_id, viewer=alice)
+
+    await propose()
+    carol_socket = await connect(game.table.code, carol)
+    page = await carol_socket.receive_from(timeout=5)
+    assert "Rematch proposed" in page and "Bob: deciding" in page
+    await frames(carol_socket)
+    await database_sync_to_async(services.rematch_answer)(
+        table_id=game.table_id, viewer=bob, accept=True)
+    pushed = "\n".join(await frames(carol_socket, timeout=2))
+    assert "Bob: accepted" in pushed and 'id="rematch-accept"' in pushed
+    await carol_socket.disconnect()
