@@ -124,6 +124,9 @@ class ChudopolyGame:
     def legal_actions(self, state: dict[str, Any], seat: int) -> list[dict[str, Any]]:
         return list(engine.legal_actions(state, seat))
 
+    def decision_key(self, state: dict[str, Any], seat: int) -> list[Any] | None:
+        return engine.decision_key(state, seat)
+
     def apply(self, state: dict[str, Any], seat: int, action: dict[str, Any]) -> Applied:
         try:
             applied = engine.apply(state, seat, action)

@@ -222,7 +222,8 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
         with held_updates(deliver=self._deliver_soon) as updates:
             try:
                 move = table_move(game_id=game_id, seat=seat, action=frame.action,
-                                  expected_version=frame.expected_version, viewer=self.viewer)
+                                  expected_version=frame.expected_version, viewer=self.viewer,
+                                  expected_decision=frame.decision)
             except TableError as exc:
                 self.send_error(exc.message, exc.code)
                 # The sender may be looking at an old board: bring it up to date.

@@ -4,6 +4,8 @@ Browsers send JSON text frames. htmx's `ws-send` posts a form's fields as a JSON
 a `HEADERS` object, which we ignore), so the format is built from form fields:
 
     {"kind": "act",  "action": <object or JSON text>, "expected_version": <int>,
+     optional "decision": the page's token of what this seat was deciding (a move from an
+        older version is still applied while that token holds: games/services.table_move),
      ...optional fields that fill in the action: "cards" (ids), "colour", "target",
         "take", "give", "answer"}
     {"kind": "chat", "text": "..."}
@@ -23,8 +25,8 @@ from typing import Any
 
 MAX_FRAME_BYTES = 8 * 1024
 MAX_CARDS = 64
-TOP_LEVEL_KEYS = frozenset({"kind", "action", "expected_version", "seat", "cards", "colour",
-                            "target", "take", "give", "answer", "text", "HEADERS"})
+TOP_LEVEL_KEYS = frozenset({"kind", "action", "expected_version", "decision", "seat", "cards",
+                            "colour", "target", "take", "give", "answer", "text", "HEADERS"})
 ACTION_KEYS = frozenset({"type", "card", "colour", "target", "take", "give", "answer", "cards"})
 INT_KEYS = ("card", "target", "take", "give")
 STR_KEYS = ("colour", "answer", "type")
@@ -45,6 +47,7 @@ class Frame:
     expected_version: int = -1
     seat: int | None = None
     text: str = ""
+    decision: str | None = None  # games/services.decision_token, as the page showed it
 
 
 def _as_int(value: Any, name: str) -> int:
@@ -152,4 +155,8 @@ def parse_frame(text: str | None, bytes_data: bytes | None = None) -> Frame:
     if action["type"] in ("pay", "discard", "accept_pay") and "cards" not in action:
         action["cards"] = []  # a form with nothing ticked sends no "cards" field at all
     version = _as_int(data["expected_version"], "expected_version")
-    return Frame(kind="act", action=action, expected_version=version, seat=seat)
+    # Empty: a spectator's page, or a seat with nothing to decide.
+    raw = data.get("decision")
+    decision = None if raw in (None, "") else _as_str(raw, "decision", limit=64)
+    return Frame(kind="act", action=action, expected_version=version, seat=seat,
+                 decision=decision)

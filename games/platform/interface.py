@@ -126,6 +126,13 @@ class GameEngine(Protocol):
 
     def legal_actions(self, state: State, seat: int) -> list[Action]: ...
 
+    def decision_key(self, state: State, seat: int) -> Any:
+        """A JSON-able token of what `seat` is deciding now (None: nothing). Equal tokens at
+        two versions mean the same decision, so a move the seat chose at the older one is
+        still meant: moves by others that leave this seat's decision alone (another chain
+        answered, say) do not make it stale. Any move of the seat's own must change it."""
+        ...
+
     def apply(self, state: State, seat: int, action: Action) -> Applied:
         """Apply one action (input untouched); raises IllegalAction with a reason."""
         ...

@@ -35,6 +35,9 @@ class Table(models.Model):
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
     host = models.ForeignKey("Seat", null=True, blank=True, on_delete=models.SET_NULL,
                              related_name="+")
+    # An open rematch offer (services.game_rematch): {"deadline": iso, "answers": {seat id:
+    # "yes" | "no"}}; empty when none is open.
+    rematch = models.JSONField(default=dict, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

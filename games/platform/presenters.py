@@ -11,6 +11,7 @@ someone else's move.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -21,7 +22,7 @@ from games.platform.identity import Viewer
 from games.platform.interface import GameEngine, get_game
 from games.platform.models import ChatMessage, Game, GameAction, Seat, Table
 from games.platform.rendering import render_unlocalized
-from games.platform.services import Move
+from games.platform.services import Move, decision_token
 
 LOG_LINES = 40
 CHAT_LINES = 50
@@ -285,6 +286,28 @@ def lobby_context(screen: TableScreen) -> dict[str, Any]:
         "invite_path": table.invite_path,
         "viewer_is_guest": screen.viewer.user_id is None,
         "bot_levels": list(get_game(screen.table.game_kind).bot_levels().items()),
+        "rematch": _rematch_context(screen),
+    }
+
+
+REMATCH_WORDS = {"yes": "accepted", "no": "declined", None: "deciding…"}
+
+
+def _rematch_context(screen: TableScreen) -> dict[str, Any] | None:
+    """An open rematch offer: who has answered what, and whether this viewer is still asked."""
+    offer = screen.table.rematch or {}
+    if not offer or screen.table.status != Table.Status.FINISHED:
+        return None
+    answers = offer.get("answers") or {}
+    humans = [s for s in screen.seats if not s.is_bot]
+    me = screen.me
+    return {
+        "deadline": offer.get("deadline"),
+        "rows": [{"name": s.name, "answer": answers.get(str(s.pk)),
+                  "words": REMATCH_WORDS.get(answers.get(str(s.pk)), "deciding…"),
+                  "me": me is not None and s.pk == me.pk} for s in humans],
+        "asked": me is not None and not me.is_bot and str(me.pk) not in answers,
+        "mine": answers.get(str(me.pk)) if me is not None else None,
     }
 
 
@@ -312,7 +335,7 @@ def lobby_key(screen: TableScreen, extra: Mapping[str, Any] | None) -> tuple[Any
     """Everything the lobby partial shows (templates/games/_lobby.html): equal keys, equal HTML."""
     t = screen.table
     return (t.pk, t.code, t.status, t.host_id, t.max_seats, t.turn_seconds, t.response_seconds,
-            t.is_public, t.ruleset_label,
+            t.is_public, t.ruleset_label, json.dumps(t.rematch or {}, sort_keys=True),
             tuple((s.pk, s.position, s.name, s.is_bot, s.bot_level, s.away, s.away_reason)
                   for s in screen.seats),
             screen.me.pk if screen.me else None, screen.viewer.user_id is None,
@@ -330,7 +353,8 @@ def render_all(screen: TableScreen, *, oob: bool = True,
     partial is rendered again only when what it shows changed (during a game, almost never)."""
     out = {"version": render_to_string("games/_version.html",
                                        {"version": screen.version, "oob": oob,
-                                        "seat": screen.seat})}
+                                        "seat": screen.seat,
+                                        "decision": decision_of(screen)})}
     lobby = lobby_context(screen)  # once for all the partials
     key = (oob, *lobby_key(screen, extra))
     if memo is not None and memo.get("lobby", ((), ""))[0] == key:
@@ -345,6 +369,15 @@ def render_all(screen: TableScreen, *, oob: bool = True,
     for name, template in engine.board_templates.items():
         out[name] = render_partial(template, screen, oob=oob, extra=extra, lobby=lobby)
     return out
+
+
+def decision_of(screen: TableScreen) -> str:
+    """The token of what this screen's seat is deciding (services.decision_token), sent back
+    with its moves so one made on a page a version behind still counts if it still holds."""
+    game = screen.game
+    if game is None or screen.seat is None or game.status != Game.Status.RUNNING:
+        return ""
+    return decision_token(get_game(game.game_kind), game.state, screen.seat)
 
 
 def render_chat(table: Table, *, oob: bool) -> str:

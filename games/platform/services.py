@@ -7,11 +7,13 @@ know nothing about HTTP or websockets; they raise `TableError` with a sentence a
 
 from __future__ import annotations
 
+import hashlib
+import json
 import random
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
@@ -45,6 +47,7 @@ RESPONSE_SECONDS_DEFAULT, RESPONSE_SECONDS_MAX, RESPONSE_SECONDS_MIN_HUMANS = 45
 QUICK_PLAY_TURN_SECONDS, QUICK_PLAY_RESPONSE_SECONDS = 0, 45
 
 MOVE_LINK_MINUTES = 10
+REMATCH_SECONDS = 60  # how long each player has to answer a rematch offer
 CHAT_MAX_CHARS = 500
 CHAT_BURST = 5  # messages ...
 CHAT_BURST_SECONDS = 10  # ... per this many seconds, per author and table
@@ -221,6 +224,11 @@ def seat_join(*, table_id: int, viewer: Viewer, name: str | None) -> Seat:
         if table.host_id is None:
             table.host = seat
             table.save(update_fields=["host", "updated_at"])
+        if table.rematch:
+            # Sitting down while a rematch is proposed is saying yes to it.
+            answers = {**table.rematch.get("answers", {}), str(seat.pk): "yes"}
+            table.rematch = {**table.rematch, "answers": answers}
+            table.save(update_fields=["rematch", "updated_at"])
         _announce(table)
         return seat
 
@@ -248,7 +256,10 @@ def seat_leave(*, table_id: int, viewer: Viewer) -> None:
         if not table.seats.filter(is_bot=False).exists():
             table.status = Table.Status.CLOSED
             table.host = None
-            table.save(update_fields=["status", "host", "updated_at"])
+            table.rematch = {}
+            table.save(update_fields=["status", "host", "rematch", "updated_at"])
+        elif table.rematch:
+            _settle_rematch(table, force=False)  # the one still to answer may have left
         _announce(table)
 
 
@@ -365,16 +376,98 @@ def game_start(*, table_id: int, viewer: Viewer) -> Game:
         return _deal(table, get_game(table.game_kind), number=1)
 
 
-def game_rematch(*, table_id: int, viewer: Viewer) -> Game:
-    """Same rules and clocks, a new seed, the seats reshuffled (RULINGS)."""
+def game_rematch(*, table_id: int, viewer: Viewer) -> Game | None:
+    """The host proposes a rematch: same rules and clocks, a new seed, the seats reshuffled
+    (RULINGS). With no other human at the table it starts at once. Otherwise every other human
+    is asked (`rematch_answer`); the game starts when all have answered, or at the deadline
+    with those who accepted (bots stay). Asked again after the deadline, it starts then.
+    Returns the new game, or None while answers are awaited."""
     with transaction.atomic():
         table = _locked_table(table_id)
-        _require_host(table, viewer)
+        host = _require_host(table, viewer)
         if table.status != Table.Status.FINISHED:
             raise TableError("A rematch can start only after the game has ended.",
                              code="not_finished")
-        last = table.games.aggregate(n=Max("number"))["n"] or 0
-        return _deal(table, get_game(table.game_kind), number=last + 1)
+        if table.rematch:
+            answers = table.rematch.get("answers", {})
+            waiting = [s.name for s in table.seats.filter(is_bot=False)
+                       if str(s.pk) not in answers]
+            if waiting and not _rematch_overdue(table):
+                raise TableError(f"Waiting for {', '.join(waiting)} to answer (a minute at "
+                                 "most).", code="waiting")
+            return _settle_rematch(table, force=True)
+        others = table.seats.filter(is_bot=False).exclude(pk=host.pk)
+        if not others.exists():
+            return _rematch_deal(table)
+        deadline = clocks.now() + timedelta(seconds=REMATCH_SECONDS)
+        table.rematch = {"deadline": deadline.isoformat(), "answers": {str(host.pk): "yes"}}
+        table.save(update_fields=["rematch", "updated_at"])
+        _announce(table)
+        table_id = table.pk
+        transaction.on_commit(lambda: scheduler.run_at(
+            deadline, "tables.rematch_due", table_id=table_id))
+        return None
+
+
+def rematch_answer(*, table_id: int, viewer: Viewer, accept: bool) -> Game | None:
+    """A human asked to a rematch says yes or no; the last answer starts it."""
+    with transaction.atomic():
+        table = _locked_table(table_id)
+        seat = _viewer_seat(table, viewer)
+        if not table.rematch or table.status != Table.Status.FINISHED:
+            raise TableError("No rematch is being proposed.", code="no_rematch")
+        if seat is None or seat.is_bot:
+            raise TableError("Only the players at the table are asked.", code="no_seat")
+        answers = {**table.rematch.get("answers", {}), str(seat.pk): "yes" if accept else "no"}
+        table.rematch = {**table.rematch, "answers": answers}
+        table.save(update_fields=["rematch", "updated_at"])
+        return _settle_rematch(table, force=False)
+
+
+def rematch_due(*, table_id: int) -> Game | None:
+    """The rematch deadline came: start with those who accepted (nothing if none is open)."""
+    with transaction.atomic():
+        table = _locked_table(table_id)
+        if not table.rematch or table.status != Table.Status.FINISHED:
+            return None
+        if not _rematch_overdue(table):
+            return None  # a newer offer with a later deadline; its own task comes
+        return _settle_rematch(table, force=True)
+
+
+def _rematch_overdue(table: Table) -> bool:
+    deadline = table.rematch.get("deadline")
+    return bool(deadline) and datetime.fromisoformat(deadline) <= clocks.now()
+
+
+def _settle_rematch(table: Table, *, force: bool) -> Game | None:
+    """Start the offered rematch once every human has answered (or `force`: the deadline).
+
+    Humans who declined or did not answer give up their seats (they can watch, and sit down
+    again before the next game); bots stay. With fewer than the game's minimum left, the offer
+    lapses and the table waits, as after any game."""
+    answers = table.rematch.get("answers", {})
+    humans = list(table.seats.filter(is_bot=False))
+    if not force and any(str(s.pk) not in answers for s in humans):
+        _announce(table)
+        return None
+    keep = {s.pk for s in humans if answers.get(str(s.pk)) == "yes" or s.pk == table.host_id}
+    for seat in humans:
+        if seat.pk not in keep:
+            seat.delete()
+    table.rematch = {}
+    engine = get_game(table.game_kind)
+    if table.seats.count() < engine.min_seats or not keep:
+        table.save(update_fields=["rematch", "updated_at"])
+        _announce(table)
+        return None
+    table.save(update_fields=["rematch", "updated_at"])
+    return _rematch_deal(table)
+
+
+def _rematch_deal(table: Table) -> Game:
+    last = table.games.aggregate(n=Max("number"))["n"] or 0
+    return _deal(table, get_game(table.game_kind), number=last + 1)
 
 
 def table_play_vs_bots(*, viewer: Viewer, name: str | None, levels: Sequence[str],
@@ -420,8 +513,23 @@ class Move:
     logged: tuple[tuple[int, list[Any]], ...]
 
 
+def decision_token(engine: GameEngine, state: Mapping[str, Any], seat: int | None) -> str:
+    """A short token for what `seat` is deciding in `state` (the engine's `decision_key`),
+    carried by the page beside the version ("" for nothing to decide, or a spectator). A move
+    sent from an older page is still applied when this token has not changed: what changed
+    was someone else's business (another chain answered, paid or timed out)."""
+    if seat is None:
+        return ""
+    key = engine.decision_key(dict(state), seat)
+    if key is None:
+        return ""
+    raw = json.dumps(key, sort_keys=True, separators=(",", ":"))
+    return hashlib.blake2s(raw.encode(), digest_size=8).hexdigest()
+
+
 def table_apply_action(*, game_id: int, seat: int, action: Mapping[str, Any],
-                       expected_version: int, source: str = "player") -> Game:
+                       expected_version: int, source: str = "player",
+                       expected_decision: str | None = None) -> Game:
     """Apply one engine action for one engine seat, or refuse and change nothing.
 
     Locks the game row, checks version and seat, applies through the engine, appends to the
@@ -429,14 +537,20 @@ def table_apply_action(*, game_id: int, seat: int, action: Mapping[str, Any],
     the clocks.
     """
     return table_move(game_id=game_id, seat=seat, action=action,
-                      expected_version=expected_version, source=source).game
+                      expected_version=expected_version, source=source,
+                      expected_decision=expected_decision).game
 
 
 def table_move(*, game_id: int, seat: int, action: Mapping[str, Any], expected_version: int,
-               viewer: Viewer | None = None, source: str = "player") -> Move:
+               viewer: Viewer | None = None, source: str = "player",
+               expected_decision: str | None = None) -> Move:
     """`table_apply_action`, returning the rows the mover's push renders from. With `viewer`,
     the seat must still be theirs (checked under the lock): a socket may act on the seat it
-    last saw without looking it up again, and a seat moved away in between is refused."""
+    last saw without looking it up again, and a seat moved away in between is refused.
+
+    A move made on an older version is applied when `expected_decision` (the page's
+    `decision_token` for this seat) is still the seat's token: the table moved on, but not
+    this seat's decision. The engine judges the move itself, as always."""
     with transaction.atomic():
         try:
             # The table row is locked in the same statement (FOR UPDATE covers the join): one
@@ -449,14 +563,14 @@ def table_move(*, game_id: int, seat: int, action: Mapping[str, Any], expected_v
             raise ActionRefused("That is not your seat.", code="forged")
         if game.status != Game.Status.RUNNING:
             raise ActionRefused("The game is already finished.", code="finished")
-        if expected_version != game.version:
-            last = game.actions.order_by("-version").first()
-            if (last is not None and expected_version == game.version - 1
-                    and last.seat == seat and last.action == dict(action)):
-                raise ActionRefused("That move was already made.", code="duplicate")
-            raise ActionRefused("The table moved on before your move arrived; look again.",
-                                code="stale")
         engine = get_game(game.game_kind)
+        if expected_version != game.version:
+            if _already_made(game, seat, action, expected_version):
+                raise ActionRefused("That move was already made.", code="duplicate")
+            if not (expected_decision and 0 <= expected_version < game.version
+                    and expected_decision == decision_token(engine, game.state, seat)):
+                raise ActionRefused("The table moved on before your move arrived; look again.",
+                                    code="stale")
         table = game.table
         old_deadlines = dict(game.deadlines or {})
         # One page action may stand for several engine actions (accept and pay); all or none.
@@ -472,6 +586,21 @@ def table_move(*, game_id: int, seat: int, action: Mapping[str, Any], expected_v
         running = game.status == Game.Status.RUNNING
         return Move(game=game, table=table, seats=seats if running else None,
                     logged=rows)
+
+
+DUPLICATE_LOOKBACK = 20  # log rows searched for a move sent again from an older page
+
+
+def _already_made(game: Game, seat: int, action: Mapping[str, Any],
+                  expected_version: int) -> bool:
+    """Whether this seat already made this very move since `expected_version` (the same frame
+    sent twice, perhaps with other seats' moves in between)."""
+    if not 0 <= expected_version < game.version:
+        return False
+    wanted = dict(action)
+    rows = (game.actions.filter(version__gte=expected_version, seat=seat)
+            .order_by("-version").values_list("action", flat=True)[:DUPLICATE_LOOKBACK])
+    return any(row == wanted for row in rows)
 
 
 def _owns_game_seat(game: Game, seats: Sequence[Seat], seat: int, viewer: Viewer) -> bool:
@@ -492,7 +621,10 @@ def apply_locked(game: Game, table: Table, engine: GameEngine, seat: int,
     `note` is a site event stored before the engine's (the clock's "ran out of time").
     Returns the log row it appended (version, events). The caller saves with
     `settle_locked` after its last action."""
-    if seat not in engine.to_decide(game.state):
+    # `to_decide` says who must act; the engine's legal actions say who may (a seat may
+    # scoop at any time, owed a decision or not).
+    if (seat not in engine.to_decide(game.state)
+            and dict(action) not in engine.legal_actions(game.state, seat)):
         raise ActionRefused("It is not your decision right now.", code="not_your_turn")
     try:
         applied = engine.apply(game.state, seat, dict(action))
@@ -545,7 +677,8 @@ def settle_locked(game: Game, table: Table, engine: GameEngine,
             bots = {s.game_seat for s in seats if s.bot_controlled and s.game_seat is not None}
         else:
             bots = _bot_seat_numbers(game)
-        owed = [seat for seat in deciding if seat in bots]
+        owed = {seat: decision_token(engine, game.state, seat)
+                for seat in deciding if seat in bots}
         if owed:
             transaction.on_commit(lambda: broadcast.after_push(
                 lambda: _schedule_bot_tasks(game_id, version, owed)))
@@ -571,11 +704,12 @@ def _bot_seat_numbers(game: Game) -> set[int]:
             if s.bot_controlled and s.game_seat is not None}
 
 
-def _schedule_bot_tasks(game_id: int, version: int, seats: Sequence[int]) -> None:
+def _schedule_bot_tasks(game_id: int, version: int, seats: Mapping[int, str]) -> None:
+    """One task per bot seat owed a decision, with the seat's decision token at `version`."""
     delay = bot_pause_seconds()
-    for seat in seats:
+    for seat, decision in seats.items():
         scheduler.run_after(delay, BOT_MOVE_TASK, game_id=game_id, seat=seat,
-                            version=version)
+                            version=version, decision=decision)
 
 
 def bot_pause_seconds() -> float:
@@ -598,30 +732,41 @@ def schedule_bot_moves(*, game_id: int, version: int | None = None) -> int:
         return 0  # nobody plays it: the bots wait (games/platform/abandoned.py)
     engine = get_game(game.game_kind)
     bots = _bot_seat_numbers(game)
-    owed = [seat for seat in engine.to_decide(game.state) if seat in bots]
+    owed = {seat: decision_token(engine, game.state, seat)
+            for seat in engine.to_decide(game.state) if seat in bots}
     _schedule_bot_tasks(game.pk, game.version, owed)
     return len(owed)
 
 
-def game_bot_move(*, game_id: int, seat: int, version: int) -> Game | None:
-    """One bot decision, if the game is still where the task expected it."""
+def game_bot_move(*, game_id: int, seat: int, version: int,
+                  decision: str | None = None) -> Game | None:
+    """One bot decision, if the game is still where the task expected it: at `version`, or
+    later with the seat's decision unchanged (`decision`, its token when the task was made:
+    another seat's move does not hold this bot up)."""
     game = Game.objects.filter(pk=game_id).first()
-    if game is None or game.status != Game.Status.RUNNING or game.version != version:
+    if game is None or game.status != Game.Status.RUNNING:
+        return None
+    engine = get_game(game.game_kind)
+    if game.version != version and not (
+            decision and version < game.version
+            and decision == decision_token(engine, game.state, seat)):
         return None
     if not abandoned.someone_plays(game.table_id):
         return None  # every human left or is gone past the grace (games/platform/abandoned.py)
     bots = _bot_seats(game)
     if seat not in bots:
         return None
-    engine = get_game(game.game_kind)
     if seat not in engine.to_decide(game.state):
         return None
     view = engine.view(game.state, seat)
     level = bots[seat].bot_level if bots[seat].is_bot else engine.bot_standin_level()
     action = engine.bot_action(view, level)
     try:
+        # The bot chose from the game as read now; its token lets the move through if another
+        # seat's independent move lands first.
         return table_apply_action(game_id=game.pk, seat=seat, action=action,
-                                  expected_version=version, source="bot")
+                                  expected_version=game.version, source="bot",
+                                  expected_decision=decision_token(engine, game.state, seat))
     except ActionRefused as exc:
         if exc.code in ("stale", "finished", "not_your_turn", "duplicate"):
             return None

@@ -32,11 +32,13 @@ def _also_as(old_name: str) -> Callable[[Callable[..., Any]], Callable[..., Any]
 
 @_also_as("chudopoly.bot_move")
 @shared_task(name="tables.bot_move")
-def bot_move(game_id: int, seat: int, version: int) -> bool:
-    """One bot decision; a late or duplicate delivery finds the version moved on and stops."""
+def bot_move(game_id: int, seat: int, version: int, decision: str | None = None) -> bool:
+    """One bot decision; a late or duplicate delivery finds the seat's decision (`decision`,
+    its token at `version`) moved on and stops. Tasks of older releases carry no token."""
     from games.platform.services import game_bot_move
 
-    return game_bot_move(game_id=game_id, seat=seat, version=version) is not None
+    return game_bot_move(game_id=game_id, seat=seat, version=version,
+                         decision=decision) is not None
 
 
 @_also_as("chudopoly.bots_watchdog")
@@ -81,3 +83,11 @@ def seat_grace_check(seat_id: int, since: str) -> bool:
     from games.platform.clocks import seat_takeover_if_gone
 
     return seat_takeover_if_gone(seat_id=seat_id, since=since)
+
+
+@shared_task(name="tables.rematch_due")
+def rematch_due(table_id: int) -> bool:
+    """A rematch offer's deadline: start with those who accepted."""
+    from games.platform.services import rematch_due as due
+
+    return due(table_id=table_id) is not None

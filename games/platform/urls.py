@@ -22,6 +22,8 @@ urlpatterns = [
          name="table_bot_remove"),
     path("t/<str:code>/start/", views.table_start, name="table_start"),
     path("t/<str:code>/rematch/", views.table_rematch, name="table_rematch"),
+    path("t/<str:code>/rematch/answer/", views.table_rematch_answer,
+         name="table_rematch_answer"),
     path("t/<str:code>/move/", views.seat_move_link, name="seat_move_link"),
     path("t/<str:code>/move/<str:token>/", views.seat_move_claim, name="seat_move_claim"),
 ]

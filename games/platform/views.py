@@ -241,6 +241,12 @@ def _qr_svg(link: str) -> str:
         scale=5, border=2, title="QR code of the move-seat link", dark="#111827"))
 
 
+def table_rematch_answer(request: HttpRequest, code: str) -> HttpResponse:
+    """A player asked to a rematch accepts or declines it."""
+    return _act(request, code, services.rematch_answer,
+                accept=request.POST.get("answer") == "yes")
+
+
 @require_http_methods(["GET", "POST"])
 def seat_move_link(request: HttpRequest, code: str) -> HttpResponse:
     table = _get_table(request, code)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from engine_helpers import refused
 
 from games.chudopoly.engine import card, legal_actions, result, scenario, to_decide
@@ -67,3 +68,39 @@ def test_scooping_while_armed_breaks_the_approach(play) -> None:
     state = play(state, 0, {"type": "scoop"})
     assert "final_approach_broken" in play.types()
     assert state["turn"] == 1
+
+
+def _positions() -> dict[str, dict]:
+    """One state of each kind a game passes through, three seats, seat 0's turn."""
+    from games.chudopoly.engine import apply
+
+    def after(state: dict, *moves: tuple[int, dict]) -> dict:
+        for seat, action in moves:
+            state = apply(state, seat, action).state
+        return state
+
+    charge = scenario(seats=3, hands={0: ["roll_call"], 1: ["opsec"]},
+                      banks={1: ["money:2"], 2: ["money:2"]})
+    roll_call = {"type": "action", "card": card(charge, "roll_call")}
+    accept = {"type": "respond", "answer": "accept", "target": 2}
+    over = scenario(seats=3, hands={0: ["money:1"] * 4 + ["money:2"] * 4})
+    return {
+        "on turn": scenario(seats=3),
+        "others owe answers": after(charge, (0, roll_call)),
+        "one seat pays, one answers": after(charge, (0, roll_call), (2, accept)),
+        "the source answers an OPSEC": after(
+            charge, (0, roll_call), (1, {"type": "respond", "answer": "opsec", "target": 1})),
+        "the turn holder discards": after(over, (0, {"type": "end_turn"})),
+    }
+
+
+@pytest.mark.parametrize("position", list(_positions()))
+def test_every_active_seat_may_scoop_in_every_state_of_the_game(position: str) -> None:
+    from games.chudopoly.engine import apply
+
+    state = _positions()[position]
+    for seat in range(3):
+        assert {"type": "scoop"} in legal_actions(state, seat), (position, seat)
+        after = apply(state, seat, {"type": "scoop"}).state
+        assert not after["players"][seat]["active"]
+        assert seat not in to_decide(after)

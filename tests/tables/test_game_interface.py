@@ -68,6 +68,9 @@ class Countdown:
             return []
         return [{"type": "take", "card": n} for n in (1, 2, 3) if n <= state["tokens"]]
 
+    def decision_key(self, state: dict[str, Any], seat: int) -> Any:
+        return state["turn_number"] if seat in self.to_decide(state) else None
+
     def apply(self, state: dict[str, Any], seat: int, action: dict[str, Any]) -> Applied:
         if action not in self.legal_actions(state, seat):
             raise IllegalAction("You cannot take that many")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -49,6 +50,8 @@ def _my_move(page: Any) -> bool:
 
 def test_a_guest_starts_a_table_adds_a_bot_and_plays_by_clicking(live_server_url: str,
                                                                  page: Any) -> None:
+    sent: list[str] = []  # the frames this browser sends over the table socket
+    page.on("websocket", lambda ws: ws.on("framesent", lambda payload: sent.append(payload)))
     page.goto(live_server_url + "/tables/new/")
     page.fill("input[name=name]", "Alice")
     page.select_option("select[name=preset]", "blitz")
@@ -79,3 +82,6 @@ def test_a_guest_starts_a_table_adds_a_bot_and_plays_by_clicking(live_server_url
     assert "You " in log and "Bot Alpha" in log
     assert not (page.locator("#frame-error").text_content() or "").strip()
     assert page.console_errors == []
+    # Every move carries the page's version and its decision token (services.decision_token).
+    acts = [json.loads(f) for f in sent if isinstance(f, str) and '"act"' in f]
+    assert acts and all(a.get("expected_version") and a.get("decision") for a in acts), acts

@@ -387,3 +387,94 @@ async def test_spectators_are_counted_for_everyone_and_see_watching(alice: Viewe
     gone = "\n".join(await frames(seated))
     assert 'id="watchers"' in gone and "watching" not in gone.split('id="watchers"')[1]
     await seated.disconnect()
+
+
+def decision_in(html: str) -> str | None:
+    match = re.search(r'id="table-decision" name="decision" value="([0-9a-f]*)"', html)
+    return match.group(1) if match else None
+
+
+@database_sync_to_async
+def rent_on_bob_and_carol(game: Game, alice: Viewer, bob: Viewer, carol: Viewer
+                          ) -> tuple[Game, int, int]:
+    """Alice charges rent on red to Bob and Carol (a hand-built position)."""
+    from tables_helpers import seat_of
+
+    from games.chudopoly.engine import card, scenario
+
+    a, b, c = (seat_of(game, v) for v in (alice, bob, carol))
+    state = scenario(seats=3, turn=a, hands={a: ["rent:red/yellow"]},
+                     boards={a: {"red": ["F-22 Raptor"]}},
+                     banks={b: ["money:5"], c: ["money:5"]})
+    Game.objects.filter(pk=game.pk).update(state=state)
+    rent = {"type": "action", "card": card(state, "rent:red/yellow"), "colour": "red"}
+    game = services.table_apply_action(game_id=game.pk, seat=a, action=rent,
+                                       expected_version=0)
+    return game, b, c
+
+
+async def test_an_answer_sent_from_a_page_one_version_behind_is_applied_if_its_chain_is_unchanged(
+        alice: Viewer, bob: Viewer, carol: Viewer) -> None:
+    game = await start(alice, (bob, "Bob"), (carol, "Carol"))
+    game, b, c = await rent_on_bob_and_carol(game, alice, bob, carol)
+    bob_socket = await connect(game.table.code, bob)
+    page = await bob_socket.receive_from(timeout=5)  # the whole board, on connect
+    await frames(bob_socket)
+    version, decision = version_in(page), decision_in(page)
+    assert version == 1 and decision
+    # Carol answers her own chain while Bob's "Accept" is on its way.
+    await database_sync_to_async(services.table_apply_action)(
+        game_id=game.pk, seat=c, action={"type": "respond", "answer": "accept", "target": c},
+        expected_version=1)
+    await bob_socket.send_to(text_data=json.dumps({
+        "kind": "act", "action": json.dumps({"type": "respond", "answer": "accept", "target": b}),
+        "expected_version": str(version), "decision": decision}))
+    got = await frames(bob_socket)
+    assert "ok" in [error_code(frame) for frame in got], got
+    game = await reload(game)
+    assert game.version == 3 and b in ENGINE.to_decide(game.state)  # Bob now pays
+    await bob_socket.disconnect()
+
+
+async def test_a_player_who_owes_nothing_may_scoop_over_the_socket(alice: Viewer) -> None:
+    game = await start(alice, bots=1)
+    me = next(i for i, p in enumerate(game.players) if p["name"] == "Alice")
+    if game.state["turn"] == me:
+        game = await database_sync_to_async(services.table_apply_action)(
+            game_id=game.pk, seat=me, action={"type": "end_turn"}, expected_version=0)
+    assert me not in ENGINE.to_decide(game.state)
+    comm = await connect(game.table.code, alice)
+    page = await comm.receive_from(timeout=5)  # the whole board, on connect
+    await frames(comm)
+    await comm.send_to(text_data=json.dumps({
+        "kind": "act", "action": '{"type":"scoop"}', "expected_version": version_in(page),
+        "decision": decision_in(page) or ""}))
+    got = await frames(comm)
+    assert "ok" in [error_code(frame) for frame in got], got
+    game = await reload(game)
+    assert game.status == Game.Status.FINISHED and game.result["winner"] != me
+    await comm.disconnect()
+
+
+async def test_everyone_at_the_table_sees_who_accepted_a_rematch_as_it_happens(
+        alice: Viewer, bob: Viewer, carol: Viewer) -> None:
+    game = await start(alice, (bob, "Bob"), (carol, "Carol"))
+
+    @database_sync_to_async
+    def propose() -> None:
+        from games.platform.models import Table
+
+        Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED)
+        Table.objects.filter(pk=game.table_id).update(status=Table.Status.FINISHED)
+        services.game_rematch(table_id=game.table_id, viewer=alice)
+
+    await propose()
+    carol_socket = await connect(game.table.code, carol)
+    page = await carol_socket.receive_from(timeout=5)
+    assert "Rematch proposed" in page and "Bob: deciding" in page
+    await frames(carol_socket)
+    await database_sync_to_async(services.rematch_answer)(
+        table_id=game.table_id, viewer=bob, accept=True)
+    pushed = "\n".join(await frames(carol_socket, timeout=2))
+    assert "Bob: accepted" in pushed and 'id="rematch-accept"' in pushed
+    await carol_socket.disconnect()

@@ -6,7 +6,7 @@ from .apply import IllegalAction, apply, replay
 from .cards import ACTIONS, COLOURS, PAIR_WILDS, Card, build_deck, card_dict
 from .describe import describe_rules
 from .invariants import check_invariants
-from .legal import legal_actions, to_decide
+from .legal import decision_key, legal_actions, to_decide
 from .payment import payment_problem
 from .rulesets import (
     EDITABLE_DECK_COUNTS,
@@ -38,6 +38,7 @@ __all__ = [
     "card",
     "card_dict",
     "check_invariants",
+    "decision_key",
     "describe_rules",
     "events_for",
     "legal_actions",

@@ -29,6 +29,31 @@ def to_decide(state: dict) -> list[int]:
     return [state["turn"]]
 
 
+def decision_key(state: dict, seat: int) -> list | None:
+    """What `seat` is deciding now, as plain public data (None: nothing, the seat is out or the
+    game is over). Equal keys at two versions mean the same decision: the same chains to answer
+    or pay, or the same moment of one's own turn. Another seat's move leaves the key alone
+    unless it touches this seat's decision (answering, paying or timing out another chain does
+    not); any move of this seat's own changes it, so a move chosen on an older page is still
+    meant when the key is unchanged, and a move sent twice never matches twice."""
+    if state["phase"] == "finished":
+        return None
+    players = state["players"]
+    if type(seat) is not int or not 0 <= seat < len(players) or not players[seat]["active"]:
+        return None
+    if state["phase"] == "respond":
+        pending = state["pending"]
+        chains = [[t["seat"], t["depth"], t["state"]] for t in pending["targets"]
+                  if t["responder"] == seat]
+        # Which charge: a card is played once a turn unless the deck was rebuilt from the pile.
+        return ["respond", state["turn_number"], state["shuffle_count"], pending["source"],
+                pending["card"], chains]
+    if state["turn"] == seat:
+        # Every move of a turn is the turn holder's own: each one is a new decision.
+        return [state["phase"], state["version"]]
+    return ["wait"]
+
+
 def legal_actions(state: dict, seat: int) -> list[dict]:
     """Every action `seat` may take now (payments and discards: a bounded, sensible list)."""
     if state["phase"] == "finished":
