@@ -137,7 +137,7 @@ def test_a_bot_task_goes_ahead_when_another_bot_answered_its_own_chain_first(
     runner = in_process_scheduler()
     with django_capture_on_commit_callbacks(execute=True):
         game = rent_on_two(game, a, b, c)
-    tasks = [kwargs for _when, task, kwargs in runner.pending() if task == "chudopoly.bot_move"]
+    tasks = [kwargs for _when, task, kwargs in runner.pending() if task == "tables.bot_move"]
     runner.clear()
     assert sorted(t["seat"] for t in tasks) == sorted([b, c])
     assert all(t["version"] == game.version for t in tasks)

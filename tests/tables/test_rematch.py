@@ -111,8 +111,8 @@ def test_the_page_asks_each_player_and_shows_who_accepted(alice: Viewer) -> None
     host.post("/tables/new/", {"name": "Alice", "preset": "chudopoly", "max_seats": "4",
                                "turn_seconds": "60", "response_seconds": "45"})
     table = Table.objects.get()
-    friend.post(f"/t/{table.code}/join/", {"name": "Bob"})
-    third.post(f"/t/{table.code}/join/", {"name": "Carol"})
+    friend.post(f"/t/{table.code}/join/", {"name": "Bob", "invite": table.invite_token})
+    third.post(f"/t/{table.code}/join/", {"name": "Carol", "invite": table.invite_token})
     host.post(f"/t/{table.code}/start/")
     finished(Game.objects.get())
     host.post(f"/t/{table.code}/rematch/")
