@@ -38,7 +38,7 @@ DEALS: list[tuple[str, str, tuple[str, ...], tuple[int, ...]]] = [
 HARD_SEED = 20003  # a five-medium game; the hard bot decides at some of its positions
 HARD_EVERY = 11  # every 11th decision of that game with a play left
 HARD_DECISIONS = 8
-HARD_STEPS = 600  # fixed, so the search is deterministic (its deadline is never reached)
+HARD_STEPS = 1500  # fixed, so the search is deterministic (its deadline is never reached)
 
 
 def _digest(obj: Any, *, sort: bool = False) -> str:
