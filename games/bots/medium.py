@@ -34,7 +34,7 @@ from typing import Any
 from games.engine.board import SET_SIZE
 from games.engine.state import HAND_LIMIT, REARRANGE_BUDGET
 
-from .observe import Obs, draws_nothing, rng_for
+from .observe import LazyRng, Obs, draws_nothing
 
 OPSEC_TRIES = {"rent", "finance_office", "roll_call", "midnight_requisition", "tdy_orders",
                "inspector_general", "chud"}
@@ -139,6 +139,16 @@ def _complete_after(o: Obs, seat: int, colour: str, zone: list[int]) -> bool:
 
 def receive_gain(o: Obs, seat: int, cid: int, preferred: str | None) -> float:
     """Board-score gain for `seat` receiving `cid` involuntarily (engine receipt order)."""
+    # Once per decision: a steal or swap is scored for every listed target and card, and
+    # each of those asks the same few gains again.
+    key = ("recv", seat, cid, preferred)
+    hit = o._memo.get(key)
+    if hit is None:
+        hit = o._memo[key] = _receive_gain(o, seat, cid, preferred)
+    return hit
+
+
+def _receive_gain(o: Obs, seat: int, cid: int, preferred: str | None) -> float:
     cat = o.cat
     zones = o.zones[seat]
     legal = cat.colours[cid]
@@ -160,6 +170,14 @@ def receive_gain(o: Obs, seat: int, cid: int, preferred: str | None) -> float:
 def remove_loss(o: Obs, seat: int, cid: int) -> float:
     """Board-score loss for `seat` losing `cid` from its board (upgrades of a broken set go to
     the bank: their rent is lost, their value kept)."""
+    key = ("loss", seat, cid)
+    hit = o._memo.get(key)
+    if hit is None:
+        hit = o._memo[key] = _remove_loss(o, seat, cid)
+    return hit
+
+
+def _remove_loss(o: Obs, seat: int, cid: int) -> float:
     colour = o.colour_of(seat, cid)
     if colour is None:
         return 0.0
@@ -635,4 +653,4 @@ def decide(o: Obs, rng: random.Random | None = None, rearrange: bool = True
 
 
 def choose_action(view: dict[str, Any]) -> dict[str, Any]:
-    return decide(Obs.from_view(view), rng_for(view, "medium"))
+    return decide(Obs.from_view(view), LazyRng(view, "medium"))  # type: ignore[arg-type]

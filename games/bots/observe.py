@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+from operator import itemgetter
 from typing import Any
 
 from games.engine.board import RENT_TABLE, SET_SIZE
@@ -22,6 +23,7 @@ from games.engine.winning import checkpoint_forecast
 
 HOUSE_BONUS = 3
 FOC_BONUS = 4
+_id = itemgetter("id")
 
 
 class Obs:
@@ -77,12 +79,12 @@ class Obs:
         players = view["players"]
         o.order = list(view.get("order") or range(len(players)))
         o.active = [p["active"] for p in players]
-        o.hand = [c["id"] for c in view["hand"]]
+        o.hand = list(map(_id, view["hand"]))
         o.hand_count = [p["hand_count"] for p in players]
-        o.bank = [[c["id"] for c in p["bank"]] for p in players]
-        o.zones = [{z["colour"]: [c["id"] for c in z["cards"]] for z in p["zones"]}
+        o.bank = [list(map(_id, p["bank"])) for p in players]
+        o.zones = [{z["colour"]: list(map(_id, z["cards"])) for z in p["zones"]}
                    for p in players]
-        o.upgrades = [{z["colour"]: [c["id"] for c in z["upgrades"]]
+        o.upgrades = [{z["colour"]: list(map(_id, z["upgrades"]))
                        for z in p["zones"] if z["upgrades"]} for p in players]
         o.armed = [bool(p["armed"]) for p in players]
         o.turns_left = [p.get("opponent_turns_remaining") for p in players]
@@ -94,7 +96,7 @@ class Obs:
                     pending[k] = pending[k]["id"]
         o.pending = pending
         o.legal = view["legal"]
-        o.discard = [c["id"] for c in view.get("discard", ())]
+        o.discard = list(map(_id, view.get("discard", ())))
         return o
 
     @classmethod
@@ -200,10 +202,12 @@ class Obs:
         return total
 
     def colour_of(self, seat: int, cid: int) -> str | None:
-        for colour, zone in self.zones[seat].items():
-            if cid in zone:
-                return colour
-        return None
+        where = self._memo.get(("where", seat))
+        if where is None:
+            # card -> zone for the whole board, built once per decision (asked per listed steal)
+            where = self._memo[("where", seat)] = {
+                c: colour for colour, zone in self.zones[seat].items() for c in zone}
+        return where.get(cid)
 
     def someone_armed(self) -> bool:
         hit = self._memo.get("armed")
@@ -241,12 +245,39 @@ def seed_of(view: dict[str, Any], salt: str = "") -> int:
 
 def seed_from(key: dict[str, Any]) -> int:
     """The seed of `seed_of`'s key (also built from a state by the hard bot's playouts)."""
-    digest = hashlib.blake2b(json.dumps(key, sort_keys=True).encode(), digest_size=8).digest()
+    digest = hashlib.blake2b(_SORTED_JSON.encode(key).encode(), digest_size=8).digest()
     return int.from_bytes(digest, "big")
+
+
+# What `json.dumps(key, sort_keys=True)` builds at every call (the seed is taken at every
+# decision): the same encoder, made once.
+_SORTED_JSON = json.JSONEncoder(sort_keys=True)
 
 
 def rng_for(view: dict[str, Any], salt: str = "") -> random.Random:
     return random.Random(seed_of(view, salt))
+
+
+class LazyRng:
+    """`rng_for(view, salt)`, made only when a tie asks for a number: most decisions have one
+    best play, and hashing the view was a tenth of a medium decision."""
+
+    __slots__ = ("_rng", "_salt", "_view")
+
+    def __init__(self, view: dict[str, Any], salt: str = "") -> None:
+        self._view: dict[str, Any] | None = view
+        self._salt = salt
+        self._rng: random.Random | None = None
+
+    def _real(self) -> random.Random:
+        if self._rng is None:
+            assert self._view is not None
+            self._rng = rng_for(self._view, self._salt)
+            self._view = None
+        return self._rng
+
+    def randrange(self, *args: Any, **kwargs: Any) -> int:
+        return self._real().randrange(*args, **kwargs)
 
 
 def draws_nothing(deck_count: int, discard_count: int) -> bool:

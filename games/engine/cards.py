@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
+from operator import itemgetter
 
 __all__ = [
     "ACTIONS",
@@ -287,5 +288,16 @@ def _catalogue(key: tuple[int, ...]) -> Catalogue:
     return Catalogue(_build(key))
 
 
+_counts_in_order = itemgetter(*DECK_KINDS)
+_INT_ONLY = {int}
+
+
 def catalogue(counts: Mapping[str, int]) -> Catalogue:
-    return _catalogue(_counts_key(counts))
+    try:
+        # A resolved ruleset's deck holds all 13 counts as ints: one C call, not a generator.
+        key = _counts_in_order(counts)
+    except (KeyError, TypeError):
+        key = None
+    if key is None or set(map(type, key)) != _INT_ONLY:
+        key = _counts_key(counts)
+    return _catalogue(key)
