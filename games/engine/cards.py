@@ -7,7 +7,7 @@ log replays identically for ever.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from operator import itemgetter
@@ -281,6 +281,16 @@ class Catalogue:
         """A fresh `card_dict` for id `cid` (events and views)."""
         base = self._dicts[cid]
         return {**base, "colours": base["colours"][:], "colour": colour}
+
+    def card_dicts(self, ids: Iterable[int], colour: str | None = None) -> list[dict]:
+        """`[self.card(c, colour) for c in ids]`, in bulk (views show every card in play)."""
+        out = list(map(dict.copy, map(self._dicts.__getitem__, ids)))
+        for d in out:
+            d["colours"] = d["colours"][:]
+        if colour is not None:
+            for d in out:
+                d["colour"] = colour
+        return out
 
 
 @lru_cache(maxsize=64)

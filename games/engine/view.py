@@ -4,7 +4,7 @@ events. Nothing here reveals another player's hand or the order of the deck."""
 from __future__ import annotations
 
 from .board import complete_colours, net_worth, rent_for
-from .cards import COLOUR_KEYS
+from .cards import COLOUR_KEYS, Catalogue
 from .legal import legal_actions, to_decide
 from .state import CONTEST_LAP_CAP, DECK_CYCLE_LIMIT, HAND_LIMIT, catalogue_for
 from .winning import checkpoint_forecast, contest_bar, contest_laps
@@ -16,33 +16,24 @@ _PRIVATE_EVENTS = frozenset(("draw", "deal"))
 def view(state: dict, seat: int | None) -> dict:
     """What `seat` may see (None: a spectator). The only thing a browser is ever sent."""
     cat = catalogue_for(state)
-    card = cat.card
+    card, cards = cat.card, cat.card_dicts
     pure = state["ruleset"]["pureSetRequired"]
     players = []
     for s, p in enumerate(state["players"]):
-        sets = complete_colours(cat, p, pure)
-        zones = []
-        for colour in COLOUR_KEYS:
-            zone = p["zones"].get(colour)
-            if not zone:
-                continue
-            zones.append({
-                "colour": colour,
-                "cards": [card(c, colour) for c in zone],
-                "upgrades": [card(u, colour) for u in p["upgrades"].get(colour, ())],
-                "complete": colour in sets,
-                "rent": rent_for(cat, p, colour),
-            })
+        bank_total, worth, sets, rows = _board(cat, p, pure)
         forecast = checkpoint_forecast(state, s)
         players.append({
             "seat": s,
             "active": p["active"],
             "hand_count": len(p["hand"]),
-            "bank": [card(c) for c in p["bank"]],
-            "bank_total": sum(cat.value[c] for c in p["bank"]),
-            "zones": zones,
-            "sets": len(sets),
-            "net_worth": net_worth(cat, p),
+            "bank": cards(p["bank"]),
+            "bank_total": bank_total,
+            "zones": [{"colour": colour, "cards": cards(zone, colour),
+                       "upgrades": cards(ups, colour) if ups else [], "complete": complete,
+                       "rent": rent}
+                      for colour, zone, ups, complete, rent in rows],
+            "sets": sets,
+            "net_worth": worth,
             "armed": p["armed_at"] is not None,
             "armed_at": p["armed_at"],
             "checkpoint_turn": forecast[0] if forecast else None,
@@ -65,11 +56,11 @@ def view(state: dict, seat: int | None) -> dict:
         "deck_count": len(state["deck"]),
         "discard_count": len(discard),
         "discard_top": card(discard[-1]) if discard else None,
-        "discard": [card(c) for c in reversed(discard)],
+        "discard": cards(reversed(discard)),
         "shuffle_count": state["shuffle_count"],
         "deck_cycle_limit": DECK_CYCLE_LIMIT,
         "players": players,
-        "hand": [card(c) for c in state["players"][seat]["hand"]] if own else [],
+        "hand": cards(state["players"][seat]["hand"]) if own else [],
         "pending": _pending_view(state, cat),
         "to_decide": to_decide(state),
         "legal": legal_actions(state, seat) if own else [],
@@ -80,6 +71,29 @@ def view(state: dict, seat: int | None) -> dict:
         "ruleset": {**state["ruleset"], "deck": dict(state["ruleset"]["deck"])},
         "result": copy_result(state["result"]),
     }
+
+
+# What a board shows (bank total, net worth, sets, and per zone in colour-table order: colour,
+# cards, upgrades, complete, rent), by the board's content: most boards are the same from
+# seat to seat and from move to move, so views rebuild only the card dicts.
+_BOARDS: dict[tuple, tuple[int, int, int, list[tuple]]] = {}
+
+
+def _board(cat: Catalogue, p: dict, pure: bool) -> tuple[int, int, int, list[tuple]]:
+    zones, ups = p["zones"], p["upgrades"]
+    key = (cat, pure, tuple(p["bank"]), tuple(zones), tuple(map(tuple, zones.values())),
+           tuple(ups), tuple(map(tuple, ups.values())))
+    hit = _BOARDS.get(key)
+    if hit is None:
+        sets = complete_colours(cat, p, pure)
+        rows = [(colour, tuple(zones[colour]), tuple(ups.get(colour, ())), colour in sets,
+                 rent_for(cat, p, colour))
+                for colour in COLOUR_KEYS if zones.get(colour)]
+        hit = (sum(cat.value[c] for c in p["bank"]), net_worth(cat, p), len(sets), rows)
+        if len(_BOARDS) >= 4096:
+            _BOARDS.clear()
+        _BOARDS[key] = hit
+    return hit
 
 
 def copy_result(result: dict | None) -> dict | None:
