@@ -19,6 +19,7 @@ from typing import Any
 from games.engine.board import RENT_TABLE, SET_SIZE
 from games.engine.cards import Catalogue, catalogue
 from games.engine.legal import legal_actions
+from games.engine.view import shared_ids
 from games.engine.winning import checkpoint_forecast
 
 HOUSE_BONUS = 3
@@ -81,11 +82,17 @@ class Obs:
         o.active = [p["active"] for p in players]
         o.hand = list(map(_id, view["hand"]))
         o.hand_count = [p["hand_count"] for p in players]
-        o.bank = [list(map(_id, p["bank"])) for p in players]
-        o.zones = [{z["colour"]: list(map(_id, z["cards"])) for z in p["zones"]}
-                   for p in players]
-        o.upgrades = [{z["colour"]: list(map(_id, z["upgrades"]))
-                       for z in p["zones"] if z["upgrades"]} for p in players]
+        # The parts of a shared view (engine.view(..., shared=True)) come with their ids.
+        o.bank = [shared_ids(p["bank"]) or list(map(_id, p["bank"])) for p in players]
+        o.zones, o.upgrades = [], []
+        for p in players:
+            ids = shared_ids(p["zones"])
+            if ids is None:
+                ids = ({z["colour"]: list(map(_id, z["cards"])) for z in p["zones"]},
+                       {z["colour"]: list(map(_id, z["upgrades"]))
+                        for z in p["zones"] if z["upgrades"]})
+            o.zones.append(ids[0])
+            o.upgrades.append(ids[1])
         o.armed = [bool(p["armed"]) for p in players]
         o.turns_left = [p.get("opponent_turns_remaining") for p in players]
         pending = view.get("pending")
@@ -96,7 +103,8 @@ class Obs:
                     pending[k] = pending[k]["id"]
         o.pending = pending
         o.legal = view["legal"]
-        o.discard = list(map(_id, view.get("discard", ())))
+        discard = view.get("discard", ())
+        o.discard = shared_ids(discard) or list(map(_id, discard))
         return o
 
     @classmethod

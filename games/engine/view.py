@@ -13,25 +13,36 @@ from .winning import checkpoint_forecast, contest_bar, contest_laps
 _PRIVATE_EVENTS = frozenset(("draw", "deal"))
 
 
-def view(state: dict, seat: int | None) -> dict:
-    """What `seat` may see (None: a spectator). The only thing a browser is ever sent."""
+def view(state: dict, seat: int | None, *, shared: bool = False) -> dict:
+    """What `seat` may see (None: a spectator). The only thing a browser is ever sent.
+
+    Every call returns new objects, unless `shared`: then the parts that read the same from
+    seat to seat and from move to move (each board's bank and zones, the discard pile) are
+    the same objects in every view that shows them, for callers that only read the view (bots
+    in the arena). The content is the same either way."""
     cat = catalogue_for(state)
     card, cards = cat.card, cat.card_dicts
     pure = state["ruleset"]["pureSetRequired"]
     players = []
     for s, p in enumerate(state["players"]):
-        bank_total, worth, sets, rows = _board(cat, p, pure)
+        board = _board(cat, p, pure)
+        bank_total, worth, sets, rows = board[:4]
+        if shared:
+            bank, zones = board[4] or _shown(cat, board, p)
+        else:
+            bank = cards(p["bank"])
+            zones = [{"colour": colour, "cards": cards(zone, colour),
+                      "upgrades": cards(ups, colour) if ups else [], "complete": complete,
+                      "rent": rent}
+                     for colour, zone, ups, complete, rent in rows]
         forecast = checkpoint_forecast(state, s)
         players.append({
             "seat": s,
             "active": p["active"],
             "hand_count": len(p["hand"]),
-            "bank": cards(p["bank"]),
+            "bank": bank,
             "bank_total": bank_total,
-            "zones": [{"colour": colour, "cards": cards(zone, colour),
-                       "upgrades": cards(ups, colour) if ups else [], "complete": complete,
-                       "rent": rent}
-                      for colour, zone, ups, complete, rent in rows],
+            "zones": zones,
             "sets": sets,
             "net_worth": worth,
             "armed": p["armed_at"] is not None,
@@ -56,7 +67,7 @@ def view(state: dict, seat: int | None) -> dict:
         "deck_count": len(state["deck"]),
         "discard_count": len(discard),
         "discard_top": card(discard[-1]) if discard else None,
-        "discard": cards(reversed(discard)),
+        "discard": _shown_discard(cat, discard) if shared else cards(reversed(discard)),
         "shuffle_count": state["shuffle_count"],
         "deck_cycle_limit": DECK_CYCLE_LIMIT,
         "players": players,
@@ -73,13 +84,18 @@ def view(state: dict, seat: int | None) -> dict:
     }
 
 
-# What a board shows (bank total, net worth, sets, and per zone in colour-table order: colour,
-# cards, upgrades, complete, rent), by the board's content: most boards are the same from
-# seat to seat and from move to move, so views rebuild only the card dicts.
-_BOARDS: dict[tuple, tuple[int, int, int, list[tuple]]] = {}
+# What a board shows (bank total, net worth, sets, per zone in colour-table order: colour,
+# cards, upgrades, complete, rent; and for shared views its bank and zones as shown), by the
+# board's content: most boards are the same from seat to seat and from move to move.
+_BOARDS: dict[tuple, list] = {}
+_DISCARDS: dict[tuple[Catalogue, tuple[int, ...]], list[dict]] = {}
+# The parts of shared views, by identity (held, so an id is not reused while here): the card
+# ids they show, so a bot reads them without converting card dicts back (`shared_ids`).
+_SHARED: dict[int, tuple[object, object]] = {}
+_CACHE_CAP = 4096
 
 
-def _board(cat: Catalogue, p: dict, pure: bool) -> tuple[int, int, int, list[tuple]]:
+def _board(cat: Catalogue, p: dict, pure: bool) -> list:
     zones, ups = p["zones"], p["upgrades"]
     key = (cat, pure, tuple(p["bank"]), tuple(zones), tuple(map(tuple, zones.values())),
            tuple(ups), tuple(map(tuple, ups.values())))
@@ -89,11 +105,55 @@ def _board(cat: Catalogue, p: dict, pure: bool) -> tuple[int, int, int, list[tup
         rows = [(colour, tuple(zones[colour]), tuple(ups.get(colour, ())), colour in sets,
                  rent_for(cat, p, colour))
                 for colour in COLOUR_KEYS if zones.get(colour)]
-        hit = (sum(cat.value[c] for c in p["bank"]), net_worth(cat, p), len(sets), rows)
-        if len(_BOARDS) >= 4096:
-            _BOARDS.clear()
+        hit = [sum(cat.value[c] for c in p["bank"]), net_worth(cat, p), len(sets), rows, None]
+        if len(_BOARDS) >= _CACHE_CAP:
+            _forget()
         _BOARDS[key] = hit
     return hit
+
+
+def _shown(cat: Catalogue, board: list, p: dict) -> tuple[list[dict], list[dict]]:
+    """A board's bank and zones as a shared view shows them, built once per board."""
+    cards = cat.card_dicts
+    rows = board[3]
+    bank = cards(p["bank"])
+    zones = [{"colour": colour, "cards": cards(zone, colour),
+              "upgrades": cards(ups, colour) if ups else [], "complete": complete,
+              "rent": rent}
+             for colour, zone, ups, complete, rent in rows]
+    _SHARED[id(bank)] = (bank, list(p["bank"]))
+    _SHARED[id(zones)] = (zones, ({row[0]: list(row[1]) for row in rows},
+                                  {row[0]: list(row[2]) for row in rows if row[2]}))
+    board[4] = (bank, zones)
+    return bank, zones
+
+
+def _shown_discard(cat: Catalogue, discard: list[int]) -> list[dict]:
+    key = (cat, tuple(discard))
+    shown = _DISCARDS.get(key)
+    if shown is None:
+        if len(_DISCARDS) >= _CACHE_CAP:
+            _forget()
+        shown = _DISCARDS[key] = cat.card_dicts(reversed(discard))
+        _SHARED[id(shown)] = (shown, discard[::-1])
+    return shown
+
+
+def _forget() -> None:
+    # All together, so every shared part still handed out is registered in `_SHARED`.
+    _BOARDS.clear()
+    _DISCARDS.clear()
+    _SHARED.clear()
+
+
+def shared_ids(part: object) -> object | None:
+    """For a bank, a zones list or the discard pile of a shared view: the ids it shows (a list;
+    for zones, ({colour: card ids}, {colour: upgrade ids})), read only. None for any other
+    object, e.g. a part of an unshared view."""
+    hit = _SHARED.get(id(part))
+    if hit is not None and hit[0] is part:
+        return hit[1]
+    return None
 
 
 def copy_result(result: dict | None) -> dict | None:

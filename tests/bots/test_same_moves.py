@@ -46,15 +46,21 @@ def _digest(obj: Any, *, sort: bool = False) -> str:
     return hashlib.blake2b(text.encode(), digest_size=4).hexdigest()
 
 
-def play(preset: str, levels: tuple[str, ...], seed: int) -> dict[str, Any]:
-    """One game, each seat deciding from its own view: its log of hashes."""
+def play(preset: str, levels: tuple[str, ...], seed: int, shared: bool = False
+         ) -> dict[str, Any]:
+    """One game, each seat deciding from its own view: its log of hashes. `shared`: the bots
+    decide from shared views, as in the arena, and each must read as the unshared one."""
     state = engine.new_game(ruleset={"preset": preset}, seats=len(levels), seed=seed)
     actions: list[str] = []
     views = hashlib.blake2b(digest_size=8)
     while state["result"] is None:
         seat = engine.to_decide(state)[0]
         view = engine.view(state, seat)
-        views.update(json.dumps(view, separators=(",", ":")).encode())
+        text = json.dumps(view, separators=(",", ":"))
+        views.update(text.encode())
+        if shared:
+            view = engine.view(state, seat, shared=True)
+            assert json.dumps(view, separators=(",", ":")) == text
         action = choose_action(view, level=levels[seat])
         actions.append(_digest(action, sort=True))
         state = engine.apply(state, seat, action).state
@@ -108,6 +114,30 @@ def test_every_bot_move_of_a_fixed_deal_is_the_recorded_one(
     assert len(got_actions) == len(want_actions)
     assert got["views"] == want["views"], "a view differs from the recorded one"
     assert got["final"] == want["final"]
+
+
+SHARED_CASES = [c for c in CASES if c[3] in (20001, 31, 41)]
+
+
+@pytest.mark.parametrize(("name", "preset", "levels", "seed"), SHARED_CASES,
+                         ids=[f"{c[0]}-{c[3]}" for c in SHARED_CASES])
+def test_bots_deciding_from_shared_views_make_the_recorded_moves(
+        name: str, preset: str, levels: tuple[str, ...], seed: int) -> None:
+    assert play(preset, levels, seed, shared=True) == _golden()["games"][f"{name}/{seed}"]
+
+
+def test_the_arena_plays_the_recorded_moves() -> None:
+    from games.bots.arena import play_game
+
+    logged: list[str] = []
+
+    def chooser(view: dict[str, Any], level: str) -> dict[str, Any]:
+        action = choose_action(view, level=level)
+        logged.append(_digest(action, sort=True))
+        return action
+
+    play_game(("medium",) * 5, seed=20002, ruleset={"preset": "chudopoly"}, chooser=chooser)
+    assert " ".join(logged) == _golden()["games"]["medium/20002"]["actions"]
 
 
 def test_the_hard_bot_with_a_fixed_step_budget_searches_as_recorded() -> None:
