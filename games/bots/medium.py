@@ -121,7 +121,11 @@ def board_score(o: Obs, seat: int) -> float:
 
 def threat(o: Obs, seat: int) -> float:
     """How much hurting `seat` is worth, per point of damage."""
-    return o.memo(("threat", seat), lambda: _threat(o, seat))
+    key = ("threat", seat)
+    hit = o._memo.get(key)
+    if hit is None:
+        hit = o._memo[key] = _threat(o, seat)
+    return hit
 
 
 def _threat(o: Obs, seat: int) -> float:
@@ -229,8 +233,6 @@ def _keep_value(o: Obs, cid: int) -> float:
     key = cat.key[cid]
     kind = cat.kind[cid]
     value = cat.value[cid]
-    armed = o.someone_armed()
-    near = o.memo("near", lambda: any(o.sets(s) >= o.target_sets() - 1 for s in o.opponents()))
     if kind == "money":
         return 0.2 + st.money * value * 0.5
     if kind in ("property", "wild"):
@@ -240,19 +242,27 @@ def _keep_value(o: Obs, cid: int) -> float:
         if not held:
             return 0.3
         return 0.5 + 0.3 * max(o.rent(o.me, c) for c in held)
-    return {
-        "opsec": st.opsec_keep,
-        "inspector_general": 40.0 if armed else st.ig_keep,
-        "chud": 30.0 if armed else st.chud_keep[1] if near else st.chud_keep[0],
-        "midnight_requisition": st.steal_keep,
-        "tdy_orders": 1.5,
-        "finance_office": 2.0,
-        "roll_call": 1.2,
-        "pcs_orders": 1.0,
-        "upgrade": 1.5 if o.set_colours(o.me) else 1.0,
-        "foc": 1.5 if o.upgrades[o.me] else 1.0,
-        "surge_ops": 0.6,
-    }.get(key, 1.0)
+    if key == "opsec":
+        return st.opsec_keep
+    if key == "inspector_general":
+        return 40.0 if o.someone_armed() else st.ig_keep
+    if key == "chud":
+        if o.someone_armed():
+            return 30.0
+        near = o.memo("near", lambda: any(o.sets(s) >= o.target_sets() - 1
+                                          for s in o.opponents()))
+        return st.chud_keep[1] if near else st.chud_keep[0]
+    if key == "midnight_requisition":
+        return st.steal_keep
+    if key == "upgrade":
+        return 1.5 if o.set_colours(o.me) else 1.0
+    if key == "foc":
+        return 1.5 if o.upgrades[o.me] else 1.0
+    return _FIXED_KEEP.get(key, 1.0)
+
+
+_FIXED_KEEP = {"tdy_orders": 1.5, "finance_office": 2.0, "roll_call": 1.2, "pcs_orders": 1.0,
+               "surge_ops": 0.6}
 
 
 # ---- plays on one's own turn ----------------------------------------------------------------
@@ -462,11 +472,19 @@ def _move_gain(o: Obs, a: dict[str, Any]) -> float:
         after += zone_score(c, len(zone), complete, o.rent(o.me, c) if complete else 0)
         # Moving a wild off a zone the hand can refill with a fixed property is worth the
         # placing it allows.
-        if len(zone) < SET_SIZE[c] <= len(zones.get(c, ())) and any(
-                o.cat.kind[h] == "property" and o.cat.colours[h] == (c,) for h in o.hand):
+        if len(zone) < SET_SIZE[c] <= len(zones.get(c, ())) and (c,) in _fixed_in_hand(o):
             after += 3.0
     gain = after - before
     return gain - 0.5 if gain > 0.5 else NEG
+
+
+def _fixed_in_hand(o: Obs) -> set[tuple[str, ...]]:
+    """The colour tuples of the fixed properties in hand (a wild move may make room for one)."""
+    hit = o._memo.get("fixed_in_hand")
+    if hit is None:
+        kind, colours = o.cat.kind, o.cat.colours
+        hit = o._memo["fixed_in_hand"] = {colours[h] for h in o.hand if kind[h] == "property"}
+    return hit
 
 
 def play_scores(o: Obs, rearrange: bool = True) -> list[tuple[float, dict[str, Any]]]:

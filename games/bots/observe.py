@@ -147,9 +147,16 @@ class Obs:
     # ---- board questions ------------------------------------------------------------------
 
     def opponents(self) -> list[int]:
-        return [s for s in self.order if s != self.me and self.active[s]]
+        hit = self._memo.get("opponents")
+        if hit is None:
+            hit = self._memo["opponents"] = [s for s in self.order
+                                             if s != self.me and self.active[s]]
+        return hit
 
     def is_set(self, seat: int, colour: str) -> bool:
+        return colour in self.set_colours(seat)
+
+    def _is_set(self, seat: int, colour: str) -> bool:
         zone = self.zones[seat].get(colour)
         if not zone or len(zone) < SET_SIZE[colour]:
             return False
@@ -162,7 +169,7 @@ class Obs:
         key = ("sets", seat)
         hit = self._memo.get(key)
         if hit is None:
-            hit = self._memo[key] = [c for c in self.zones[seat] if self.is_set(seat, c)]
+            hit = self._memo[key] = [c for c in self.zones[seat] if self._is_set(seat, c)]
         return hit
 
     def sets(self, seat: int) -> int:
@@ -195,11 +202,19 @@ class Obs:
         return total + sum(value[c] for u in self.upgrades[seat].values() for c in u)
 
     def payable(self, seat: int) -> int:
-        return self.memo(("payable", seat), lambda: self.bank_total(seat) + self.board_value(seat))
+        key = ("payable", seat)
+        hit = self._memo.get(key)
+        if hit is None:
+            hit = self._memo[key] = self.bank_total(seat) + self.board_value(seat)
+        return hit
 
     def loose_payable(self, seat: int) -> int:
         """What `seat` can pay without touching a complete set or its upgrades."""
-        return self.memo(("loose", seat), lambda: self._loose_payable(seat))
+        key = ("loose", seat)
+        hit = self._memo.get(key)
+        if hit is None:
+            hit = self._memo[key] = self._loose_payable(seat)
+        return hit
 
     def _loose_payable(self, seat: int) -> int:
         value = self.cat.value
