@@ -156,6 +156,21 @@ def _receive_gain(o: Obs, seat: int, cid: int, preferred: str | None) -> float:
     cat = o.cat
     zones = o.zones[seat]
     legal = cat.colours[cid]
+    # The first colour with room decides (the loop below): usually the preferred one, or a
+    # property's only colour, found without sorting.
+    first = preferred if preferred in legal else legal[0] if len(legal) == 1 else None
+    if first is not None:
+        zone = zones.get(first, [])
+        if len(zone) < SET_SIZE[first]:
+            complete = len(zone) + 1 >= SET_SIZE[first] and (
+                not o.pure or not cat.rainbow[cid] or any(not cat.rainbow[c] for c in zone))
+            before = seat_zone_score(o, seat, first)
+            after = zone_score(first, len(zone) + 1, complete, o.rent(seat, first))
+            if complete and not o.is_set(seat, first):
+                after += _set_count_bonus(o, seat, +1)
+            return after - before
+        if len(legal) == 1:
+            return _style.get().money * cat.value[cid]
     order = [preferred] if preferred in legal else []
     order += [c for c in sorted(legal, key=lambda c: -len(zones.get(c, ()))) if c != preferred]
     for colour in order:
@@ -185,15 +200,19 @@ def _remove_loss(o: Obs, seat: int, cid: int) -> float:
     colour = o.colour_of(seat, cid)
     if colour is None:
         return 0.0
-    zone = [c for c in o.zones[seat][colour] if c != cid]
+    full = o.zones[seat][colour]
+    left = len(full) - full.count(cid)
     before = seat_zone_score(o, seat, colour)
-    complete = _complete_after(o, seat, colour, zone)
+    if left < SET_SIZE[colour]:  # short of a set either way: no need to list what is left
+        complete = False
+    else:
+        complete = _complete_after(o, seat, colour, [c for c in full if c != cid])
     rent = o.rent(seat, colour) if complete else 0
-    after = zone_score(colour, len(zone), complete, rent)
+    after = zone_score(colour, left, complete, rent)
     loss = before - after
     if o.is_set(seat, colour) and not complete:
         loss += _set_count_bonus(o, seat, -1)
-    elif ((deny := _style.get().deny_arming) and len(zone) + 2 == SET_SIZE[colour]
+    elif ((deny := _style.get().deny_arming) and left + 2 == SET_SIZE[colour]
           and o.sets(seat) == o.target_sets() - 1):
         # One card short of the set that would arm them: taking from it holds them back.
         loss += deny
