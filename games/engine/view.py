@@ -25,7 +25,19 @@ def view(state: dict, seat: int | None, *, shared: bool = False) -> dict:
     pure = state["ruleset"]["pureSetRequired"]
     players = []
     for s, p in enumerate(state["players"]):
-        board = _board(cat, p, pure)
+        if shared:
+            # A state is a value (apply copies a player it changes), so a player dict seen
+            # before shows the same board: found by identity, its content not even hashed.
+            known = _BY_PLAYER.get(id(p))
+            if known is not None and known[0] is p and known[1] is cat:
+                board = known[2]
+            else:
+                board = _board(cat, p, pure)
+                if len(_BY_PLAYER) >= _CACHE_CAP:
+                    _BY_PLAYER.clear()
+                _BY_PLAYER[id(p)] = (p, cat, board)
+        else:
+            board = _board(cat, p, pure)
         bank_total, worth, sets, rows = board[:4]
         if shared:
             bank, zones = board[4] or _shown(cat, board, p)
@@ -92,6 +104,7 @@ _DISCARDS: dict[tuple[Catalogue, tuple[int, ...]], list[dict]] = {}
 # The parts of shared views, by identity (held, so an id is not reused while here): the card
 # ids they show, so a bot reads them without converting card dicts back (`shared_ids`).
 _SHARED: dict[int, tuple[object, object]] = {}
+_BY_PLAYER: dict[int, tuple[dict, Catalogue, list]] = {}  # shared views: id(player) -> board
 _CACHE_CAP = 4096
 
 
@@ -144,6 +157,7 @@ def _forget() -> None:
     _BOARDS.clear()
     _DISCARDS.clear()
     _SHARED.clear()
+    _BY_PLAYER.clear()
 
 
 def shared_ids(part: object) -> object | None:
