@@ -105,12 +105,43 @@ def zone_score(colour: str, n: int, complete: bool, rent: int = 0) -> float:
     return 7.0 * (min(n, size) / size) ** 2
 
 
+# Answers about one seat's board that hold for as long as its board does (zone scores,
+# threat, what receiving or losing a card is worth), kept across decisions: a shared view
+# (engine.view(..., shared=True)) or a state shows an unchanged board with the same zones
+# dicts, so the other seats' answers carry over from decision to decision. The key holds
+# everything else they read (weights, armed, whether the seat is the decider, the target).
+_SEAT_MEMOS: dict[tuple, tuple[Any, ...]] = {}
+
+
+def seat_memo(o: Obs, seat: int) -> dict[Any, float]:
+    memos = o._memo.get("seat_memos")
+    if memos is None:
+        memos = o._memo["seat_memos"] = {}
+    memo = memos.get(seat)
+    if memo is None:
+        zones, ups, st, cat = o.zones[seat], o.upgrades[seat], _style.get(), o.cat
+        key = (id(zones), id(ups), id(st), id(cat), o.pure, o.armed[seat], seat == o.me,
+               o.target_sets())
+        hit = _SEAT_MEMOS.get(key)
+        # Held objects keep their ids from being reused while they are here.
+        if hit is not None and hit[0] is zones and hit[1] is ups and hit[2] is st \
+                and hit[3] is cat:
+            memo = hit[4]
+        else:
+            memo = {}
+            if len(_SEAT_MEMOS) >= 4096:
+                _SEAT_MEMOS.clear()
+            _SEAT_MEMOS[key] = (zones, ups, st, cat, memo)
+        memos[seat] = memo
+    return memo
+
+
 def seat_zone_score(o: Obs, seat: int, colour: str) -> float:
-    key = ("zone", seat, colour)
-    hit = o._memo.get(key)
+    memo = seat_memo(o, seat)
+    hit = memo.get(colour)  # keys: a colour (zone score), "threat", ("recv", ...), ("loss", ...)
     if hit is None:
         n = o.zone_len(seat, colour)
-        hit = o._memo[key] = zone_score(colour, n, o.is_set(seat, colour),
+        hit = memo[colour] = zone_score(colour, n, o.is_set(seat, colour),
                                         o.rent(seat, colour))
     return hit
 
@@ -121,10 +152,10 @@ def board_score(o: Obs, seat: int) -> float:
 
 def threat(o: Obs, seat: int) -> float:
     """How much hurting `seat` is worth, per point of damage."""
-    key = ("threat", seat)
-    hit = o._memo.get(key)
+    memo = seat_memo(o, seat)
+    hit = memo.get("threat")
     if hit is None:
-        hit = o._memo[key] = _threat(o, seat)
+        hit = memo["threat"] = _threat(o, seat)
     return hit
 
 
@@ -145,10 +176,11 @@ def receive_gain(o: Obs, seat: int, cid: int, preferred: str | None) -> float:
     """Board-score gain for `seat` receiving `cid` involuntarily (engine receipt order)."""
     # Once per decision: a steal or swap is scored for every listed target and card, and
     # each of those asks the same few gains again.
-    key = ("recv", seat, cid, preferred)
-    hit = o._memo.get(key)
+    memo = seat_memo(o, seat)
+    key = ("recv", cid, preferred)
+    hit = memo.get(key)
     if hit is None:
-        hit = o._memo[key] = _receive_gain(o, seat, cid, preferred)
+        hit = memo[key] = _receive_gain(o, seat, cid, preferred)
     return hit
 
 
@@ -189,10 +221,11 @@ def _receive_gain(o: Obs, seat: int, cid: int, preferred: str | None) -> float:
 def remove_loss(o: Obs, seat: int, cid: int) -> float:
     """Board-score loss for `seat` losing `cid` from its board (upgrades of a broken set go to
     the bank: their rent is lost, their value kept)."""
-    key = ("loss", seat, cid)
-    hit = o._memo.get(key)
+    memo = seat_memo(o, seat)
+    key = ("loss", cid)
+    hit = memo.get(key)
     if hit is None:
-        hit = o._memo[key] = _remove_loss(o, seat, cid)
+        hit = memo[key] = _remove_loss(o, seat, cid)
     return hit
 
 
