@@ -165,11 +165,30 @@ class Obs:
             return any(not rainbow[c] for c in zone)
         return True
 
+    def board_memo(self, seat: int) -> dict[str, Any]:
+        """Answers that read only `seat`'s zones and upgrades, shared by every Obs showing the
+        same zones objects (a shared view's or a state's unchanged board; read only)."""
+        key = ("board", seat)
+        memo = self._memo.get(key)
+        if memo is None:
+            zones, ups, cat = self.zones[seat], self.upgrades[seat], self.cat
+            bkey = (id(zones), id(ups), id(cat), self.pure)
+            hit = _BOARD_MEMOS.get(bkey)
+            if hit is not None and hit[0] is zones and hit[1] is ups and hit[2] is cat:
+                memo = hit[3]
+            else:
+                memo = {}
+                if len(_BOARD_MEMOS) >= 4096:
+                    _BOARD_MEMOS.clear()
+                _BOARD_MEMOS[bkey] = (zones, ups, cat, memo)  # held: ids are not reused
+            self._memo[key] = memo
+        return memo
+
     def set_colours(self, seat: int) -> list[str]:
-        key = ("sets", seat)
-        hit = self._memo.get(key)
+        memo = self.board_memo(seat)
+        hit = memo.get("sets")
         if hit is None:
-            hit = self._memo[key] = [c for c in self.zones[seat] if self._is_set(seat, c)]
+            hit = memo["sets"] = [c for c in self.zones[seat] if self._is_set(seat, c)]
         return hit
 
     def sets(self, seat: int) -> int:
@@ -217,18 +236,21 @@ class Obs:
         return hit
 
     def _loose_payable(self, seat: int) -> int:
-        value = self.cat.value
-        total = self.bank_total(seat)
-        for colour, zone in self.zones[seat].items():
-            if not self.is_set(seat, colour):
-                total += sum(value[c] for c in zone)
-        return total
+        memo = self.board_memo(seat)
+        loose = memo.get("loose")
+        if loose is None:
+            value = self.cat.value
+            loose = memo["loose"] = sum(sum(value[c] for c in zone)
+                                        for colour, zone in self.zones[seat].items()
+                                        if not self.is_set(seat, colour))
+        return self.bank_total(seat) + loose  # whole M: the same sum in any order
 
     def colour_of(self, seat: int, cid: int) -> str | None:
-        where = self._memo.get(("where", seat))
+        memo = self.board_memo(seat)
+        where = memo.get("where")
         if where is None:
-            # card -> zone for the whole board, built once per decision (asked per listed steal)
-            where = self._memo[("where", seat)] = {
+            # card -> zone for the whole board, built once per board (asked per listed steal)
+            where = memo["where"] = {
                 c: colour for colour, zone in self.zones[seat].items() for c in zone}
         return where.get(cid)
 
@@ -247,6 +269,9 @@ class Obs:
 
     def target_sets(self) -> int:
         return int(self.rules["setsToWin"])
+
+
+_BOARD_MEMOS: dict[tuple, tuple[Any, ...]] = {}
 
 
 def seed_of(view: dict[str, Any], salt: str = "") -> int:
