@@ -322,6 +322,14 @@ _FIXED_KEEP = {"tdy_orders": 1.5, "finance_office": 2.0, "roll_call": 1.2, "pcs_
 def _charge_gain(o: Obs, target: int, amount: int) -> float:
     """Expected worth of charging `target` `amount`: money collected, plus the damage when the
     payment has to come out of a complete set (an armed target's approach breaks)."""
+    key = ("charge", target, amount)  # rents list every colour and target: the same asks
+    hit = o._memo.get(key)
+    if hit is None:
+        hit = o._memo[key] = _charge_gain_of(o, target, amount)
+    return hit
+
+
+def _charge_gain_of(o: Obs, target: int, amount: int) -> float:
     if amount <= 0:
         return 0.0
     st = _style.get()
@@ -485,7 +493,10 @@ def _bank_context(o: Obs) -> tuple[bool, float, float, bool]:
 def _bank_gain(o: Obs, cid: int) -> float:
     cat = o.cat
     value = cat.value[cid]
-    armed, exposed, hoard, overflow = o.memo("bankctx", lambda: _bank_context(o))
+    context = o._memo.get("bankctx")
+    if context is None:
+        context = o._memo["bankctx"] = _bank_context(o)
+    armed, exposed, hoard, overflow = context
     if armed and cat.key[cid] in ("inspector_general", "chud"):
         return NEG
     st = _style.get()
