@@ -114,9 +114,7 @@ _SEAT_MEMOS: dict[tuple, tuple[Any, ...]] = {}
 
 
 def seat_memo(o: Obs, seat: int) -> dict[Any, float]:
-    memos = o._memo.get("seat_memos")
-    if memos is None:
-        memos = o._memo["seat_memos"] = {}
+    memos = o._seats
     memo = memos.get(seat)
     if memo is None:
         zones, ups, st, cat = o.zones[seat], o.upgrades[seat], _style.get(), o.cat

@@ -31,10 +31,10 @@ class Obs:
     """A seat's knowledge at one decision. Lists and dicts may be shared with the source: treat
     everything as read-only."""
 
-    __slots__ = ("_memo", "active", "armed", "bank", "cat", "deck_count", "discard", "hand",
-                 "hand_count", "legal", "me", "order", "pending", "phase", "plays_left",
-                 "pure", "rearranges_left", "rules", "surge", "turn", "turn_number",
-                 "turns_left", "upgrades", "zones")
+    __slots__ = ("_boards", "_memo", "_seats", "active", "armed", "bank", "cat", "deck_count",
+                 "discard", "hand", "hand_count", "legal", "me", "order", "pending", "phase",
+                 "plays_left", "pure", "rearranges_left", "rules", "surge", "turn",
+                 "turn_number", "turns_left", "upgrades", "zones")
 
     me: int
     cat: Catalogue
@@ -62,6 +62,8 @@ class Obs:
 
     def __init__(self) -> None:
         self._memo: dict[Any, Any] = {}
+        self._boards: dict[int, dict[str, Any]] = {}  # board_memo, by seat
+        self._seats: dict[int, dict[Any, float]] = {}  # medium.seat_memo, by seat
 
     @classmethod
     def from_view(cls, view: dict[str, Any]) -> Obs:
@@ -168,8 +170,7 @@ class Obs:
     def board_memo(self, seat: int) -> dict[str, Any]:
         """Answers that read only `seat`'s zones and upgrades, shared by every Obs showing the
         same zones objects (a shared view's or a state's unchanged board; read only)."""
-        key = ("board", seat)
-        memo = self._memo.get(key)
+        memo = self._boards.get(seat)
         if memo is None:
             zones, ups, cat = self.zones[seat], self.upgrades[seat], self.cat
             bkey = (id(zones), id(ups), id(cat), self.pure)
@@ -181,7 +182,7 @@ class Obs:
                 if len(_BOARD_MEMOS) >= 4096:
                     _BOARD_MEMOS.clear()
                 _BOARD_MEMOS[bkey] = (zones, ups, cat, memo)  # held: ids are not reused
-            self._memo[key] = memo
+            self._boards[seat] = memo
         return memo
 
     def set_colours(self, seat: int) -> list[str]:

@@ -47,7 +47,8 @@ def view(state: dict, seat: int | None, *, shared: bool = False) -> dict:
                       "upgrades": cards(ups, colour) if ups else [], "complete": complete,
                       "rent": rent}
                      for colour, zone, ups, complete, rent in rows]
-        forecast = checkpoint_forecast(state, s)
+        # None for anyone not armed (checkpoint_forecast's first answer), without the call.
+        forecast = None if p["armed_at"] is None else checkpoint_forecast(state, s)
         players.append({
             "seat": s,
             "active": p["active"],
