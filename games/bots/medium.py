@@ -135,7 +135,7 @@ def seat_memo(o: Obs, seat: int) -> dict[Any, float]:
 
 
 def seat_zone_score(o: Obs, seat: int, colour: str) -> float:
-    memo = seat_memo(o, seat)
+    memo = o._seats.get(seat) or seat_memo(o, seat)  # the call only on first use
     hit = memo.get(colour)  # keys: a colour (zone score), "threat", ("recv", ...), ("loss", ...)
     if hit is None:
         n = o.zone_len(seat, colour)
@@ -150,7 +150,7 @@ def board_score(o: Obs, seat: int) -> float:
 
 def threat(o: Obs, seat: int) -> float:
     """How much hurting `seat` is worth, per point of damage."""
-    memo = seat_memo(o, seat)
+    memo = o._seats.get(seat) or seat_memo(o, seat)  # the call only on first use
     hit = memo.get("threat")
     if hit is None:
         hit = memo["threat"] = _threat(o, seat)
@@ -174,7 +174,7 @@ def receive_gain(o: Obs, seat: int, cid: int, preferred: str | None) -> float:
     """Board-score gain for `seat` receiving `cid` involuntarily (engine receipt order)."""
     # Once per decision: a steal or swap is scored for every listed target and card, and
     # each of those asks the same few gains again.
-    memo = seat_memo(o, seat)
+    memo = o._seats.get(seat) or seat_memo(o, seat)  # the call only on first use
     key = ("recv", cid, preferred)
     hit = memo.get(key)
     if hit is None:
@@ -219,7 +219,7 @@ def _receive_gain(o: Obs, seat: int, cid: int, preferred: str | None) -> float:
 def remove_loss(o: Obs, seat: int, cid: int) -> float:
     """Board-score loss for `seat` losing `cid` from its board (upgrades of a broken set go to
     the bank: their rent is lost, their value kept)."""
-    memo = seat_memo(o, seat)
+    memo = o._seats.get(seat) or seat_memo(o, seat)  # the call only on first use
     key = ("loss", cid)
     hit = memo.get(key)
     if hit is None:

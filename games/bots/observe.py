@@ -186,7 +186,7 @@ class Obs:
         return memo
 
     def set_colours(self, seat: int) -> list[str]:
-        memo = self.board_memo(seat)
+        memo = self._boards.get(seat) or self.board_memo(seat)
         hit = memo.get("sets")
         if hit is None:
             hit = memo["sets"] = [c for c in self.zones[seat] if self._is_set(seat, c)]
@@ -237,7 +237,7 @@ class Obs:
         return hit
 
     def _loose_payable(self, seat: int) -> int:
-        memo = self.board_memo(seat)
+        memo = self._boards.get(seat) or self.board_memo(seat)
         loose = memo.get("loose")
         if loose is None:
             value = self.cat.value
@@ -247,7 +247,7 @@ class Obs:
         return self.bank_total(seat) + loose  # whole M: the same sum in any order
 
     def colour_of(self, seat: int, cid: int) -> str | None:
-        memo = self.board_memo(seat)
+        memo = self._boards.get(seat) or self.board_memo(seat)
         where = memo.get("where")
         if where is None:
             # card -> zone for the whole board, built once per board (asked per listed steal)
