@@ -668,6 +668,24 @@ def card_pay_cost(o: Obs, cid: int, payee: int | None) -> float:
 def payment(o: Obs, amount: int) -> tuple[list[int], float]:
     """The cheapest acceptable selection and its cost: a knapsack over totals capped at the
     amount (overpaying already costs the extra money)."""
+    # Weighed when the charge is answered (hit_damage) and again when it is paid, on the same
+    # boards: kept with this seat's board answers, valid while the bank and the payee's board
+    # answers are the same objects (held, so their ids are not reused).
+    me = o.me
+    payee = o.pending["source"] if o.pending else None
+    memo = o._seats.get(me) or seat_memo(o, me)
+    theirs = None if payee is None else o._seats.get(payee) or seat_memo(o, payee)
+    key = ("pay", amount, payee)
+    hit = memo.get(key)
+    bank = o.bank[me]
+    if hit is not None and hit[0] is theirs and hit[1] is bank:
+        return list(hit[2]), hit[3]
+    cards, cost = _payment(o, amount)
+    memo[key] = (theirs, bank, tuple(cards), cost)  # type: ignore[assignment]
+    return cards, cost
+
+
+def _payment(o: Obs, amount: int) -> tuple[list[int], float]:
     cat = o.cat
     me = o.me
     payable = o.bank[me] + [c for z in o.zones[me].values() for c in z] + \
