@@ -142,7 +142,8 @@ def run_table(lineup: Sequence[str], *, games: int, seed: int, jobs: int, hard_b
             "ci95": [round(lo, 4), round(hi, 4)],
             "fair_share": round(lineup.count(level) / k, 4),
             "avg_decision_ms": round(1000 * spent / made, 2) if made else 0.0,
-            "max_decision_ms": round(1000 * max(r["slowest"].get(level, 0.0) for r in rows), 1),
+            "max_decision_ms": round(1000 * max((r["slowest"].get(level, 0.0) for r in rows),
+                                                default=0.0), 1),
             "decisions": made,
         }
     return out
