@@ -60,7 +60,9 @@ def _one(job: tuple[list[str], int, int, dict[str, Any]]) -> dict[str, Any]:
     k = len(lineup)
     rot = g % k
     levels = lineup[k - rot:] + lineup[:k - rot] if rot else list(lineup)
+    cpu = time.process_time()
     rec = play_game(levels, seed=base_seed + g // k, ruleset=ruleset, chooser=_choose)
+    cpu = time.process_time() - cpu
     winner = rec.result["winner"]
     return {
         "levels": levels,
@@ -70,6 +72,8 @@ def _one(job: tuple[list[str], int, int, dict[str, Any]]) -> dict[str, Any]:
         "seconds": rec.decision_seconds,
         "decisions": rec.decisions,
         "slowest": rec.slowest,
+        "cpu": cpu,
+        "actions": rec.actions,
     }
 
 
@@ -112,6 +116,12 @@ def run_table(lineup: Sequence[str], *, games: int, seed: int, jobs: int, hard_b
     out: dict[str, Any] = {"lineup": list(lineup), "seats": k, "games": games, "seed": seed,
                            "hard_budget": hard_budget if "hard" in lineup else None,
                            "wall_seconds": round(wall, 1), "levels": {}}
+    # CPU time of the games themselves (each in its own process with --jobs), so the speed
+    # figure holds on a shared box: games and engine actions per second of one core.
+    cpu = sum(r["cpu"] for r in rows)
+    out["cpu_seconds"] = round(cpu, 2)
+    out["games_per_cpu_second"] = round(games / cpu, 1) if cpu else 0.0
+    out["actions_per_cpu_second"] = round(sum(r["actions"] for r in rows) / cpu) if cpu else 0
     endings: dict[str, int] = {}
     for r in rows:
         endings[r["end_reason"]] = endings.get(r["end_reason"], 0) + 1
@@ -132,7 +142,8 @@ def run_table(lineup: Sequence[str], *, games: int, seed: int, jobs: int, hard_b
             "ci95": [round(lo, 4), round(hi, 4)],
             "fair_share": round(lineup.count(level) / k, 4),
             "avg_decision_ms": round(1000 * spent / made, 2) if made else 0.0,
-            "max_decision_ms": round(1000 * max(r["slowest"].get(level, 0.0) for r in rows), 1),
+            "max_decision_ms": round(1000 * max((r["slowest"].get(level, 0.0) for r in rows),
+                                                default=0.0), 1),
             "decisions": made,
         }
     return out
@@ -143,6 +154,8 @@ def print_table(t: dict[str, Any]) -> None:
     print(f"\n{t['seats']} seats: {' / '.join(t['lineup'])} - {t['games']} games, seed "
           f"{t['seed']}{budget}, avg {t['avg_turns']} turns, endings {t['endings']}, "
           f"{t['wall_seconds']} s")
+    print(f"  speed: {t['games_per_cpu_second']} games/s, {t['actions_per_cpu_second']} "
+          f"actions/s on one core ({t['cpu_seconds']} s of CPU time, games only)")
     for level, f in t["levels"].items():
         lo, hi = f["ci95"]
         print(f"  {level:<7} x{f['seats']}  wins {f['wins']:>4}/{t['games']}  "

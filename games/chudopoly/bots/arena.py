@@ -36,7 +36,8 @@ def _default_chooser(view: dict[str, Any], level: str) -> dict[str, Any]:
 
 def play_game(levels: Sequence[str], *, seed: int, ruleset: Mapping[str, Any] | None = None,
               chooser: Chooser | None = None, check: bool = False) -> GameRecord:
-    """One game, seat i played by `levels[i]`; each decision gets only `engine.view(state, i)`.
+    """One game, seat i played by `levels[i]`; each decision gets only `engine.view(state, i)`
+    (shared: its unchanged parts are the objects of earlier views, read only).
     When several seats owe answers at once they answer in seat order (any order is legal)."""
     choose = chooser or _default_chooser
     state = engine.new_game(ruleset=dict(ruleset or {}), seats=len(levels), seed=seed)
@@ -49,7 +50,9 @@ def play_game(levels: Sequence[str], *, seed: int, ruleset: Mapping[str, Any] | 
             raise RuntimeError(f"game {seed} {list(levels)} did not end in {ACTION_CAP} actions")
         seat = engine.to_decide(state)[0]
         level = levels[seat]
-        view = engine.view(state, seat)
+        # Shared: a bot only reads its view, so boards unchanged since the last view are not
+        # rebuilt (the same content as an unshared view; tests/bots/test_same_moves.py).
+        view = engine.view(state, seat, shared=True)
         t0 = time.perf_counter()
         action = choose(view, level)
         dt = time.perf_counter() - t0

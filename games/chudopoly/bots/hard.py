@@ -40,7 +40,8 @@ from typing import Any
 
 from games.chudopoly.engine.apply import apply
 from games.chudopoly.engine.board import complete_colours, net_worth, rent_for
-from games.chudopoly.engine.legal import legal_actions, to_decide
+from games.chudopoly.engine.legal import legal_actions, responses, to_decide
+from games.chudopoly.engine.payment import owed_entry
 from games.chudopoly.engine.state import catalogue_for
 from games.chudopoly.engine.winning import checkpoint_forecast
 
@@ -245,7 +246,14 @@ def policy(state: dict[str, Any], seat: int, me: int | None = None) -> dict[str,
     `STYLE`'s weights for `me` (this bot) and the standard ones for everyone else. With
     `PLAYOUT_EXACT` it is `medium.choose_action` on that seat's view, move for move (a
     full-game playout then models medium opponents exactly but for the sampled cards)."""
-    o = Obs.from_state(state, seat, legal_actions(state, seat))
+    if state["phase"] == "respond" and state["players"][seat]["active"] \
+            and owed_entry(state, seat) is not None and not responses(state, seat):
+        # A payment: the medium bot weighs its own selection and reads the listed ones only
+        # for their type, so the engine's bounded list of payments need not be built.
+        legal = [{"type": "pay", "cards": []}, {"type": "scoop"}]
+    else:
+        legal = legal_actions(state, seat)
+    o = Obs.from_state(state, seat, legal)
     with medium.playing(STYLE if seat == me else medium.STANDARD):
         if PLAYOUT_EXACT:
             return medium.decide(o, _TieBreak(state, seat))
@@ -257,7 +265,9 @@ class _TieBreak(random.Random):
     needs it: hashing the seat's picture at every playout step cost about 15% of a playout."""
 
     def __init__(self, state: dict[str, Any], seat: int) -> None:
-        super().__init__(0)
+        # Not Random.__init__: seeding it with 0 first was a tenth of the policy's own time,
+        # and `randrange` seeds it before its first number anyway.
+        self.gauss_next = None
         self._pending: tuple[dict[str, Any], int] | None = (state, seat)
 
     def randrange(self, *args: Any, **kwargs: Any) -> int:  # type: ignore[override]

@@ -34,7 +34,7 @@ from typing import Any
 from games.chudopoly.engine.board import SET_SIZE
 from games.chudopoly.engine.state import HAND_LIMIT, REARRANGE_BUDGET
 
-from .observe import Obs, draws_nothing, rng_for
+from .observe import LazyRng, Obs, draws_nothing
 
 OPSEC_TRIES = {"rent", "finance_office", "roll_call", "midnight_requisition", "tdy_orders",
                "inspector_general", "chud"}
@@ -105,12 +105,41 @@ def zone_score(colour: str, n: int, complete: bool, rent: int = 0) -> float:
     return 7.0 * (min(n, size) / size) ** 2
 
 
+# Answers about one seat's board that hold for as long as its board does (zone scores,
+# threat, what receiving or losing a card is worth), kept across decisions: a shared view
+# (engine.view(..., shared=True)) or a state shows an unchanged board with the same zones
+# dicts, so the other seats' answers carry over from decision to decision. The key holds
+# everything else they read (weights, armed, whether the seat is the decider, the target).
+_SEAT_MEMOS: dict[tuple, tuple[Any, ...]] = {}
+
+
+def seat_memo(o: Obs, seat: int) -> dict[Any, float]:
+    memos = o._seats
+    memo = memos.get(seat)
+    if memo is None:
+        zones, ups, st, cat = o.zones[seat], o.upgrades[seat], _style.get(), o.cat
+        key = (id(zones), id(ups), id(st), id(cat), o.pure, o.armed[seat], seat == o.me,
+               o.target_sets())
+        hit = _SEAT_MEMOS.get(key)
+        # Held objects keep their ids from being reused while they are here.
+        if hit is not None and hit[0] is zones and hit[1] is ups and hit[2] is st \
+                and hit[3] is cat:
+            memo = hit[4]
+        else:
+            memo = {}
+            if len(_SEAT_MEMOS) >= 4096:
+                _SEAT_MEMOS.clear()
+            _SEAT_MEMOS[key] = (zones, ups, st, cat, memo)
+        memos[seat] = memo
+    return memo
+
+
 def seat_zone_score(o: Obs, seat: int, colour: str) -> float:
-    key = ("zone", seat, colour)
-    hit = o._memo.get(key)
+    memo = o._seats.get(seat) or seat_memo(o, seat)  # the call only on first use
+    hit = memo.get(colour)  # keys: a colour (zone score), "threat", ("recv", ...), ("loss", ...)
     if hit is None:
         n = o.zone_len(seat, colour)
-        hit = o._memo[key] = zone_score(colour, n, o.is_set(seat, colour),
+        hit = memo[colour] = zone_score(colour, n, o.is_set(seat, colour),
                                         o.rent(seat, colour))
     return hit
 
@@ -121,7 +150,11 @@ def board_score(o: Obs, seat: int) -> float:
 
 def threat(o: Obs, seat: int) -> float:
     """How much hurting `seat` is worth, per point of damage."""
-    return o.memo(("threat", seat), lambda: _threat(o, seat))
+    memo = o._seats.get(seat) or seat_memo(o, seat)  # the call only on first use
+    hit = memo.get("threat")
+    if hit is None:
+        hit = memo["threat"] = _threat(o, seat)
+    return hit
 
 
 def _threat(o: Obs, seat: int) -> float:
@@ -139,9 +172,35 @@ def _complete_after(o: Obs, seat: int, colour: str, zone: list[int]) -> bool:
 
 def receive_gain(o: Obs, seat: int, cid: int, preferred: str | None) -> float:
     """Board-score gain for `seat` receiving `cid` involuntarily (engine receipt order)."""
+    # Once per decision: a steal or swap is scored for every listed target and card, and
+    # each of those asks the same few gains again.
+    memo = o._seats.get(seat) or seat_memo(o, seat)  # the call only on first use
+    key = ("recv", cid, preferred)
+    hit = memo.get(key)
+    if hit is None:
+        hit = memo[key] = _receive_gain(o, seat, cid, preferred)
+    return hit
+
+
+def _receive_gain(o: Obs, seat: int, cid: int, preferred: str | None) -> float:
     cat = o.cat
     zones = o.zones[seat]
     legal = cat.colours[cid]
+    # The first colour with room decides (the loop below): usually the preferred one, or a
+    # property's only colour, found without sorting.
+    first = preferred if preferred in legal else legal[0] if len(legal) == 1 else None
+    if first is not None:
+        zone = zones.get(first, [])
+        if len(zone) < SET_SIZE[first]:
+            complete = len(zone) + 1 >= SET_SIZE[first] and (
+                not o.pure or not cat.rainbow[cid] or any(not cat.rainbow[c] for c in zone))
+            before = seat_zone_score(o, seat, first)
+            after = zone_score(first, len(zone) + 1, complete, o.rent(seat, first))
+            if complete and not o.is_set(seat, first):
+                after += _set_count_bonus(o, seat, +1)
+            return after - before
+        if len(legal) == 1:
+            return _style.get().money * cat.value[cid]
     order = [preferred] if preferred in legal else []
     order += [c for c in sorted(legal, key=lambda c: -len(zones.get(c, ()))) if c != preferred]
     for colour in order:
@@ -160,18 +219,31 @@ def receive_gain(o: Obs, seat: int, cid: int, preferred: str | None) -> float:
 def remove_loss(o: Obs, seat: int, cid: int) -> float:
     """Board-score loss for `seat` losing `cid` from its board (upgrades of a broken set go to
     the bank: their rent is lost, their value kept)."""
+    memo = o._seats.get(seat) or seat_memo(o, seat)  # the call only on first use
+    key = ("loss", cid)
+    hit = memo.get(key)
+    if hit is None:
+        hit = memo[key] = _remove_loss(o, seat, cid)
+    return hit
+
+
+def _remove_loss(o: Obs, seat: int, cid: int) -> float:
     colour = o.colour_of(seat, cid)
     if colour is None:
         return 0.0
-    zone = [c for c in o.zones[seat][colour] if c != cid]
+    full = o.zones[seat][colour]
+    left = len(full) - full.count(cid)
     before = seat_zone_score(o, seat, colour)
-    complete = _complete_after(o, seat, colour, zone)
+    if left < SET_SIZE[colour]:  # short of a set either way: no need to list what is left
+        complete = False
+    else:
+        complete = _complete_after(o, seat, colour, [c for c in full if c != cid])
     rent = o.rent(seat, colour) if complete else 0
-    after = zone_score(colour, len(zone), complete, rent)
+    after = zone_score(colour, left, complete, rent)
     loss = before - after
     if o.is_set(seat, colour) and not complete:
         loss += _set_count_bonus(o, seat, -1)
-    elif ((deny := _style.get().deny_arming) and len(zone) + 2 == SET_SIZE[colour]
+    elif ((deny := _style.get().deny_arming) and left + 2 == SET_SIZE[colour]
           and o.sets(seat) == o.target_sets() - 1):
         # One card short of the set that would arm them: taking from it holds them back.
         loss += deny
@@ -211,8 +283,6 @@ def _keep_value(o: Obs, cid: int) -> float:
     key = cat.key[cid]
     kind = cat.kind[cid]
     value = cat.value[cid]
-    armed = o.someone_armed()
-    near = o.memo("near", lambda: any(o.sets(s) >= o.target_sets() - 1 for s in o.opponents()))
     if kind == "money":
         return 0.2 + st.money * value * 0.5
     if kind in ("property", "wild"):
@@ -222,19 +292,27 @@ def _keep_value(o: Obs, cid: int) -> float:
         if not held:
             return 0.3
         return 0.5 + 0.3 * max(o.rent(o.me, c) for c in held)
-    return {
-        "opsec": st.opsec_keep,
-        "inspector_general": 40.0 if armed else st.ig_keep,
-        "chud": 30.0 if armed else st.chud_keep[1] if near else st.chud_keep[0],
-        "midnight_requisition": st.steal_keep,
-        "tdy_orders": 1.5,
-        "finance_office": 2.0,
-        "roll_call": 1.2,
-        "pcs_orders": 1.0,
-        "upgrade": 1.5 if o.set_colours(o.me) else 1.0,
-        "foc": 1.5 if o.upgrades[o.me] else 1.0,
-        "surge_ops": 0.6,
-    }.get(key, 1.0)
+    if key == "opsec":
+        return st.opsec_keep
+    if key == "inspector_general":
+        return 40.0 if o.someone_armed() else st.ig_keep
+    if key == "chud":
+        if o.someone_armed():
+            return 30.0
+        near = o.memo("near", lambda: any(o.sets(s) >= o.target_sets() - 1
+                                          for s in o.opponents()))
+        return st.chud_keep[1] if near else st.chud_keep[0]
+    if key == "midnight_requisition":
+        return st.steal_keep
+    if key == "upgrade":
+        return 1.5 if o.set_colours(o.me) else 1.0
+    if key == "foc":
+        return 1.5 if o.upgrades[o.me] else 1.0
+    return _FIXED_KEEP.get(key, 1.0)
+
+
+_FIXED_KEEP = {"tdy_orders": 1.5, "finance_office": 2.0, "roll_call": 1.2, "pcs_orders": 1.0,
+               "surge_ops": 0.6}
 
 
 # ---- plays on one's own turn ----------------------------------------------------------------
@@ -242,6 +320,14 @@ def _keep_value(o: Obs, cid: int) -> float:
 def _charge_gain(o: Obs, target: int, amount: int) -> float:
     """Expected worth of charging `target` `amount`: money collected, plus the damage when the
     payment has to come out of a complete set (an armed target's approach breaks)."""
+    key = ("charge", target, amount)  # rents list every colour and target: the same asks
+    hit = o._memo.get(key)
+    if hit is None:
+        hit = o._memo[key] = _charge_gain_of(o, target, amount)
+    return hit
+
+
+def _charge_gain_of(o: Obs, target: int, amount: int) -> float:
     if amount <= 0:
         return 0.0
     st = _style.get()
@@ -405,7 +491,10 @@ def _bank_context(o: Obs) -> tuple[bool, float, float, bool]:
 def _bank_gain(o: Obs, cid: int) -> float:
     cat = o.cat
     value = cat.value[cid]
-    armed, exposed, hoard, overflow = o.memo("bankctx", lambda: _bank_context(o))
+    context = o._memo.get("bankctx")
+    if context is None:
+        context = o._memo["bankctx"] = _bank_context(o)
+    armed, exposed, hoard, overflow = context
     if armed and cat.key[cid] in ("inspector_general", "chud"):
         return NEG
     st = _style.get()
@@ -444,11 +533,19 @@ def _move_gain(o: Obs, a: dict[str, Any]) -> float:
         after += zone_score(c, len(zone), complete, o.rent(o.me, c) if complete else 0)
         # Moving a wild off a zone the hand can refill with a fixed property is worth the
         # placing it allows.
-        if len(zone) < SET_SIZE[c] <= len(zones.get(c, ())) and any(
-                o.cat.kind[h] == "property" and o.cat.colours[h] == (c,) for h in o.hand):
+        if len(zone) < SET_SIZE[c] <= len(zones.get(c, ())) and (c,) in _fixed_in_hand(o):
             after += 3.0
     gain = after - before
     return gain - 0.5 if gain > 0.5 else NEG
+
+
+def _fixed_in_hand(o: Obs) -> set[tuple[str, ...]]:
+    """The colour tuples of the fixed properties in hand (a wild move may make room for one)."""
+    hit = o._memo.get("fixed_in_hand")
+    if hit is None:
+        kind, colours = o.cat.kind, o.cat.colours
+        hit = o._memo["fixed_in_hand"] = {colours[h] for h in o.hand if kind[h] == "property"}
+    return hit
 
 
 def play_scores(o: Obs, rearrange: bool = True) -> list[tuple[float, dict[str, Any]]]:
@@ -571,6 +668,24 @@ def card_pay_cost(o: Obs, cid: int, payee: int | None) -> float:
 def payment(o: Obs, amount: int) -> tuple[list[int], float]:
     """The cheapest acceptable selection and its cost: a knapsack over totals capped at the
     amount (overpaying already costs the extra money)."""
+    # Weighed when the charge is answered (hit_damage) and again when it is paid, on the same
+    # boards: kept with this seat's board answers, valid while the bank and the payee's board
+    # answers are the same objects (held, so their ids are not reused).
+    me = o.me
+    payee = o.pending["source"] if o.pending else None
+    memo = o._seats.get(me) or seat_memo(o, me)
+    theirs = None if payee is None else o._seats.get(payee) or seat_memo(o, payee)
+    key = ("pay", amount, payee)
+    hit = memo.get(key)
+    bank = o.bank[me]
+    if hit is not None and hit[0] is theirs and hit[1] is bank:
+        return list(hit[2]), hit[3]
+    cards, cost = _payment(o, amount)
+    memo[key] = (theirs, bank, tuple(cards), cost)  # type: ignore[assignment]
+    return cards, cost
+
+
+def _payment(o: Obs, amount: int) -> tuple[list[int], float]:
     cat = o.cat
     me = o.me
     payable = o.bank[me] + [c for z in o.zones[me].values() for c in z] + \
@@ -635,4 +750,4 @@ def decide(o: Obs, rng: random.Random | None = None, rearrange: bool = True
 
 
 def choose_action(view: dict[str, Any]) -> dict[str, Any]:
-    return decide(Obs.from_view(view), rng_for(view, "medium"))
+    return decide(Obs.from_view(view), LazyRng(view, "medium"))  # type: ignore[arg-type]

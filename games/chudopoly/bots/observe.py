@@ -13,25 +13,28 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+from operator import itemgetter
 from typing import Any
 
 from games.chudopoly.engine.board import RENT_TABLE, SET_SIZE
 from games.chudopoly.engine.cards import Catalogue, catalogue
 from games.chudopoly.engine.legal import legal_actions
+from games.chudopoly.engine.view import shared_ids
 from games.chudopoly.engine.winning import checkpoint_forecast
 
 HOUSE_BONUS = 3
 FOC_BONUS = 4
+_id = itemgetter("id")
 
 
 class Obs:
     """A seat's knowledge at one decision. Lists and dicts may be shared with the source: treat
     everything as read-only."""
 
-    __slots__ = ("_memo", "active", "armed", "bank", "cat", "deck_count", "discard", "hand",
-                 "hand_count", "legal", "me", "order", "pending", "phase", "plays_left",
-                 "pure", "rearranges_left", "rules", "surge", "turn", "turn_number",
-                 "turns_left", "upgrades", "zones")
+    __slots__ = ("_boards", "_memo", "_seats", "active", "armed", "bank", "cat", "deck_count",
+                 "discard", "hand", "hand_count", "legal", "me", "order", "pending", "phase",
+                 "plays_left", "pure", "rearranges_left", "rules", "surge", "turn",
+                 "turn_number", "turns_left", "upgrades", "zones")
 
     me: int
     cat: Catalogue
@@ -59,6 +62,8 @@ class Obs:
 
     def __init__(self) -> None:
         self._memo: dict[Any, Any] = {}
+        self._boards: dict[int, dict[str, Any]] = {}  # board_memo, by seat
+        self._seats: dict[int, dict[Any, float]] = {}  # medium.seat_memo, by seat
 
     @classmethod
     def from_view(cls, view: dict[str, Any]) -> Obs:
@@ -77,13 +82,19 @@ class Obs:
         players = view["players"]
         o.order = list(view.get("order") or range(len(players)))
         o.active = [p["active"] for p in players]
-        o.hand = [c["id"] for c in view["hand"]]
+        o.hand = list(map(_id, view["hand"]))
         o.hand_count = [p["hand_count"] for p in players]
-        o.bank = [[c["id"] for c in p["bank"]] for p in players]
-        o.zones = [{z["colour"]: [c["id"] for c in z["cards"]] for z in p["zones"]}
-                   for p in players]
-        o.upgrades = [{z["colour"]: [c["id"] for c in z["upgrades"]]
-                       for z in p["zones"] if z["upgrades"]} for p in players]
+        # The parts of a shared view (engine.view(..., shared=True)) come with their ids.
+        o.bank = [shared_ids(p["bank"]) or list(map(_id, p["bank"])) for p in players]
+        o.zones, o.upgrades = [], []
+        for p in players:
+            ids = shared_ids(p["zones"])
+            if ids is None:
+                ids = ({z["colour"]: list(map(_id, z["cards"])) for z in p["zones"]},
+                       {z["colour"]: list(map(_id, z["upgrades"]))
+                        for z in p["zones"] if z["upgrades"]})
+            o.zones.append(ids[0])
+            o.upgrades.append(ids[1])
         o.armed = [bool(p["armed"]) for p in players]
         o.turns_left = [p.get("opponent_turns_remaining") for p in players]
         pending = view.get("pending")
@@ -94,7 +105,8 @@ class Obs:
                     pending[k] = pending[k]["id"]
         o.pending = pending
         o.legal = view["legal"]
-        o.discard = [c["id"] for c in view.get("discard", ())]
+        discard = view.get("discard", ())
+        o.discard = shared_ids(discard) or list(map(_id, discard))
         return o
 
     @classmethod
@@ -137,9 +149,16 @@ class Obs:
     # ---- board questions ------------------------------------------------------------------
 
     def opponents(self) -> list[int]:
-        return [s for s in self.order if s != self.me and self.active[s]]
+        hit = self._memo.get("opponents")
+        if hit is None:
+            hit = self._memo["opponents"] = [s for s in self.order
+                                             if s != self.me and self.active[s]]
+        return hit
 
     def is_set(self, seat: int, colour: str) -> bool:
+        return colour in self.set_colours(seat)
+
+    def _is_set(self, seat: int, colour: str) -> bool:
         zone = self.zones[seat].get(colour)
         if not zone or len(zone) < SET_SIZE[colour]:
             return False
@@ -148,11 +167,29 @@ class Obs:
             return any(not rainbow[c] for c in zone)
         return True
 
+    def board_memo(self, seat: int) -> dict[str, Any]:
+        """Answers that read only `seat`'s zones and upgrades, shared by every Obs showing the
+        same zones objects (a shared view's or a state's unchanged board; read only)."""
+        memo = self._boards.get(seat)
+        if memo is None:
+            zones, ups, cat = self.zones[seat], self.upgrades[seat], self.cat
+            bkey = (id(zones), id(ups), id(cat), self.pure)
+            hit = _BOARD_MEMOS.get(bkey)
+            if hit is not None and hit[0] is zones and hit[1] is ups and hit[2] is cat:
+                memo = hit[3]
+            else:
+                memo = {}
+                if len(_BOARD_MEMOS) >= 4096:
+                    _BOARD_MEMOS.clear()
+                _BOARD_MEMOS[bkey] = (zones, ups, cat, memo)  # held: ids are not reused
+            self._boards[seat] = memo
+        return memo
+
     def set_colours(self, seat: int) -> list[str]:
-        key = ("sets", seat)
-        hit = self._memo.get(key)
+        memo = self._boards.get(seat) or self.board_memo(seat)
+        hit = memo.get("sets")
         if hit is None:
-            hit = self._memo[key] = [c for c in self.zones[seat] if self.is_set(seat, c)]
+            hit = memo["sets"] = [c for c in self.zones[seat] if self._is_set(seat, c)]
         return hit
 
     def sets(self, seat: int) -> int:
@@ -185,25 +222,38 @@ class Obs:
         return total + sum(value[c] for u in self.upgrades[seat].values() for c in u)
 
     def payable(self, seat: int) -> int:
-        return self.memo(("payable", seat), lambda: self.bank_total(seat) + self.board_value(seat))
+        key = ("payable", seat)
+        hit = self._memo.get(key)
+        if hit is None:
+            hit = self._memo[key] = self.bank_total(seat) + self.board_value(seat)
+        return hit
 
     def loose_payable(self, seat: int) -> int:
         """What `seat` can pay without touching a complete set or its upgrades."""
-        return self.memo(("loose", seat), lambda: self._loose_payable(seat))
+        key = ("loose", seat)
+        hit = self._memo.get(key)
+        if hit is None:
+            hit = self._memo[key] = self._loose_payable(seat)
+        return hit
 
     def _loose_payable(self, seat: int) -> int:
-        value = self.cat.value
-        total = self.bank_total(seat)
-        for colour, zone in self.zones[seat].items():
-            if not self.is_set(seat, colour):
-                total += sum(value[c] for c in zone)
-        return total
+        memo = self._boards.get(seat) or self.board_memo(seat)
+        loose = memo.get("loose")
+        if loose is None:
+            value = self.cat.value
+            loose = memo["loose"] = sum(sum(value[c] for c in zone)
+                                        for colour, zone in self.zones[seat].items()
+                                        if not self.is_set(seat, colour))
+        return self.bank_total(seat) + loose  # whole M: the same sum in any order
 
     def colour_of(self, seat: int, cid: int) -> str | None:
-        for colour, zone in self.zones[seat].items():
-            if cid in zone:
-                return colour
-        return None
+        memo = self._boards.get(seat) or self.board_memo(seat)
+        where = memo.get("where")
+        if where is None:
+            # card -> zone for the whole board, built once per board (asked per listed steal)
+            where = memo["where"] = {
+                c: colour for colour, zone in self.zones[seat].items() for c in zone}
+        return where.get(cid)
 
     def someone_armed(self) -> bool:
         hit = self._memo.get("armed")
@@ -220,6 +270,9 @@ class Obs:
 
     def target_sets(self) -> int:
         return int(self.rules["setsToWin"])
+
+
+_BOARD_MEMOS: dict[tuple, tuple[Any, ...]] = {}
 
 
 def seed_of(view: dict[str, Any], salt: str = "") -> int:
@@ -241,12 +294,39 @@ def seed_of(view: dict[str, Any], salt: str = "") -> int:
 
 def seed_from(key: dict[str, Any]) -> int:
     """The seed of `seed_of`'s key (also built from a state by the hard bot's playouts)."""
-    digest = hashlib.blake2b(json.dumps(key, sort_keys=True).encode(), digest_size=8).digest()
+    digest = hashlib.blake2b(_SORTED_JSON.encode(key).encode(), digest_size=8).digest()
     return int.from_bytes(digest, "big")
+
+
+# What `json.dumps(key, sort_keys=True)` builds at every call (the seed is taken at every
+# decision): the same encoder, made once.
+_SORTED_JSON = json.JSONEncoder(sort_keys=True)
 
 
 def rng_for(view: dict[str, Any], salt: str = "") -> random.Random:
     return random.Random(seed_of(view, salt))
+
+
+class LazyRng:
+    """`rng_for(view, salt)`, made only when a tie asks for a number: most decisions have one
+    best play, and hashing the view was a tenth of a medium decision."""
+
+    __slots__ = ("_rng", "_salt", "_view")
+
+    def __init__(self, view: dict[str, Any], salt: str = "") -> None:
+        self._view: dict[str, Any] | None = view
+        self._salt = salt
+        self._rng: random.Random | None = None
+
+    def _real(self) -> random.Random:
+        if self._rng is None:
+            assert self._view is not None
+            self._rng = rng_for(self._view, self._salt)
+            self._view = None
+        return self._rng
+
+    def randrange(self, *args: Any, **kwargs: Any) -> int:
+        return self._real().randrange(*args, **kwargs)
 
 
 def draws_nothing(deck_count: int, discard_count: int) -> bool:

@@ -7,9 +7,10 @@ log replays identically for ever.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
+from operator import itemgetter
 
 __all__ = [
     "ACTIONS",
@@ -281,11 +282,32 @@ class Catalogue:
         base = self._dicts[cid]
         return {**base, "colours": base["colours"][:], "colour": colour}
 
+    def card_dicts(self, ids: Iterable[int], colour: str | None = None) -> list[dict]:
+        """`[self.card(c, colour) for c in ids]`, in bulk (views show every card in play)."""
+        out = list(map(dict.copy, map(self._dicts.__getitem__, ids)))
+        for d in out:
+            d["colours"] = d["colours"][:]
+        if colour is not None:
+            for d in out:
+                d["colour"] = colour
+        return out
+
 
 @lru_cache(maxsize=64)
 def _catalogue(key: tuple[int, ...]) -> Catalogue:
     return Catalogue(_build(key))
 
 
+_counts_in_order = itemgetter(*DECK_KINDS)
+_INT_ONLY = {int}
+
+
 def catalogue(counts: Mapping[str, int]) -> Catalogue:
-    return _catalogue(_counts_key(counts))
+    try:
+        # A resolved ruleset's deck holds all 13 counts as ints: one C call, not a generator.
+        key = _counts_in_order(counts)
+    except (KeyError, TypeError):
+        key = None
+    if key is None or set(map(type, key)) != _INT_ONLY:
+        key = _counts_key(counts)
+    return _catalogue(key)

@@ -4,7 +4,7 @@ events. Nothing here reveals another player's hand or the order of the deck."""
 from __future__ import annotations
 
 from .board import complete_colours, net_worth, rent_for
-from .cards import COLOUR_KEYS
+from .cards import COLOUR_KEYS, Catalogue
 from .legal import legal_actions, to_decide
 from .state import CONTEST_LAP_CAP, DECK_CYCLE_LIMIT, HAND_LIMIT, catalogue_for
 from .winning import checkpoint_forecast, contest_bar, contest_laps
@@ -13,36 +13,51 @@ from .winning import checkpoint_forecast, contest_bar, contest_laps
 _PRIVATE_EVENTS = frozenset(("draw", "deal"))
 
 
-def view(state: dict, seat: int | None) -> dict:
-    """What `seat` may see (None: a spectator). The only thing a browser is ever sent."""
+def view(state: dict, seat: int | None, *, shared: bool = False) -> dict:
+    """What `seat` may see (None: a spectator). The only thing a browser is ever sent.
+
+    Every call returns new objects, unless `shared`: then the parts that read the same from
+    seat to seat and from move to move (each board's bank and zones, the discard pile) are
+    the same objects in every view that shows them, for callers that only read the view (bots
+    in the arena). The content is the same either way."""
     cat = catalogue_for(state)
-    card = cat.card
+    card, cards = cat.card, cat.card_dicts
     pure = state["ruleset"]["pureSetRequired"]
     players = []
     for s, p in enumerate(state["players"]):
-        sets = complete_colours(cat, p, pure)
-        zones = []
-        for colour in COLOUR_KEYS:
-            zone = p["zones"].get(colour)
-            if not zone:
-                continue
-            zones.append({
-                "colour": colour,
-                "cards": [card(c, colour) for c in zone],
-                "upgrades": [card(u, colour) for u in p["upgrades"].get(colour, ())],
-                "complete": colour in sets,
-                "rent": rent_for(cat, p, colour),
-            })
-        forecast = checkpoint_forecast(state, s)
+        if shared:
+            # A state is a value (apply copies a player it changes), so a player dict seen
+            # before shows the same board: found by identity, its content not even hashed.
+            known = _BY_PLAYER.get(id(p))
+            if known is not None and known[0] is p and known[1] is cat:
+                board = known[2]
+            else:
+                board = _board(cat, p, pure)
+                if len(_BY_PLAYER) >= _CACHE_CAP:
+                    _BY_PLAYER.clear()
+                _BY_PLAYER[id(p)] = (p, cat, board)
+        else:
+            board = _board(cat, p, pure)
+        bank_total, worth, sets, rows = board[:4]
+        if shared:
+            bank, zones = board[4] or _shown(cat, board, p)
+        else:
+            bank = cards(p["bank"])
+            zones = [{"colour": colour, "cards": cards(zone, colour),
+                      "upgrades": cards(ups, colour) if ups else [], "complete": complete,
+                      "rent": rent}
+                     for colour, zone, ups, complete, rent in rows]
+        # None for anyone not armed (checkpoint_forecast's first answer), without the call.
+        forecast = None if p["armed_at"] is None else checkpoint_forecast(state, s)
         players.append({
             "seat": s,
             "active": p["active"],
             "hand_count": len(p["hand"]),
-            "bank": [card(c) for c in p["bank"]],
-            "bank_total": sum(cat.value[c] for c in p["bank"]),
+            "bank": bank,
+            "bank_total": bank_total,
             "zones": zones,
-            "sets": len(sets),
-            "net_worth": net_worth(cat, p),
+            "sets": sets,
+            "net_worth": worth,
             "armed": p["armed_at"] is not None,
             "armed_at": p["armed_at"],
             "checkpoint_turn": forecast[0] if forecast else None,
@@ -65,11 +80,11 @@ def view(state: dict, seat: int | None) -> dict:
         "deck_count": len(state["deck"]),
         "discard_count": len(discard),
         "discard_top": card(discard[-1]) if discard else None,
-        "discard": [card(c) for c in reversed(discard)],
+        "discard": _shown_discard(cat, discard) if shared else cards(reversed(discard)),
         "shuffle_count": state["shuffle_count"],
         "deck_cycle_limit": DECK_CYCLE_LIMIT,
         "players": players,
-        "hand": [card(c) for c in state["players"][seat]["hand"]] if own else [],
+        "hand": cards(state["players"][seat]["hand"]) if own else [],
         "pending": _pending_view(state, cat),
         "to_decide": to_decide(state),
         "legal": legal_actions(state, seat) if own else [],
@@ -80,6 +95,80 @@ def view(state: dict, seat: int | None) -> dict:
         "ruleset": {**state["ruleset"], "deck": dict(state["ruleset"]["deck"])},
         "result": copy_result(state["result"]),
     }
+
+
+# What a board shows (bank total, net worth, sets, per zone in colour-table order: colour,
+# cards, upgrades, complete, rent; and for shared views its bank and zones as shown), by the
+# board's content: most boards are the same from seat to seat and from move to move.
+_BOARDS: dict[tuple, list] = {}
+_DISCARDS: dict[tuple[Catalogue, tuple[int, ...]], list[dict]] = {}
+# The parts of shared views, by identity (held, so an id is not reused while here): the card
+# ids they show, so a bot reads them without converting card dicts back (`shared_ids`).
+_SHARED: dict[int, tuple[object, object]] = {}
+_BY_PLAYER: dict[int, tuple[dict, Catalogue, list]] = {}  # shared views: id(player) -> board
+_CACHE_CAP = 4096
+
+
+def _board(cat: Catalogue, p: dict, pure: bool) -> list:
+    zones, ups = p["zones"], p["upgrades"]
+    key = (cat, pure, tuple(p["bank"]), tuple(zones), tuple(map(tuple, zones.values())),
+           tuple(ups), tuple(map(tuple, ups.values())))
+    hit = _BOARDS.get(key)
+    if hit is None:
+        sets = complete_colours(cat, p, pure)
+        rows = [(colour, tuple(zones[colour]), tuple(ups.get(colour, ())), colour in sets,
+                 rent_for(cat, p, colour))
+                for colour in COLOUR_KEYS if zones.get(colour)]
+        hit = [sum(cat.value[c] for c in p["bank"]), net_worth(cat, p), len(sets), rows, None]
+        if len(_BOARDS) >= _CACHE_CAP:
+            _forget()
+        _BOARDS[key] = hit
+    return hit
+
+
+def _shown(cat: Catalogue, board: list, p: dict) -> tuple[list[dict], list[dict]]:
+    """A board's bank and zones as a shared view shows them, built once per board."""
+    cards = cat.card_dicts
+    rows = board[3]
+    bank = cards(p["bank"])
+    zones = [{"colour": colour, "cards": cards(zone, colour),
+              "upgrades": cards(ups, colour) if ups else [], "complete": complete,
+              "rent": rent}
+             for colour, zone, ups, complete, rent in rows]
+    _SHARED[id(bank)] = (bank, list(p["bank"]))
+    _SHARED[id(zones)] = (zones, ({row[0]: list(row[1]) for row in rows},
+                                  {row[0]: list(row[2]) for row in rows if row[2]}))
+    board[4] = (bank, zones)
+    return bank, zones
+
+
+def _shown_discard(cat: Catalogue, discard: list[int]) -> list[dict]:
+    key = (cat, tuple(discard))
+    shown = _DISCARDS.get(key)
+    if shown is None:
+        if len(_DISCARDS) >= _CACHE_CAP:
+            _forget()
+        shown = _DISCARDS[key] = cat.card_dicts(reversed(discard))
+        _SHARED[id(shown)] = (shown, discard[::-1])
+    return shown
+
+
+def _forget() -> None:
+    # All together, so every shared part still handed out is registered in `_SHARED`.
+    _BOARDS.clear()
+    _DISCARDS.clear()
+    _SHARED.clear()
+    _BY_PLAYER.clear()
+
+
+def shared_ids(part: object) -> object | None:
+    """For a bank, a zones list or the discard pile of a shared view: the ids it shows (a list;
+    for zones, ({colour: card ids}, {colour: upgrade ids})), read only. None for any other
+    object, e.g. a part of an unshared view."""
+    hit = _SHARED.get(id(part))
+    if hit is not None and hit[0] is part:
+        return hit[1]
+    return None
 
 
 def copy_result(result: dict | None) -> dict | None:
