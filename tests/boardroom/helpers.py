@@ -7,8 +7,9 @@ from typing import Any
 from games.boardroom.engine import apply, legal_actions
 
 
-def act(st: dict[str, Any], seat: int, type_: str, **kw: Any) -> dict[str, Any]:
-    return apply(st, seat, {"type": type_, **kw}).state
+def act(st: dict[str, Any], seat: int, type_: str | None = None, **kw: Any) -> dict[str, Any]:
+    """The state after `seat` plays {"type": type_, **kw} (or `kw` alone when it has a type)."""
+    return apply(st, seat, {"type": type_, **kw} if type_ else kw).state
 
 
 def act_ev(st: dict[str, Any], seat: int, type_: str, **kw: Any

@@ -237,9 +237,13 @@ def problem(st: State, seat: int, action: Any, *, clock: bool = False) -> str | 
         reason = None
         for fam in legal:
             if fam["type"] == kind:
-                reason = _family_problem(st, seat, fam, action)
-                if reason is None:
+                why = _family_problem(st, seat, fam, action)
+                if why is None:
                     return None
+                # The family the action aims at (same tile, or same kind and seat) explains.
+                if fam.get("tile") == action.get("tile") if kind == "auction_own" else (
+                        fam["kind"] == action.get("kind") and fam["to"] == action.get("to")):
+                    reason = why
         return reason or explain(st, seat, action)
     if action in legal:
         return None
