@@ -17,8 +17,11 @@ _PUBLIC = ("version", "seats", "bots", "order", "cash", "pos", "active", "audit"
            "turn_cap", "uneven")
 
 
-def view(st: dict[str, Any], seat: int | None) -> dict[str, Any]:
-    v: dict[str, Any] = {k: _copy(st[k]) for k in _PUBLIC}
+def view(st: dict[str, Any], seat: int | None, *, copy: bool = True) -> dict[str, Any]:
+    """What `seat` (None: a spectator) may see, with its legal actions. With `copy=False`
+    the public lists are shared with the state (read-only: for a bot deciding at once)."""
+    v: dict[str, Any] = {k: _copy(st[k]) for k in _PUBLIC} if copy else \
+        {k: st[k] for k in _PUBLIC}
     v["viewer"] = seat
     v["releases"] = [len(r) for r in st["releases"]]
     v["release_cards"] = [r[:] for r in st["releases"]]
