@@ -17,9 +17,10 @@ from ..engine.board import (
     IS_OWNABLE,
     KIND,
     LOGISTICS,
+    LOGISTICS_RENT,
+    OWNABLE,
     PRICE,
     RENTS,
-    UTILITIES,
 )
 from ..engine.legal import ask_key, offer_key
 from ..engine.state import BETTER_BY
@@ -55,20 +56,24 @@ def worst_rent(v: View, seat: int) -> int:
     """The highest rent a rival could charge this seat now (a cash reserve guide)."""
     owner, level = v["owner"], v["level"]
     worst = 0
-    for t in range(40):
+    for t in OWNABLE:
         o = owner[t]
         if o is None or o == seat:
             continue
         kind = KIND[t]
         if kind == "business":
             lvl = level[t]
-            r = RENTS[t][lvl] if lvl else RENTS[t][0] * (
-                2 if all(owner[x] == o for x in GROUP[t]) else 1)
+            if lvl:
+                r = RENTS[t][lvl]
+            else:
+                g = GROUP[t]
+                r = RENTS[t][0] * (2 if owner[g[0]] == owner[g[1]] == owner[g[2]] else 1)
         elif kind == "logistics":
-            r = (0, 25, 50, 120)[sum(1 for x in LOGISTICS if owner[x] == o)]
+            r = LOGISTICS_RENT[(owner[5] == o) + (owner[15] == o) + (owner[25] == o)]
         else:
-            r = 70 if all(owner[x] == o for x in UTILITIES) else 28
-        worst = max(worst, r)
+            r = 70 if owner[12] == owner[28] else 28
+        if r > worst:
+            worst = r
     return worst
 
 

@@ -37,8 +37,13 @@ STYLE = Style()
 
 
 def reserve(v: View, me: int, style: Style) -> int:
-    return max(style.reserve_min,
-               min(style.reserve_max, int(worst_rent(v, me) * style.reserve_share)))
+    """Cash to keep for rent; computed once per decision (kept in the bot's own view dict)."""
+    r = v.get("_reserve")
+    if r is None:
+        r = v["_reserve"] = max(style.reserve_min, min(style.reserve_max,
+                                                       int(worst_rent(v, me) *
+                                                           style.reserve_share)))
+    return r
 
 
 def choose_action(v: View, rng: random.Random, style: Style = STYLE) -> Action:
@@ -50,7 +55,7 @@ def choose_action(v: View, rng: random.Random, style: Style = STYLE) -> Action:
     if first == "bid" or first == "pass":
         return _bid(v, me, legal, style)
     if first == "answer":
-        return {"type": "answer", "accept": _accept(v, me, style)}
+        return legal[0] if _accept(v, me, style) else legal[1]
     if find(legal, "give_up") is not None:
         return raise_money(v, me, legal, style)
     phase = v["phase"]
@@ -63,13 +68,11 @@ def choose_action(v: View, rng: random.Random, style: Style = STYLE) -> Action:
 
 # --- decisions --------------------------------------------------------------------------------
 def _bid(v: View, me: int, legal: list[Action], style: Style) -> Action:
-    bid = legal[0] if legal[0]["type"] == "bid" else None
-    if bid is None:
-        return {"type": "pass"}
+    bid, pass_ = legal[0], legal[1]
     tile = v["auction"]["tile"]
     limit = min(int(tile_value(v, me, tile) * style.bid_factor),
                 v["cash"][me] - reserve(v, me, style) // 2)
-    return bid if bid["amount"] <= limit else {"type": "pass"}
+    return bid if bid["amount"] <= limit else pass_
 
 
 def _audit_or_roll(v: View, me: int, legal: list[Action], style: Style) -> Action:
@@ -79,7 +82,7 @@ def _audit_or_roll(v: View, me: int, legal: list[Action], style: Style) -> Actio
             a = find(legal, "use_release") or find(legal, "pay_bail")
             if a is not None:
                 return a
-    return {"type": "roll"}
+    return legal[-1]  # roll
 
 
 def _buy(v: View, me: int, legal: list[Action], style: Style) -> Action:
@@ -102,7 +105,7 @@ def _act(v: View, me: int, legal: list[Action], rng: random.Random, style: Style
         offer = propose(v, me, legal, style)
         if offer is not None:
             return offer
-    return {"type": "end_turn"}
+    return legal[-1]  # end_turn
 
 
 def propose(v: View, me: int, legal: list[Action], style: Style) -> Action | None:
@@ -182,7 +185,7 @@ def raise_money(v: View, me: int, legal: list[Action], style: Style) -> Action:
     if lots:
         a = min(lots, key=lambda x: tile_value(v, me, x["tile"]))
         return {"type": "auction_own", "tile": a["tile"], "start": a["start_min"]}
-    return {"type": "give_up"}
+    return legal[-1]  # give_up
 
 
 __all__ = ["BUYBACK", "GROUP", "KIND", "STYLE", "Style", "choose_action", "raise_money"]

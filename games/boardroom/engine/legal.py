@@ -25,13 +25,16 @@ from typing import Any
 from .board import (
     AUDIT_BAIL,
     BRANCH_COST,
+    BUSINESSES,
     BUYBACK,
     GROUP,
+    INDUSTRY,
     IS_OWNABLE,
     KIND,
+    OWNABLE,
     PRICE,
 )
-from .rules import next_bid, owns_industry, tradeable
+from .rules import next_bid, owns_industry
 from .state import ASK_PAUSE_ROUNDS, BETTER_BY, BID_STEP, rivals
 
 State = dict[str, Any]
@@ -54,25 +57,35 @@ def to_decide(st: State) -> list[int]:
     return [st["turn"]]
 
 
-def legal_actions(st: State, seat: int, *, clock: bool = False) -> list[Action]:
+def legal_actions(st: State, seat: int, *, clock: bool = False,
+                  families: bool = True) -> list[Action]:
     """Everything `seat` may do now. `clock=True` adds what only the site's clocks may apply:
     `forfeit` (a move clock ran out, or the seat left: bankrupt to the bank) and
-    `lot_expired` (an auction with no first bid after 60 seconds)."""
+    `lot_expired` (an auction with no first bid after 60 seconds). `families=False` leaves
+    out the trade and lot families (for checking an action that is neither)."""
     if st["phase"] == "finished" or type(seat) is not int or not 0 <= seat < st["seats"] \
             or not st["active"][seat]:
         return []
     out: list[Action] = []
     if seat in to_decide(st):
-        _decision(st, seat, out)
+        _decision(st, seat, out, families)
     if clock:
         a = st["auction"]
         if a is not None and a["high"] is None and a["at"] == seat:
             out.append({"type": "lot_expired"})
         out.append({"type": "forfeit"})
+    elif families:
+        _LAST[:] = [st, st["version"], seat, out]
     return out
 
 
-def _decision(st: State, seat: int, out: list[Action]) -> None:
+# The last full list handed out, with the state (held, so its id is not reused) and version
+# it was made for: `problem` accepts an action that IS one of those very dicts without
+# generating the list again (a bot returning the action it was offered).
+_LAST: list[Any] = [None, -1, -1, ()]
+
+
+def _decision(st: State, seat: int, out: list[Action], families: bool) -> None:
     a = st["auction"]
     if a is not None:
         out.append({"type": "bid", "amount": next_bid(a)})
@@ -83,7 +96,7 @@ def _decision(st: State, seat: int, out: list[Action]) -> None:
         out.append({"type": "answer", "accept": False})
         return
     if st["debts"]:
-        _raising_money(st, seat, out)
+        _raising_money(st, seat, out, families)
         return
     phase = st["phase"]
     cash = st["cash"][seat]
@@ -107,18 +120,21 @@ def _decision(st: State, seat: int, out: list[Action]) -> None:
         out.append({"type": "build", "tile": pos})
     for t in closable(st, seat):
         out.append({"type": "close", "tile": t})
-    if not st["trade_used"]:
-        out.extend(_proposals(st, seat, kinds=("swap", "sell")))
-        out.extend(_own_auctions(st, seat, exclude=()))
+    if families and not st["trade_used"]:
+        held = tradeable_by_seat(st)
+        out.extend(_proposals(st, seat, ("swap", "sell"), held))
+        out.extend(_own_auctions(st, seat, (), held))
     out.append({"type": "end_turn"})
 
 
-def _raising_money(st: State, seat: int, out: list[Action]) -> None:
+def _raising_money(st: State, seat: int, out: list[Action], families: bool) -> None:
     debt = st["debts"][0]
     for t in closable(st, seat):
         out.append({"type": "close", "tile": t})
-    out.extend(_own_auctions(st, seat, exclude=debt["auctioned"]))
-    out.extend(_proposals(st, seat, kinds=("sell",)))
+    if families:
+        held = tradeable_by_seat(st)
+        out.extend(_own_auctions(st, seat, debt["auctioned"], held))
+        out.extend(_proposals(st, seat, ("sell",), held))
     for t in bank_sales(st, seat):
         out.append({"type": "sell_bank", "tile": t})
     out.append({"type": "give_up"})
@@ -159,7 +175,7 @@ def closable(st: State, seat: int) -> list[int]:
     holding only when the stock has the four branches it breaks into."""
     owner, level = st["owner"], st["level"]
     out = []
-    for t in range(40):
+    for t in BUSINESSES:
         lvl = level[t]
         if lvl and owner[t] == seat and lvl == max(level[x] for x in GROUP[t]) \
                 and (lvl < 5 or st["stock"][0] >= 4):
@@ -167,26 +183,37 @@ def closable(st: State, seat: int) -> list[int]:
     return out
 
 
-def _tradeable_of(st: State, seat: int) -> list[int]:
-    owner = st["owner"]
-    return [t for t in range(40) if owner[t] == seat and tradeable(st, t)]
+def tradeable_by_seat(st: State) -> dict[int, list[int]]:
+    """Each seat's tradeable tiles (logistics, utilities, businesses of unbuilt industries),
+    in board order: one pass over the board for all the families of a decision."""
+    owner, level = st["owner"], st["level"]
+    built = {INDUSTRY[t] for t in BUSINESSES if level[t]}
+    held: dict[int, list[int]] = {}
+    for t in OWNABLE:
+        o = owner[t]
+        if o is not None and (not built or INDUSTRY[t] not in built):
+            held.setdefault(o, []).append(t)
+    return held
 
 
 def _free_rivals(st: State, seat: int) -> list[int]:
     """Rivals who may take part in a trade or an auction: active and not in debt."""
+    if not st["debts"]:
+        return rivals(st, seat)
     debtors = {d["seat"] for d in st["debts"]}
     return [r for r in rivals(st, seat) if r not in debtors]
 
 
-def _proposals(st: State, seat: int, kinds: tuple[str, ...]) -> list[Action]:
-    mine = _tradeable_of(st, seat)
+def _proposals(st: State, seat: int, kinds: tuple[str, ...],
+               held: dict[int, list[int]]) -> list[Action]:
+    mine = held.get(seat, [])
     out: list[Action] = []
     for r in _free_rivals(st, seat):
-        theirs = _tradeable_of(st, r)
+        theirs = held.get(r)
         if "swap" in kinds and theirs and (mine or st["cash"][seat] > 0):
-            out.append({"type": "propose", "kind": "swap", "to": r, "take": theirs,
+            out.append({"type": "propose", "kind": "swap", "to": r, "take": theirs[:],
                         "give": [None, *mine], "cash_max": st["cash"][seat]})
-        if "sell" in kinds:
+        if "sell" in kinds and mine:
             rc = st["cash"][r]
             sellable = [t for t in mine if BUYBACK[t] <= rc]
             if sellable:
@@ -195,10 +222,11 @@ def _proposals(st: State, seat: int, kinds: tuple[str, ...]) -> list[Action]:
     return out
 
 
-def _own_auctions(st: State, seat: int, exclude: list[int] | tuple[int, ...]) -> list[Action]:
+def _own_auctions(st: State, seat: int, exclude: list[int] | tuple[int, ...],
+                  held: dict[int, list[int]]) -> list[Action]:
     top = max((st["cash"][r] for r in _free_rivals(st, seat)), default=0)
     out: list[Action] = []
-    for t in _tradeable_of(st, seat):
+    for t in held.get(seat, []):
         lo = BUYBACK[t]
         if t in exclude or top < lo:
             continue
@@ -231,8 +259,12 @@ def problem(st: State, seat: int, action: Any, *, clock: bool = False) -> str | 
     for k, v in action.items():
         if k != "accept" and isinstance(v, bool):
             return f"{k} must be a number"
-    legal = legal_actions(st, seat, clock=clock)
     kind = action["type"]
+    last = _LAST
+    if last[0] is st and last[1] == st["version"] and last[2] == seat and not clock \
+            and any(a is action for a in last[3]) and kind not in FAMILIES:
+        return None
+    legal = legal_actions(st, seat, clock=clock, families=kind in FAMILIES)
     if kind in FAMILIES:
         reason = None
         for fam in legal:
