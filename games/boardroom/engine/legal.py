@@ -174,7 +174,9 @@ def closable(st: State, seat: int) -> list[int]:
     """Own tiles whose top building may close now: the most developed of the industry, and a
     holding only when the stock has the four branches it breaks into."""
     owner, level = st["owner"], st["level"]
-    out = []
+    out: list[int] = []
+    if not any(level):
+        return out
     for t in BUSINESSES:
         lvl = level[t]
         if lvl and owner[t] == seat and lvl == max(level[x] for x in GROUP[t]) \
@@ -187,13 +189,25 @@ def tradeable_by_seat(st: State) -> dict[int, list[int]]:
     """Each seat's tradeable tiles (logistics, utilities, businesses of unbuilt industries),
     in board order: one pass over the board for all the families of a decision."""
     owner, level = st["owner"], st["level"]
+    key = (*owner, *level)
+    held = _HELD.get(key)
+    if held is not None:
+        return held
     built = {INDUSTRY[t] for t in BUSINESSES if level[t]}
-    held: dict[int, list[int]] = {}
+    held = {}
     for t in OWNABLE:
         o = owner[t]
         if o is not None and (not built or INDUSTRY[t] not in built):
             held.setdefault(o, []).append(t)
+    if len(_HELD) >= 512:
+        _HELD.clear()
+    _HELD[key] = held
     return held
+
+
+# Owners and buildings change rarely during a game, so the same board comes back often.
+# Callers never edit the lists they get (families copy what they hand out).
+_HELD: dict[tuple, dict[int, list[int]]] = {}
 
 
 def _free_rivals(st: State, seat: int) -> list[int]:

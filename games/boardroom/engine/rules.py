@@ -431,6 +431,8 @@ def pass_turn(s: State, ev: Events) -> None:
             break
     if order.index(nxt) <= i:
         s["round"] += 1
+        if s["asks"]:  # forget the declined offers whose 5 rounds are over
+            s["asks"] = {k: r for k, r in s["asks"].items() if r > s["round"]}
     ev.append({"type": "turn_end", "seat": s["turn"], "turn_number": s["turn_number"]})
     s["turn"] = nxt
     s["turn_number"] += 1

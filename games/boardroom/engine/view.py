@@ -24,12 +24,17 @@ def view(st: dict[str, Any], seat: int | None, *, copy: bool = True) -> dict[str
         {k: st[k] for k in _PUBLIC}
     v["viewer"] = seat
     v["releases"] = [len(r) for r in st["releases"]]
-    v["release_cards"] = [r[:] for r in st["releases"]]
+    v["release_cards"] = [r[:] for r in st["releases"]] if copy else st["releases"]
     v["decks"] = {k: {"count": len(d["order"])} for k, d in st["decks"].items()}
     a = st["auction"]
-    v["auction"] = None if a is None else {**a, "order": a["order"][:], "out": a["out"][:]}
-    v["debts"] = [{**d, "to": [c[:] for c in d["to"]], "auctioned": d["auctioned"][:],
-                   "unsold": d["unsold"][:]} for d in st["debts"]]
+    if not copy:
+        v["auction"] = a
+        v["debts"] = st["debts"]
+    else:
+        v["auction"] = None if a is None else {**a, "order": a["order"][:],
+                                               "out": a["out"][:]}
+        v["debts"] = [{**d, "to": [c[:] for c in d["to"]], "auctioned": d["auctioned"][:],
+                       "unsold": d["unsold"][:]} for d in st["debts"]]
     o = st["offer"]
     if o is None:
         v["offer"] = None
@@ -39,9 +44,11 @@ def view(st: dict[str, Any], seat: int | None, *, copy: bool = True) -> dict[str
         v["offer"] = {"from": o["from"], "to": o["to"], "private": True}
     mine = (f"{seat}>", f">{seat}:")
     v["refused"] = {k: c for k, c in st["refused"].items()
-                    if seat is not None and (k.startswith(mine[0]) or mine[1] in k)}
+                    if seat is not None and (k.startswith(mine[0]) or mine[1] in k)} \
+        if st["refused"] else {}
     v["asks"] = {k: r for k, r in st["asks"].items()
-                 if seat is not None and (k.startswith(mine[0]) or mine[1] in k)}
+                 if seat is not None and (k.startswith(mine[0]) or mine[1] in k)} \
+        if st["asks"] else {}
     v["to_decide"] = to_decide(st)
     v["legal"] = legal_actions(st, seat) if seat is not None else []
     v["result"] = _copy(st["result"])
