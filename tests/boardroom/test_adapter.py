@@ -55,6 +55,6 @@ def test_a_bad_ruleset_names_its_field() -> None:
 
 
 def test_log_lines_say_the_money_per_seat_with_signs() -> None:
-    st, ev = act_ev(scenario(owners={3: 1}, dice=[(1, 2)]), 0, "roll")
+    _, ev = act_ev(scenario(owners={3: 1}, dice=[(1, 2)]), 0, "roll")
     lines = [describe_event(e, viewer=0, names=["Ann", "Bea"]) for e in ev]
     assert "You paid Bea 2 (rent for Pancake Kiosk) (you −2, Bea +2)." in lines
