@@ -24,7 +24,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from games.boardroom.bots import choose_action
-from games.boardroom.engine import new_game, step, to_decide, view
+from games.boardroom.engine import legal_actions, new_game, step, to_decide, view
 
 BAR = 58.0
 
@@ -35,7 +35,11 @@ def play(seats: int, seed: int, level: str, cap: int) -> tuple[int, int, str]:
     n = 0
     while st["phase"] != "finished":
         seat = to_decide(st)[0]
-        step(st, seat, choose_action(view(st, seat, copy=False), level, rng))
+        legal = legal_actions(st, seat)
+        # A single legal action is what any bot would play: no view needed for it.
+        action = legal[0] if len(legal) == 1 else \
+            choose_action(view(st, seat, copy=False, legal=legal), level, rng)
+        step(st, seat, action)
         n += 1
     return n, st["turn_number"], st["result"]["end_reason"]
 

@@ -46,7 +46,10 @@ def play_game(seats: int, seed: int, level: str, *, check: bool = False,
         if level == "random":
             action = random_choose(st, seat, legal_actions(st, seat), rng)
         else:
-            action = choose_action(view(st, seat, copy=False), level, rng)
+            legal = legal_actions(st, seat)
+            # A single legal action is what any bot would play: no view needed for it.
+            action = legal[0] if len(legal) == 1 else \
+                choose_action(view(st, seat, copy=False, legal=legal), level, rng)
         if record:
             log.append([seat, action])
         if check:

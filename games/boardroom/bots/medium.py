@@ -12,7 +12,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from ..engine.board import BRANCH_COST, BUYBACK, GROUP, KIND, PRICE, RENTS
+from ..engine.board import BRANCH_COST, BUYBACK, GROUP, INDUSTRIES, KIND, PRICE, RENTS
 from .common import completes, find, gives_away, offer_ok, tile_value, worst_rent
 
 View = dict[str, Any]
@@ -115,6 +115,9 @@ def propose(v: View, me: int, legal: list[Action], style: Style) -> Action | Non
     if tried >= style.proposals_per_turn:
         return None
     owner = v["owner"]
+    wanted = _wanted(owner, me)
+    if not wanted:
+        return None
     cash = v["cash"][me]
     budget = cash - reserve(v, me, style)
     for fam in legal:
@@ -122,7 +125,7 @@ def propose(v: View, me: int, legal: list[Action], style: Style) -> Action | Non
             continue
         r = fam["to"]
         for x in fam["take"]:
-            if not completes(owner, me, x, gaining=x):
+            if x not in wanted:
                 continue
             # A tile of ours that completes one of theirs: both gain, nobody gives away.
             for y in fam["give"]:
@@ -141,6 +144,18 @@ def propose(v: View, me: int, legal: list[Action], style: Style) -> Action | Non
                     not gives_away(v, me, a, answering=False):
                 return a
     return None
+
+
+def _wanted(owner: list, me: int) -> set[int]:
+    """Tiles held by a rival that are the last one we lack in an industry."""
+    out = set()
+    for tiles in INDUSTRIES.values():
+        mine = [t for t in tiles if owner[t] == me]
+        if len(mine) == 2:
+            x = next(t for t in tiles if owner[t] != me)
+            if owner[x] is not None:
+                out.add(x)
+    return out
 
 
 def _bump(v: View, me: int, a: Action, cash: int) -> int:

@@ -17,9 +17,11 @@ _PUBLIC = ("version", "seats", "bots", "order", "cash", "pos", "active", "audit"
            "turn_cap", "uneven")
 
 
-def view(st: dict[str, Any], seat: int | None, *, copy: bool = True) -> dict[str, Any]:
-    """What `seat` (None: a spectator) may see, with its legal actions. With `copy=False`
-    the public lists are shared with the state (read-only: for a bot deciding at once)."""
+def view(st: dict[str, Any], seat: int | None, *, copy: bool = True,
+         legal: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """What `seat` (None: a spectator) may see, with its legal actions (`legal`: already
+    generated for this state and seat). With `copy=False` the public lists are shared with
+    the state (read-only: for a bot deciding at once)."""
     v: dict[str, Any] = {k: _copy(st[k]) for k in _PUBLIC} if copy else \
         {k: st[k] for k in _PUBLIC}
     v["viewer"] = seat
@@ -50,7 +52,9 @@ def view(st: dict[str, Any], seat: int | None, *, copy: bool = True) -> dict[str
                  if seat is not None and (k.startswith(mine[0]) or mine[1] in k)} \
         if st["asks"] else {}
     v["to_decide"] = to_decide(st)
-    v["legal"] = legal_actions(st, seat) if seat is not None else []
+    if legal is None:
+        legal = legal_actions(st, seat) if seat is not None else []
+    v["legal"] = legal
     v["result"] = _copy(st["result"])
     return v
 
