@@ -234,12 +234,11 @@ def _sell_bank(s: State, ev: Events, seat: int, a: dict) -> None:
     pos = a["tile"]
     price = bank_price(s, pos)
     free_tile(s, pos)
-    # The holding exception can leave the rest of the industry built above the freed tile.
+    # The holding exception leaves the rest of the industry built around a free tile: the
+    # even-building and one-owner checks skip it until its last building is closed.
     ind = INDUSTRY[pos]
-    if ind is not None:
-        lv = [s["level"][t] for t in GROUP[pos]]
-        if max(lv) - min(lv) > 1 and ind not in s["uneven"]:
-            s["uneven"].append(ind)
+    if ind is not None and any(s["level"][t] for t in GROUP[pos]) and ind not in s["uneven"]:
+        s["uneven"].append(ind)
     ev.append({"type": "owner", "tile": pos, "seat": None, "how": "bank"})
     pay(s, ev, None, seat, price, "bank_sale", pos)
 

@@ -177,12 +177,11 @@ def close_one(s: State, ev: Events, seat: int, pos: int) -> None:
 
 
 def check_even(s: State, pos: int) -> None:
-    """Drop an industry from `uneven` once its levels are within one of each other again."""
+    """Drop an industry from `uneven` (broken up by the holding exception) once it has no
+    building left."""
     ind = INDUSTRY[pos]
-    if ind in s["uneven"]:
-        lv = [s["level"][t] for t in GROUP[pos]]
-        if max(lv) - min(lv) <= 1:
-            s["uneven"].remove(ind)
+    if ind in s["uneven"] and not any(s["level"][t] for t in GROUP[pos]):
+        s["uneven"].remove(ind)
 
 
 # --- moving -----------------------------------------------------------------------------------
@@ -392,8 +391,7 @@ def bankrupt(s: State, ev: Events, seat: int, creditors: list[int | None], why: 
         if o == seat:
             free_tile(s, pos)
     for ind in s["uneven"][:]:
-        lv = [s["level"][t] for t in _INDUSTRY_TILES[ind]]
-        if max(lv) - min(lv) <= 1:
+        if not any(s["level"][t] for t in _INDUSTRY_TILES[ind]):
             s["uneven"].remove(ind)
     s["releases"][seat] = []
     s["audit"][seat] = None
