@@ -31,6 +31,8 @@ class Style:
     trade_premium: float = 3.0  # cash offered for the last tile of an industry, times price
     accept_margin: float = 1.15  # what we get must beat what we give by this factor
     trades: bool = True
+    buy_reserve: float = 1.0  # share of the reserve kept when buying
+    build_reserve: float = 1.0  # times the reserve kept when building
 
 
 STYLE = Style()
@@ -90,7 +92,8 @@ def _buy(v: View, me: int, legal: list[Action], style: Style) -> Action:
     if buy is not None:
         tile = buy["tile"]
         left = v["cash"][me] - PRICE[tile]
-        if left >= reserve(v, me, style) or (completes(v["owner"], me, tile, gaining=tile)
+        if left >= reserve(v, me, style) * style.buy_reserve or (
+                completes(v["owner"], me, tile, gaining=tile)
                                               and left >= 0):
             return buy
     return find(legal, "decline")  # type: ignore[return-value]
@@ -99,7 +102,7 @@ def _buy(v: View, me: int, legal: list[Action], style: Style) -> Action:
 def _act(v: View, me: int, legal: list[Action], rng: random.Random, style: Style) -> Action:
     build = find(legal, "build")
     if build is not None and v["cash"][me] - BRANCH_COST[build["tile"]] >= \
-            reserve(v, me, style) + style.build_margin:
+            reserve(v, me, style) * style.build_reserve + style.build_margin:
         return build
     if style.trades:
         offer = propose(v, me, legal, style)
