@@ -12,7 +12,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from ..engine.board import BRANCH_COST, BUYBACK, GROUP, INDUSTRIES, KIND, PRICE, RENTS
+from ..engine.board import BRANCH_COST, INDUSTRIES, PRICE, RENTS
 from .common import completes, find, gives_away, offer_ok, tile_value, worst_rent
 
 View = dict[str, Any]
@@ -206,4 +206,4 @@ def raise_money(v: View, me: int, legal: list[Action], style: Style) -> Action:
     return legal[-1]  # give_up
 
 
-__all__ = ["BUYBACK", "GROUP", "KIND", "STYLE", "Style", "choose_action", "raise_money"]
+__all__ = ["STYLE", "Style", "choose_action", "propose", "raise_money", "reserve"]

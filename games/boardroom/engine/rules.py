@@ -467,5 +467,3 @@ _INDUSTRY_TILES: dict[str, tuple[int, ...]] = {}
 for _pos, _ind in enumerate(INDUSTRY):
     if _ind is not None:
         _INDUSTRY_TILES[_ind] = (*_INDUSTRY_TILES.get(_ind, ()), _pos)
-
-BANK_PRICE = BUYBACK  # re-exported for the bots: the bank's buyback of an unbuilt tile
