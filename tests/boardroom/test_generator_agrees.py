@@ -53,3 +53,15 @@ def test_listed_actions_are_accepted_and_junk_is_refused_without_change(seed: in
                 assert exc.value.reason
         assert st == frozen
         st = apply(st, seat, choose(st, seat, legal, rng)).state
+
+
+def test_a_listed_action_edited_in_place_is_checked_again() -> None:
+    from games.boardroom.engine import scenario
+
+    from .helpers import act
+
+    st = act(act(scenario(dice=[(1, 2)]), 0, "roll"), 0, "decline", tile=3)
+    bid = legal_actions(st, 0)[0]
+    bid["amount"] = 5
+    with pytest.raises(IllegalAction, match="exactly 45"):
+        apply(st, 0, bid)
