@@ -21,10 +21,30 @@ def _choose(st, seat, level):
     return a
 
 
-@pytest.mark.parametrize("level", LEVELS)
-def test_a_bot_buys_a_business_it_can_afford(level: str) -> None:
+def test_the_easy_bot_buys_a_business_it_can_afford_when_it_feels_like_it() -> None:
     st = act(scenario(dice=[(1, 2)], bots=[True, True]), 0, "roll")
-    assert _choose(st, 0, level) == {"type": "buy", "tile": 3}
+    assert _choose(st, 0, "easy") == {"type": "buy", "tile": 3}  # this rng: it does
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_a_bot_buys_the_last_business_of_its_industry(level: str) -> None:
+    st = act(scenario(dice=[(1, 2)], owners={1: 0, 4: 0}, bots=[True, True]), 0, "roll")
+    if level == "medium":
+        assert _choose(st, 0, level) == {"type": "buy", "tile": 3}
+    else:
+        assert _choose(st, 0, level)["type"] in ("buy", "decline")
+
+
+def test_a_rich_medium_bot_sends_a_business_to_auction_to_get_it_for_less() -> None:
+    st = act(scenario(dice=[(1, 2)], bots=[True, True]), 0, "roll")
+    assert _choose(st, 0, "medium") == {"type": "decline", "tile": 3}
+    st = act(st, 0, "decline", tile=3)
+    assert _choose(st, 0, "medium") == {"type": "bid", "amount": 45}
+
+
+def test_a_medium_bot_with_just_enough_buys_outright() -> None:
+    st = act(scenario(dice=[(1, 5)], cash={0: 200}, bots=[True, True]), 0, "roll")
+    assert _choose(st, 0, "medium") == {"type": "buy", "tile": 6}
 
 
 @pytest.mark.parametrize("level", LEVELS)

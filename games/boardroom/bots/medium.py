@@ -32,6 +32,9 @@ class Style:
     accept_margin: float = 1.15  # what we get must beat what we give by this factor
     trades: bool = True
     buy_reserve: float = 1.0  # share of the reserve kept when buying
+    # With more than this many times the price in cash, send the tile to auction instead of
+    # buying: the decliner bids first at 75 %, so it often gets the tile for less (0: never).
+    auction_instead: float = 2.0
     build_reserve: float = 1.0  # times the reserve kept when building
 
 
@@ -92,8 +95,12 @@ def _buy(v: View, me: int, legal: list[Action], style: Style) -> Action:
     if buy is not None:
         tile = buy["tile"]
         left = v["cash"][me] - PRICE[tile]
+        finishes = completes(v["owner"], me, tile, gaining=tile)
+        if style.auction_instead and not finishes and \
+                v["cash"][me] > style.auction_instead * PRICE[tile]:
+            return find(legal, "decline")  # type: ignore[return-value]
         if left >= reserve(v, me, style) * style.buy_reserve or (
-                completes(v["owner"], me, tile, gaining=tile)
+                finishes
                                               and left >= 0):
             return buy
     return find(legal, "decline")  # type: ignore[return-value]
