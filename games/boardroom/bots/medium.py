@@ -12,7 +12,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from ..engine.board import BRANCH_COST, INDUSTRIES, PRICE, RENTS
+from ..engine.board import BRANCH_COST, GROUP, INDUSTRIES, INDUSTRY, PRICE, RENTS
 from .common import completes, find, gives_away, offer_ok, tile_value, worst_rent
 
 View = dict[str, Any]
@@ -36,6 +36,9 @@ class Style:
     # buying: the decliner bids first at 75 %, so it often gets the tile for less (0: never).
     auction_instead: float = 2.0
     build_reserve: float = 1.0  # times the reserve kept when building
+    # With the branch stock empty, close a branch of a poorer industry so the business we
+    # stand on can grow (branches gather where they earn most, and holdings free four).
+    consolidate: bool = True
 
 
 STYLE = Style()
@@ -111,11 +114,51 @@ def _act(v: View, me: int, legal: list[Action], rng: random.Random, style: Style
     if build is not None and v["cash"][me] - BRANCH_COST[build["tile"]] >= \
             reserve(v, me, style) * style.build_reserve + style.build_margin:
         return build
+    if style.consolidate:
+        close = _consolidate(v, me, legal, style)
+        if close is not None:
+            return close
     if style.trades:
         offer = propose(v, me, legal, style)
         if offer is not None:
             return offer
     return legal[-1]  # end_turn
+
+
+def _step_rent(tile: int, lvl: int) -> int:
+    """What the rent of `tile` gains going from `lvl` to `lvl + 1` (an unbuilt business of a
+    whole industry earns double its base)."""
+    rents = RENTS[tile]
+    return rents[lvl + 1] - (rents[0] * 2 if lvl == 0 else rents[lvl])
+
+
+def _consolidate(v: View, me: int, legal: list[Action], style: Style) -> Action | None:
+    """The stock has no branch for the business we stand on (a whole industry of ours, next in
+    line to grow): close the top branch that earns least elsewhere, when it earns less than
+    the one we would open here; the build follows as the next decision."""
+    if v["stock"][0] or v["built"]:
+        return None
+    pos = v["pos"][me]
+    owner, level = v["owner"], v["level"]
+    group = GROUP[pos]
+    if not group or any(owner[t] != me for t in group):
+        return None
+    lvl = level[pos]
+    if lvl >= 4 or lvl > min(level[t] for t in group) or INDUSTRY[pos] in v["uneven"]:
+        return None
+    if v["cash"][me] - BRANCH_COST[pos] < reserve(v, me, style) * style.build_reserve + \
+            style.build_margin:
+        return None
+    gain = _step_rent(pos, lvl)
+    best = None
+    for a in legal:
+        t = a["type"] == "close" and a["tile"]
+        if not t or t in group or level[t] == 5:
+            continue
+        loss = _step_rent(t, level[t] - 1)
+        if loss < gain and (best is None or loss < best[0]):
+            best = (loss, a)
+    return None if best is None else best[1]
 
 
 def propose(v: View, me: int, legal: list[Action], style: Style) -> Action | None:
