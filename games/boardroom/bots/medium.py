@@ -36,6 +36,9 @@ class Style:
     # buying: the decliner bids first at 75 %, so it often gets the tile for less (0: never).
     auction_instead: float = 2.0
     build_reserve: float = 1.0  # times the reserve kept when building
+    # A lot we auction to raise money starts at this share of the price (never below the
+    # bank's buyback): rivals bid up from there, not from half the price ten at a time.
+    lot_start: float = 0.7
     # With the branch stock empty, close a branch of a poorer industry so the business we
     # stand on can grow (branches gather where they earn most, and holdings free four).
     consolidate: bool = True
@@ -107,6 +110,14 @@ def _buy(v: View, me: int, legal: list[Action], style: Style) -> Action:
                                               and left >= 0):
             return buy
     return find(legal, "decline")  # type: ignore[return-value]
+
+
+def _lot(a: Action, style: Style) -> Action:
+    """Our own lot, started at `lot_start` of the price (within the family's bounds)."""
+    lo, step = a["start_min"], a["step"]
+    above = int(PRICE[a["tile"]] * style.lot_start) - lo
+    start = min(a["start_max"], lo + max(0, above) // step * step)
+    return {"type": "auction_own", "tile": a["tile"], "start": start}
 
 
 def _act(v: View, me: int, legal: list[Action], rng: random.Random, style: Style) -> Action:
@@ -242,7 +253,7 @@ def raise_money(v: View, me: int, legal: list[Action], style: Style) -> Action:
     loose = [a for a in lots if not completes(owner, me, a["tile"])]
     if loose:
         a = min(loose, key=lambda x: tile_value(v, me, x["tile"]))
-        return {"type": "auction_own", "tile": a["tile"], "start": a["start_min"]}
+        return _lot(a, style)
     bank = find(legal, "sell_bank")
     if bank is not None:
         return bank
@@ -252,7 +263,7 @@ def raise_money(v: View, me: int, legal: list[Action], style: Style) -> Action:
         return min(closes, key=lambda x: RENTS[x["tile"]][level[x["tile"]]])
     if lots:
         a = min(lots, key=lambda x: tile_value(v, me, x["tile"]))
-        return {"type": "auction_own", "tile": a["tile"], "start": a["start_min"]}
+        return _lot(a, style)
     return legal[-1]  # give_up
 
 
