@@ -211,7 +211,12 @@ def propose(v: View, me: int, legal: list[Action], style: Style) -> Action | Non
 
 
 def _wanted(owner: list, me: int) -> set[int]:
-    """Tiles held by a rival that are the last one we lack in an industry."""
+    """Tiles held by a rival that are the last one we lack in an industry (cached by owners:
+    callers never edit the set)."""
+    key = (me, *owner)
+    out = _WANTED.get(key)
+    if out is not None:
+        return out
     out = set()
     for tiles in INDUSTRIES.values():
         mine = [t for t in tiles if owner[t] == me]
@@ -219,7 +224,13 @@ def _wanted(owner: list, me: int) -> set[int]:
             x = next(t for t in tiles if owner[t] != me)
             if owner[x] is not None:
                 out.add(x)
+    if len(_WANTED) >= 4096:
+        _WANTED.clear()
+    _WANTED[key] = out
     return out
+
+
+_WANTED: dict[tuple, set[int]] = {}
 
 
 def _bump(v: View, me: int, a: Action, cash: int) -> int:

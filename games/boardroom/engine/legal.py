@@ -176,15 +176,26 @@ def closable(st: State, seat: int) -> list[int]:
     """Own tiles whose top building may close now: the most developed of the industry, and a
     holding only when the stock has the four branches it breaks into."""
     owner, level = st["owner"], st["level"]
-    out: list[int] = []
     if not any(level):
+        return []
+    key = (seat, st["stock"][0] >= 4, *owner, *level)
+    out = _CLOSABLE.get(key)
+    if out is not None:
         return out
+    out = []
     for t in BUSINESSES:
         lvl = level[t]
         if lvl and owner[t] == seat and lvl == max(level[x] for x in GROUP[t]) \
                 and (lvl < 5 or st["stock"][0] >= 4):
             out.append(t)
+    if len(_CLOSABLE) >= 4096:
+        _CLOSABLE.clear()
+    _CLOSABLE[key] = out
     return out
+
+
+# Like `_HELD` below: the same buildings come back often; callers never edit the list.
+_CLOSABLE: dict[tuple, list[int]] = {}
 
 
 def tradeable_by_seat(st: State) -> dict[int, list[int]]:
