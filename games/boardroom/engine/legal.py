@@ -124,8 +124,9 @@ def _decision(st: State, seat: int, out: list[Action], families: bool) -> None:
         out.append({"type": "close", "tile": t})
     if families and not st["trade_used"]:
         held = tradeable_by_seat(st)
-        out.extend(_proposals(st, seat, ("swap", "sell"), held))
-        out.extend(_own_auctions(st, seat, (), held))
+        free = _free_rivals(st, seat)
+        out.extend(_proposals(st, seat, ("swap", "sell"), held, free))
+        out.extend(_own_auctions(st, seat, (), held, free))
     out.append({"type": "end_turn"})
 
 
@@ -135,8 +136,9 @@ def _raising_money(st: State, seat: int, out: list[Action], families: bool) -> N
         out.append({"type": "close", "tile": t})
     if families:
         held = tradeable_by_seat(st)
-        out.extend(_own_auctions(st, seat, debt["auctioned"], held))
-        out.extend(_proposals(st, seat, ("sell",), held))
+        free = _free_rivals(st, seat)
+        out.extend(_own_auctions(st, seat, debt["auctioned"], held, free))
+        out.extend(_proposals(st, seat, ("sell",), held, free))
     for t in bank_sales(st, seat):
         out.append({"type": "sell_bank", "tile": t})
     out.append({"type": "give_up"})
@@ -232,10 +234,10 @@ def _free_rivals(st: State, seat: int) -> list[int]:
 
 
 def _proposals(st: State, seat: int, kinds: tuple[str, ...],
-               held: dict[int, list[int]]) -> list[Action]:
+               held: dict[int, list[int]], free: list[int]) -> list[Action]:
     mine = held.get(seat, [])
     out: list[Action] = []
-    for r in _free_rivals(st, seat):
+    for r in free:
         theirs = held.get(r)
         if "swap" in kinds and theirs and (mine or st["cash"][seat] > 0):
             out.append({"type": "propose", "kind": "swap", "to": r, "take": theirs[:],
@@ -250,8 +252,9 @@ def _proposals(st: State, seat: int, kinds: tuple[str, ...],
 
 
 def _own_auctions(st: State, seat: int, exclude: list[int] | tuple[int, ...],
-                  held: dict[int, list[int]]) -> list[Action]:
-    top = max((st["cash"][r] for r in _free_rivals(st, seat)), default=0)
+                  held: dict[int, list[int]], free: list[int]) -> list[Action]:
+    cash = st["cash"]
+    top = max((cash[r] for r in free), default=0)
     out: list[Action] = []
     for t in held.get(seat, []):
         lo = BUYBACK[t]
