@@ -103,6 +103,16 @@ def test_a_bot_in_debt_raises_money_and_gives_up_only_when_nothing_is_left(level
     assert _choose(st, 0, level) == {"type": "give_up"}
 
 
+def test_a_medium_bot_raising_money_starts_its_lot_at_seventy_percent_of_the_price() -> None:
+    # Excise duty (100) with 60 in cash: the loose logistics tile (price 200) goes to auction.
+    st = act(scenario(pos={0: 31}, dice=[(2, 4)], cash={0: 60}, owners={5: 0},
+                      bots=[True, True]), 0, "roll")
+    assert st["debts"][0]["amount"] == 100
+    assert _choose(st, 0, "medium") == {"type": "auction_own", "tile": 5, "start": 140}
+    st["cash"][1] = 120  # the richest rival caps the start
+    assert _choose(st, 0, "medium") == {"type": "auction_own", "tile": 5, "start": 120}
+
+
 @pytest.mark.parametrize("level", LEVELS)
 def test_a_bot_under_audit_rolls_or_leaves(level: str) -> None:
     st = scenario(audit={0: 0}, releases={0: [4]}, bots=[True, True])
