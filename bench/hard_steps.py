@@ -18,8 +18,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from games import engine  # noqa: E402
-from games.bots import hard, medium  # noqa: E402
+from games.chudopoly import engine  # noqa: E402
+from games.chudopoly.bots import hard, medium  # noqa: E402
 
 
 def positions() -> list[dict]:

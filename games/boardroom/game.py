@@ -1,4 +1,4 @@
-"""Boardroom behind the site's game interface (games/interface.py's GameEngine protocol).
+"""Boardroom behind the site's game interface (games/platform/interface.py's GameEngine protocol).
 
 Not registered here: the platform is being restructured; registering is one line
 (`register_game("boardroom", BoardroomGame)`) once the new home of the interface settles.
@@ -62,7 +62,7 @@ class BoardroomGame:
         return dict(PRESETS)
 
     def resolve_ruleset(self, spec: Mapping[str, Any] | None) -> dict[str, Any]:
-        from games.interface import RulesetInvalid
+        from games.platform.interface import RulesetInvalid
 
         try:
             return resolve_ruleset(spec)
@@ -87,7 +87,7 @@ class BoardroomGame:
     def apply(self, state: dict[str, Any], seat: int, action: dict[str, Any]) -> Any:
         """Clock actions (`forfeit`: a move clock ran out or the seat left; `lot_expired`:
         60 s without a first bid) come from the site's clocks through here too."""
-        from games.interface import Applied, IllegalAction
+        from games.platform.interface import Applied, IllegalAction
 
         clock = isinstance(action, dict) and action.get("type") in CLOCK_ONLY
         try:

@@ -10,7 +10,7 @@ from games.boardroom.bots import choose_action
 from games.boardroom.describe import describe_event
 from games.boardroom.engine import scenario
 from games.boardroom.game import BoardroomGame, RulesetError, resolve_ruleset
-from games.interface import GameEngine, IllegalAction
+from games.platform.interface import GameEngine, IllegalAction
 
 from .helpers import act_ev
 

@@ -22,8 +22,8 @@ if __name__ == "__main__":  # run as a script to re-record
 
 import pytest
 
-from games import engine
-from games.bots import choose_action, hard
+from games.chudopoly import engine
+from games.chudopoly.bots import choose_action, hard
 
 GOLDEN = Path(__file__).with_name("same_moves.json")
 
@@ -127,7 +127,7 @@ def test_bots_deciding_from_shared_views_make_the_recorded_moves(
 
 
 def test_the_arena_plays_the_recorded_moves() -> None:
-    from games.bots.arena import play_game
+    from games.chudopoly.bots.arena import play_game
 
     logged: list[str] = []
 
