@@ -21,10 +21,30 @@ def _choose(st, seat, level):
     return a
 
 
-@pytest.mark.parametrize("level", LEVELS)
-def test_a_bot_buys_a_business_it_can_afford(level: str) -> None:
+def test_the_easy_bot_buys_a_business_it_can_afford_when_it_feels_like_it() -> None:
     st = act(scenario(dice=[(1, 2)], bots=[True, True]), 0, "roll")
-    assert _choose(st, 0, level) == {"type": "buy", "tile": 3}
+    assert _choose(st, 0, "easy") == {"type": "buy", "tile": 3}  # this rng: it does
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_a_bot_buys_the_last_business_of_its_industry(level: str) -> None:
+    st = act(scenario(dice=[(1, 2)], owners={1: 0, 4: 0}, bots=[True, True]), 0, "roll")
+    if level == "medium":
+        assert _choose(st, 0, level) == {"type": "buy", "tile": 3}
+    else:
+        assert _choose(st, 0, level)["type"] in ("buy", "decline")
+
+
+def test_a_rich_medium_bot_sends_a_business_to_auction_to_get_it_for_less() -> None:
+    st = act(scenario(dice=[(1, 2)], bots=[True, True]), 0, "roll")
+    assert _choose(st, 0, "medium") == {"type": "decline", "tile": 3}
+    st = act(st, 0, "decline", tile=3)
+    assert _choose(st, 0, "medium") == {"type": "bid", "amount": 45}
+
+
+def test_a_medium_bot_with_just_enough_buys_outright() -> None:
+    st = act(scenario(dice=[(1, 5)], cash={0: 200}, bots=[True, True]), 0, "roll")
+    assert _choose(st, 0, "medium") == {"type": "buy", "tile": 6}
 
 
 @pytest.mark.parametrize("level", LEVELS)
@@ -79,7 +99,13 @@ def test_the_medium_bot_leaves_the_audit_early_while_the_board_is_for_sale() -> 
     assert _choose(st, 0, "medium") == {"type": "use_release"}
 
 
-@pytest.mark.parametrize("level", LEVELS)
+def test_the_easy_bot_never_proposes_a_trade() -> None:
+    st = act(scenario(pos={0: 14}, dice=[(2, 4)], owners={1: 0, 3: 0, 4: 1},
+                      bots=[True, True]), 0, "roll")
+    assert _choose(st, 0, "easy") == {"type": "end_turn"}
+
+
+@pytest.mark.parametrize("level", ["medium"])
 def test_a_bot_offers_cash_for_the_last_tile_of_its_industry_and_raises_after_a_refusal(
         level: str) -> None:
     st = act(scenario(pos={0: 14}, dice=[(2, 4)], owners={1: 0, 3: 0, 4: 1},
@@ -117,7 +143,7 @@ def test_a_bot_accepts_a_good_price_for_a_loose_tile(level: str) -> None:
     assert _choose(st, 1, level) == {"type": "answer", "accept": True}
 
 
-@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("level", ["medium"])
 def test_a_declined_bot_respects_the_five_round_pause(level: str) -> None:
     st = act(scenario(pos={0: 14}, dice=[(2, 4)], owners={1: 0, 3: 0, 4: 1},
                       bots=[True, False]), 0, "roll")

@@ -246,6 +246,7 @@ def test_a_holding_the_stock_cannot_break_is_taken_by_the_bank_at_once() -> None
     # half of 80 plus half of five branch costs of 50: 40 + 125 = 165
     assert st["owner"][4] is None and st["stock"] == [3, 10]
     assert st["cash"][0] == 60 + 165 - 100 and not st["debts"]
+    assert st["uneven"] == ["stalls"]  # Noodle Cart and Pancake Kiosk keep their holdings
 
 
 def test_a_debtor_may_sell_to_a_rival_for_no_less_than_the_bank_would_pay() -> None:

@@ -11,9 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..engine.board import (
-    BUYBACK,
     GROUP,
-    INDUSTRIES,
     IS_OWNABLE,
     KIND,
     LOGISTICS,
@@ -140,5 +138,5 @@ def my_tradeable(v: View, seat: int) -> list[int]:
             and (KIND[t] != "business" or not any(level[x] for x in GROUP[t]))]
 
 
-__all__ = ["BUYBACK", "INDUSTRIES", "completes", "find", "gives_away", "my_tradeable",
-           "offer_ok", "tile_value", "worst_rent"]
+__all__ = ["COMPLETION_FACTOR", "completes", "find", "gives_away", "my_tradeable", "offer_ok",
+           "tile_value", "worst_rent"]

@@ -12,7 +12,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from ..engine.board import BRANCH_COST, BUYBACK, GROUP, INDUSTRIES, KIND, PRICE, RENTS
+from ..engine.board import BRANCH_COST, INDUSTRIES, PRICE, RENTS
 from .common import completes, find, gives_away, offer_ok, tile_value, worst_rent
 
 View = dict[str, Any]
@@ -31,6 +31,11 @@ class Style:
     trade_premium: float = 3.0  # cash offered for the last tile of an industry, times price
     accept_margin: float = 1.15  # what we get must beat what we give by this factor
     trades: bool = True
+    buy_reserve: float = 1.0  # share of the reserve kept when buying
+    # With more than this many times the price in cash, send the tile to auction instead of
+    # buying: the decliner bids first at 75 %, so it often gets the tile for less (0: never).
+    auction_instead: float = 2.0
+    build_reserve: float = 1.0  # times the reserve kept when building
 
 
 STYLE = Style()
@@ -90,7 +95,12 @@ def _buy(v: View, me: int, legal: list[Action], style: Style) -> Action:
     if buy is not None:
         tile = buy["tile"]
         left = v["cash"][me] - PRICE[tile]
-        if left >= reserve(v, me, style) or (completes(v["owner"], me, tile, gaining=tile)
+        finishes = completes(v["owner"], me, tile, gaining=tile)
+        if style.auction_instead and not finishes and \
+                v["cash"][me] > style.auction_instead * PRICE[tile]:
+            return find(legal, "decline")  # type: ignore[return-value]
+        if left >= reserve(v, me, style) * style.buy_reserve or (
+                finishes
                                               and left >= 0):
             return buy
     return find(legal, "decline")  # type: ignore[return-value]
@@ -99,7 +109,7 @@ def _buy(v: View, me: int, legal: list[Action], style: Style) -> Action:
 def _act(v: View, me: int, legal: list[Action], rng: random.Random, style: Style) -> Action:
     build = find(legal, "build")
     if build is not None and v["cash"][me] - BRANCH_COST[build["tile"]] >= \
-            reserve(v, me, style) + style.build_margin:
+            reserve(v, me, style) * style.build_reserve + style.build_margin:
         return build
     if style.trades:
         offer = propose(v, me, legal, style)
@@ -203,4 +213,4 @@ def raise_money(v: View, me: int, legal: list[Action], style: Style) -> Action:
     return legal[-1]  # give_up
 
 
-__all__ = ["BUYBACK", "GROUP", "KIND", "STYLE", "Style", "choose_action", "raise_money"]
+__all__ = ["STYLE", "Style", "choose_action", "propose", "raise_money", "reserve"]

@@ -6,8 +6,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .board import AUDIT_BAIL, BRANCH_COST, BUYBACK, GROUP, INDUSTRY, PRICE
-from .legal import ask_key, offer_key, problem, to_decide
+from .board import AUDIT_BAIL, BRANCH_COST, GROUP, INDUSTRY, PRICE
+from .legal import ask_key, offer_key, problem
 from .rules import (
     advance_auction,
     audit_bail,
@@ -234,12 +234,11 @@ def _sell_bank(s: State, ev: Events, seat: int, a: dict) -> None:
     pos = a["tile"]
     price = bank_price(s, pos)
     free_tile(s, pos)
-    # The holding exception can leave the rest of the industry built above the freed tile.
+    # The holding exception leaves the rest of the industry built around a free tile: the
+    # even-building and one-owner checks skip it until its last building is closed.
     ind = INDUSTRY[pos]
-    if ind is not None:
-        lv = [s["level"][t] for t in GROUP[pos]]
-        if max(lv) - min(lv) > 1 and ind not in s["uneven"]:
-            s["uneven"].append(ind)
+    if ind is not None and any(s["level"][t] for t in GROUP[pos]) and ind not in s["uneven"]:
+        s["uneven"].append(ind)
     ev.append({"type": "owner", "tile": pos, "seat": None, "how": "bank"})
     pay(s, ev, None, seat, price, "bank_sale", pos)
 
@@ -271,4 +270,4 @@ _HANDLERS: dict[str, Callable[[State, Events, int, dict], None]] = {
     "forfeit": _forfeit, "end_turn": _end_turn,
 }
 
-__all__ = ["BUYBACK", "Applied", "IllegalAction", "apply", "replay", "step", "to_decide"]
+__all__ = ["Applied", "IllegalAction", "apply", "replay", "step"]

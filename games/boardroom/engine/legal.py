@@ -75,14 +75,16 @@ def legal_actions(st: State, seat: int, *, clock: bool = False,
             out.append({"type": "lot_expired"})
         out.append({"type": "forfeit"})
     elif families:
-        _LAST[:] = [st, st["version"], seat, out]
+        _LAST[:] = [st, st["version"], seat, out,
+                    {id(a): dict(a) for a in out if a["type"] not in FAMILIES}]
     return out
 
 
-# The last full list handed out, with the state (held, so its id is not reused) and version
-# it was made for: `problem` accepts an action that IS one of those very dicts without
-# generating the list again (a bot returning the action it was offered).
-_LAST: list[Any] = [None, -1, -1, ()]
+# The last full list handed out, with the state (held, so its id is not reused), the version
+# and seat it was made for, and a copy of each concrete action: `problem` accepts an action
+# that IS one of those very dicts, still equal to its copy, without generating the list again
+# (a bot returning the action it was offered; one edited in place is checked in full).
+_LAST: list[Any] = [None, -1, -1, (), {}]
 
 
 def _decision(st: State, seat: int, out: list[Action], families: bool) -> None:
@@ -275,9 +277,10 @@ def problem(st: State, seat: int, action: Any, *, clock: bool = False) -> str | 
             return f"{k} must be a number"
     kind = action["type"]
     last = _LAST
-    if last[0] is st and last[1] == st["version"] and last[2] == seat and not clock \
-            and any(a is action for a in last[3]) and kind not in FAMILIES:
-        return None
+    if last[0] is st and last[1] == st["version"] and last[2] == seat and not clock:
+        listed = last[4].get(id(action))
+        if listed is not None and listed == action:
+            return None
     legal = legal_actions(st, seat, clock=clock, families=kind in FAMILIES)
     if kind in FAMILIES:
         reason = None

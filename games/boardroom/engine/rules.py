@@ -101,18 +101,6 @@ def owns_industry(s: State, seat: int, pos: int) -> bool:
     return all(owner[t] == seat for t in GROUP[pos])
 
 
-def industry_built(s: State, pos: int) -> bool:
-    level = s["level"]
-    return any(level[t] for t in GROUP[pos])
-
-
-def tradeable(s: State, pos: int) -> bool:
-    """Logistics, utilities and businesses of an industry with no building anywhere."""
-    if not IS_OWNABLE[pos]:
-        return False
-    return KIND[pos] != "business" or not industry_built(s, pos)
-
-
 def rent(s: State, pos: int, dice_total: int) -> int:
     owner = s["owner"][pos]
     kind = KIND[pos]
@@ -177,12 +165,11 @@ def close_one(s: State, ev: Events, seat: int, pos: int) -> None:
 
 
 def check_even(s: State, pos: int) -> None:
-    """Drop an industry from `uneven` once its levels are within one of each other again."""
+    """Drop an industry from `uneven` (broken up by the holding exception) once it has no
+    building left."""
     ind = INDUSTRY[pos]
-    if ind in s["uneven"]:
-        lv = [s["level"][t] for t in GROUP[pos]]
-        if max(lv) - min(lv) <= 1:
-            s["uneven"].remove(ind)
+    if ind in s["uneven"] and not any(s["level"][t] for t in GROUP[pos]):
+        s["uneven"].remove(ind)
 
 
 # --- moving -----------------------------------------------------------------------------------
@@ -392,8 +379,7 @@ def bankrupt(s: State, ev: Events, seat: int, creditors: list[int | None], why: 
         if o == seat:
             free_tile(s, pos)
     for ind in s["uneven"][:]:
-        lv = [s["level"][t] for t in _INDUSTRY_TILES[ind]]
-        if max(lv) - min(lv) <= 1:
+        if not any(s["level"][t] for t in _INDUSTRY_TILES[ind]):
             s["uneven"].remove(ind)
     s["releases"][seat] = []
     s["audit"][seat] = None
@@ -469,5 +455,3 @@ _INDUSTRY_TILES: dict[str, tuple[int, ...]] = {}
 for _pos, _ind in enumerate(INDUSTRY):
     if _ind is not None:
         _INDUSTRY_TILES[_ind] = (*_INDUSTRY_TILES.get(_ind, ()), _pos)
-
-BANK_PRICE = BUYBACK  # re-exported for the bots: the bank's buyback of an unbuilt tile

@@ -12,7 +12,8 @@ per-tile facts are lists of 40, so a copy is a handful of list slices (`copy_sta
      "dice": None | [a, b], "doubles", "again", "built", "trade_used", "random_used",
      "last_random", "auction", "offer", "debts": [debt], "refused": {key: cash},
      "asks": {key: round}, "bankrupt": [seat], "bank": int, "money_base": int,
-     "uneven": [industry], "dice_queue": [[a, b]], "turn_cap", "result"}
+     "uneven": [industry broken up by the holding exception], "dice_queue": [[a, b]],
+     "turn_cap", "result"}
 
 Overlays decide who acts (legal.to_decide): a running auction, then a pending trade offer,
 then the first debt, then the turn holder in `phase`. `bank` is the net sum the bank has paid
