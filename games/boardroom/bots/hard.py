@@ -69,6 +69,8 @@ class Params:
     leave_audit_free_tiles: int = 6
     stay_audit_rent: int = 250  # stay under audit while a rival rent is this high
     tries_per_turn: int = 3
+    cash_offers: bool = True  # offer cash for the last tile of an industry
+    loose_offers: bool = True  # offer cash for a loose tile of an industry we have started
 
 
 PARAMS = Params()
@@ -198,6 +200,18 @@ def _their_price(v: View, r: int, x: int, a: Action) -> int:
     return need
 
 
+def _top_up(v: View, r: int, x: int, y: int, a: Action) -> int:
+    """Cash a medium-like rival needs on top of our tile `y` to give up its tile `x`."""
+    after = v["owner"][:]
+    after[x], after[y] = v["viewer"], r
+    need = common.tile_value(v, r, x) * 1.45 - common.tile_value({"owner": after}, r, y)
+    need = max(0, int(math.ceil(need / BID_STEP) * BID_STEP))
+    refused = v["refused"].get(common.offer_key(v["viewer"], r, "swap", x, y))
+    if refused is not None:
+        need = max(need, refused + 10 + PRICE[x] // 10)
+    return need
+
+
 def propose(v: View, me: int, legal: list[Action], p: Params) -> Action | None:
     tried = sum(1 for k in v["refused"] if k.startswith(f"{me}>"))
     if tried >= p.tries_per_turn:
@@ -217,7 +231,8 @@ def propose(v: View, me: int, legal: list[Action], p: Params) -> Action | None:
             others = [owner[t] for t in GROUP[x] if t != x]
             if others[0] == others[1] == me:
                 ours = industry_value(v, me, ind, p)
-                # A swap where both complete: fair when ours is worth about theirs.
+                # A swap where both complete, topped up with the cash the rival wants for
+                # the difference in tile values: worth it while ours beats theirs.
                 for y in fam["give"]:
                     if y is None or not completes(owner, r, y, gaining=y, losing=x):
                         continue
@@ -226,10 +241,14 @@ def propose(v: View, me: int, legal: list[Action], p: Params) -> Action | None:
                         continue
                     a = {"type": "propose", "kind": "swap", "to": r, "take": x, "give": y,
                          "cash": 0}
-                    gain = ours - theirs
-                    if offer_ok(v, me, a) and not gives_away(v, me, a, answering=False) \
+                    a["cash"] = _top_up(v, r, x, y, a)
+                    gain = ours - theirs - a["cash"]
+                    if (a["cash"] == 0 or gain > 0) and a["cash"] <= budget and \
+                            offer_ok(v, me, a) and not gives_away(v, me, a, answering=False) \
                             and (best is None or gain > best[0]):
                         best = (gain, a)
+                if not p.cash_offers:
+                    continue
                 a = {"type": "propose", "kind": "swap", "to": r, "take": x, "give": None,
                      "cash": 0}
                 c = _their_price(v, r, x, a)
@@ -239,8 +258,8 @@ def propose(v: View, me: int, legal: list[Action], p: Params) -> Action | None:
                         and offer_ok(v, me, a) and not gives_away(v, me, a, answering=False) \
                         and (best is None or gain > best[0]):
                     best = (gain, a)
-            elif me in others and owner[x] == r and others.count(r) == 0 and \
-                    game_left(v) > 0.3:
+            elif p.loose_offers and me in others and owner[x] == r and \
+                    others.count(r) == 0 and game_left(v) > 0.3:
                 # A loose tile of an industry we have started: one tile short after it.
                 a = {"type": "propose", "kind": "swap", "to": r, "take": x, "give": None,
                      "cash": 0}
