@@ -9,7 +9,11 @@ What it does differently from medium (medium.py), every rule over the seat's vie
   price for any last tile alike.
 - **Trades.** It buys the last tile of an industry only when that value beats the premium and
   leaves cash to build; it swaps last tiles with a rival only when its own industry is worth
-  at least about as much as the one it hands over; it hands a rival an industry for cash only
+  at least about as much as the one it hands over, topped up with cash when the rival's tile
+  is the dearer one. Its offers are priced at what a rival answering by tile values and the
+  common safety check accepts (medium's way, computed from the public table, with a margin
+  that also covers easy's), raised after a refusal by the rules' 10 plus a tenth of the
+  price. It hands a rival an industry for cash only
   at a price above that industry's value to the rival (and never below the common safety
   check, `common.gives_away`). It also buys a rival's loose tile of an industry it has started
   when that makes it one tile short.
