@@ -158,7 +158,8 @@ def test_a_bot_one_tile_short_offers_nothing_that_fails_the_evaluation(level: st
 
 
 # --- playouts ---------------------------------------------------------------------------------
-TABLES = [("hard", "medium", "medium", "medium"), ("medium", "easy"), ("hard", "easy"),
+TABLES = [("hard", "medium", "medium", "medium"), ("medium", "easy", "easy"), ("hard", "easy"),
+          ("hard", "medium"),
           ("easy", "medium", "hard")]
 
 

@@ -111,7 +111,10 @@ def _act(v: View, me: int, legal: list[Action], rng: random.Random, style: Style
     if build is not None and v["cash"][me] - BRANCH_COST[build["tile"]] >= \
             reserve(v, me, style) * style.build_reserve + style.build_margin:
         return build
-    if style.trades:
+    # Heads-up, the cash paid for a last tile goes to the only rival and a swap hands it an
+    # industry too: medium's offers lose it games there (86 % of heads-up wins against easy
+    # without them, 79 % with them, on the same 400 games), so it makes none.
+    if style.trades and sum(v["active"]) > 2:
         offer = propose(v, me, legal, style)
         if offer is not None:
             return offer
