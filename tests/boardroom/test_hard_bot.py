@@ -19,9 +19,10 @@ def _choose(st: dict, seat: int) -> dict:
     return a
 
 
-def _after_roll(**kw) -> dict:
+def _after_roll(seats: int = 2, **kw) -> dict:
     # From the river port a 5 lands on the business forum: nothing to buy or pay.
-    return act(scenario(pos={0: 15}, dice=[(2, 3)], bots=[True, True], **kw), 0, "roll")
+    return act(scenario(seats=seats, pos={0: 15}, dice=[(2, 3)], bots=[True] * seats, **kw),
+               0, "roll")
 
 
 def test_the_hard_bot_buys_a_business_it_can_afford() -> None:
@@ -47,12 +48,23 @@ def test_the_hard_bot_builds_on_its_industry_when_it_keeps_its_reserve() -> None
     assert _choose(st, 0) == {"type": "build", "tile": 3}
 
 
-def test_the_hard_bot_pays_a_premium_for_a_rich_industry_but_not_for_the_street_stalls() -> None:
-    rich = _after_roll(owners={36: 0, 38: 0, 39: 1}, cash={0: 2500})
+def test_late_in_the_game_the_hard_bot_pays_a_premium_for_finance_but_not_the_stalls() -> None:
+    # 100 turns before the cap an industry has little time left to earn: the stalls' rents
+    # no longer pay three times the price, the finance rents still do.
+    late = {"seats": 3, "cash": {0: 2500}, "turn_number": 900}
+    rich = _after_roll(owners={36: 0, 38: 0, 39: 1}, **late)
     a = _choose(rich, 0)
     assert (a["type"], a["take"], a["give"]) == ("propose", 39, None) and a["cash"] >= 1200
-    cheap = _after_roll(owners={1: 0, 3: 0, 4: 1}, cash={0: 2500})
+    cheap = _after_roll(owners={1: 0, 3: 0, 4: 1}, **late)
     assert _choose(cheap, 0) == {"type": "end_turn"}
+
+
+def test_heads_up_the_hard_bot_offers_a_swap_but_never_cash() -> None:
+    rich = _after_roll(owners={36: 0, 38: 0, 39: 1}, cash={0: 2500})
+    assert _choose(rich, 0) == {"type": "end_turn"}
+    both = _after_roll(owners={36: 0, 38: 0, 39: 1, 1: 1, 3: 1, 4: 0}, cash={0: 2500})
+    a = _choose(both, 0)
+    assert (a["type"], a["take"], a["give"]) == ("propose", 39, 4)
 
 
 def test_the_hard_bot_refuses_to_swap_its_finance_for_the_street_stalls() -> None:

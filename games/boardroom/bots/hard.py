@@ -75,6 +75,7 @@ class Params:
     tries_per_turn: int = 3
     cash_offers: bool = True  # offer cash for the last tile of an industry
     loose_offers: bool = True  # offer cash for a loose tile of an industry we have started
+    heads_up_swaps: bool = True  # with one rival left, still offer swaps (never cash)
 
 
 PARAMS = Params()
@@ -220,6 +221,10 @@ def propose(v: View, me: int, legal: list[Action], p: Params) -> Action | None:
     tried = sum(1 for k in v["refused"] if k.startswith(f"{me}>"))
     if tried >= p.tries_per_turn:
         return None
+    # Heads-up, cash paid for a tile goes to the only rival (medium.py measured the same).
+    heads_up = sum(v["active"]) == 2
+    if heads_up and not p.heads_up_swaps:
+        return None
     owner = v["owner"]
     cash = v["cash"][me]
     budget = cash - reserve(v, me, p)
@@ -251,7 +256,7 @@ def propose(v: View, me: int, legal: list[Action], p: Params) -> Action | None:
                             offer_ok(v, me, a) and not gives_away(v, me, a, answering=False) \
                             and (best is None or gain > best[0]):
                         best = (gain, a)
-                if not p.cash_offers:
+                if not p.cash_offers or heads_up:
                     continue
                 a = {"type": "propose", "kind": "swap", "to": r, "take": x, "give": None,
                      "cash": 0}
@@ -262,7 +267,7 @@ def propose(v: View, me: int, legal: list[Action], p: Params) -> Action | None:
                         and offer_ok(v, me, a) and not gives_away(v, me, a, answering=False) \
                         and (best is None or gain > best[0]):
                     best = (gain, a)
-            elif p.loose_offers and me in others and owner[x] == r and \
+            elif p.loose_offers and not heads_up and me in others and owner[x] == r and \
                     others.count(r) == 0 and game_left(v) > 0.3:
                 # A loose tile of an industry we have started: one tile short after it.
                 a = {"type": "propose", "kind": "swap", "to": r, "take": x, "give": None,
