@@ -69,6 +69,21 @@ def test_a_bot_builds_on_its_industry_when_it_can_afford_it(level: str) -> None:
     assert _choose(st, 0, level) == {"type": "build", "tile": 3}
 
 
+def test_with_the_stock_empty_the_medium_bot_moves_a_branch_to_where_it_earns_more() -> None:
+    # Seat 1's heavy industry, finance and electronics and seat 0's stalls hold all 32 branches.
+    levels = {31: 4, 32: 4, 34: 4, 36: 4, 38: 4, 39: 4, 26: 2, 27: 2, 29: 1, 1: 1, 3: 1, 4: 1}
+    owners = {t: 1 for t in (26, 27, 29, 31, 32, 34, 36, 38, 39)} | \
+        {t: 0 for t in (1, 3, 4, 6, 8, 9)}
+    st = act(scenario(owners=owners, levels=levels, dice=[(2, 4)], bots=[True, True]),
+             0, "roll")
+    assert st["pos"][0] == 6 and st["stock"][0] == 0
+    assert _choose(st, 0, "easy")["type"] != "close"  # the casual player does not
+    close = _choose(st, 0, "medium")
+    assert close["type"] == "close" and close["tile"] in (1, 3, 4)  # a stall earns least
+    st = act(st, 0, **close)
+    assert _choose(st, 0, "medium") == {"type": "build", "tile": 6}
+
+
 @pytest.mark.parametrize("level", LEVELS)
 def test_a_bot_in_debt_raises_money_and_gives_up_only_when_nothing_is_left(level: str
                                                                            ) -> None:
@@ -86,6 +101,16 @@ def test_a_bot_in_debt_raises_money_and_gives_up_only_when_nothing_is_left(level
     assert not st["debts"] and "give_up" not in seen
     st = act(scenario(pos={0: 31}, dice=[(2, 4)], cash={0: 60}, bots=[True, True]), 0, "roll")
     assert _choose(st, 0, level) == {"type": "give_up"}
+
+
+def test_a_medium_bot_raising_money_starts_its_lot_at_seventy_percent_of_the_price() -> None:
+    # Excise duty (100) with 60 in cash: the loose logistics tile (price 200) goes to auction.
+    st = act(scenario(pos={0: 31}, dice=[(2, 4)], cash={0: 60}, owners={5: 0},
+                      bots=[True, True]), 0, "roll")
+    assert st["debts"][0]["amount"] == 100
+    assert _choose(st, 0, "medium") == {"type": "auction_own", "tile": 5, "start": 140}
+    st["cash"][1] = 120  # the richest rival caps the start
+    assert _choose(st, 0, "medium") == {"type": "auction_own", "tile": 5, "start": 120}
 
 
 @pytest.mark.parametrize("level", LEVELS)

@@ -15,7 +15,7 @@ from .common import find
 STYLE = medium.Style(reserve_min=40, reserve_max=120, reserve_share=0.2, bid_factor=0.85,
                      auction_instead=0,
                      leave_audit_free_tiles=99, proposals_per_turn=0, accept_margin=1.4,
-                     trades=False)
+                     trades=False, consolidate=False)
 BUY_CHANCE = 0.4
 BUILD_CHANCE = 0.5
 BUILD_CUSHION = 800

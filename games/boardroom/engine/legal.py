@@ -124,8 +124,9 @@ def _decision(st: State, seat: int, out: list[Action], families: bool) -> None:
         out.append({"type": "close", "tile": t})
     if families and not st["trade_used"]:
         held = tradeable_by_seat(st)
-        out.extend(_proposals(st, seat, ("swap", "sell"), held))
-        out.extend(_own_auctions(st, seat, (), held))
+        free = _free_rivals(st, seat)
+        out.extend(_proposals(st, seat, ("swap", "sell"), held, free))
+        out.extend(_own_auctions(st, seat, (), held, free))
     out.append({"type": "end_turn"})
 
 
@@ -135,8 +136,9 @@ def _raising_money(st: State, seat: int, out: list[Action], families: bool) -> N
         out.append({"type": "close", "tile": t})
     if families:
         held = tradeable_by_seat(st)
-        out.extend(_own_auctions(st, seat, debt["auctioned"], held))
-        out.extend(_proposals(st, seat, ("sell",), held))
+        free = _free_rivals(st, seat)
+        out.extend(_own_auctions(st, seat, debt["auctioned"], held, free))
+        out.extend(_proposals(st, seat, ("sell",), held, free))
     for t in bank_sales(st, seat):
         out.append({"type": "sell_bank", "tile": t})
     out.append({"type": "give_up"})
@@ -176,15 +178,26 @@ def closable(st: State, seat: int) -> list[int]:
     """Own tiles whose top building may close now: the most developed of the industry, and a
     holding only when the stock has the four branches it breaks into."""
     owner, level = st["owner"], st["level"]
-    out: list[int] = []
     if not any(level):
+        return []
+    key = (seat, st["stock"][0] >= 4, *owner, *level)
+    out = _CLOSABLE.get(key)
+    if out is not None:
         return out
+    out = []
     for t in BUSINESSES:
         lvl = level[t]
         if lvl and owner[t] == seat and lvl == max(level[x] for x in GROUP[t]) \
                 and (lvl < 5 or st["stock"][0] >= 4):
             out.append(t)
+    if len(_CLOSABLE) >= 4096:
+        _CLOSABLE.clear()
+    _CLOSABLE[key] = out
     return out
+
+
+# Like `_HELD` below: the same buildings come back often; callers never edit the list.
+_CLOSABLE: dict[tuple, list[int]] = {}
 
 
 def tradeable_by_seat(st: State) -> dict[int, list[int]]:
@@ -221,10 +234,10 @@ def _free_rivals(st: State, seat: int) -> list[int]:
 
 
 def _proposals(st: State, seat: int, kinds: tuple[str, ...],
-               held: dict[int, list[int]]) -> list[Action]:
+               held: dict[int, list[int]], free: list[int]) -> list[Action]:
     mine = held.get(seat, [])
     out: list[Action] = []
-    for r in _free_rivals(st, seat):
+    for r in free:
         theirs = held.get(r)
         if "swap" in kinds and theirs and (mine or st["cash"][seat] > 0):
             out.append({"type": "propose", "kind": "swap", "to": r, "take": theirs[:],
@@ -239,8 +252,9 @@ def _proposals(st: State, seat: int, kinds: tuple[str, ...],
 
 
 def _own_auctions(st: State, seat: int, exclude: list[int] | tuple[int, ...],
-                  held: dict[int, list[int]]) -> list[Action]:
-    top = max((st["cash"][r] for r in _free_rivals(st, seat)), default=0)
+                  held: dict[int, list[int]], free: list[int]) -> list[Action]:
+    cash = st["cash"]
+    top = max((cash[r] for r in free), default=0)
     out: list[Action] = []
     for t in held.get(seat, []):
         lo = BUYBACK[t]

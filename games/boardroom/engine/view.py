@@ -44,7 +44,7 @@ def view(st: dict[str, Any], seat: int | None, *, copy: bool = True,
         v["offer"] = dict(o)
     else:
         v["offer"] = {"from": o["from"], "to": o["to"], "private": True}
-    mine = (f"{seat}>", f">{seat}:")
+    mine = (f"{seat}>", f">{seat}:") if st["refused"] or st["asks"] else ("", "")
     v["refused"] = {k: c for k, c in st["refused"].items()
                     if seat is not None and (k.startswith(mine[0]) or mine[1] in k)} \
         if st["refused"] else {}
