@@ -39,7 +39,8 @@ def test_the_hard_bot_bids_above_the_price_for_the_tile_that_completes_its_indus
     st["auction"]["high"], st["auction"]["leader"] = 300, 0
     st["cash"][0] = 2000
     assert _choose(st, 1) == {"type": "bid", "amount": 310}
-    st["auction"]["high"] = 1400
+    st["cash"][1] = 5000
+    st["auction"]["high"] = 2600  # above the electronics' worth to it heads-up
     assert _choose(st, 1) == {"type": "pass"}
 
 
@@ -49,9 +50,9 @@ def test_the_hard_bot_builds_on_its_industry_when_it_keeps_its_reserve() -> None
 
 
 def test_late_in_the_game_the_hard_bot_pays_a_premium_for_finance_but_not_the_stalls() -> None:
-    # 100 turns before the cap an industry has little time left to earn: the stalls' rents
+    # 40 turns before the cap an industry has little time left to earn: the stalls' rents
     # no longer pay three times the price, the finance rents still do.
-    late = {"seats": 3, "cash": {0: 2500}, "turn_number": 900}
+    late = {"seats": 3, "cash": {0: 2500}, "turn_number": 960}
     rich = _after_roll(owners={36: 0, 38: 0, 39: 1}, **late)
     a = _choose(rich, 0)
     assert (a["type"], a["take"], a["give"]) == ("propose", 39, None) and a["cash"] >= 1200
@@ -82,11 +83,11 @@ def test_the_hard_bot_takes_a_swap_where_both_complete_an_industry_of_equal_wort
 
 
 def test_the_hard_bot_sells_a_rival_an_industry_only_above_its_worth_to_the_rival() -> None:
-    st = _after_roll(owners={36: 0, 38: 0, 39: 1}, cash={0: 5000})
+    st = _after_roll(owners={36: 0, 38: 0, 39: 1}, cash={0: 9000})
     st["bots"] = [False, True]
     low = act(st, 0, type_="propose", kind="swap", to=1, take=39, give=None, cash=1200)
     assert _choose(low, 1) == {"type": "answer", "accept": False}
-    high = act(st, 0, type_="propose", kind="swap", to=1, take=39, give=None, cash=3000)
+    high = act(st, 0, type_="propose", kind="swap", to=1, take=39, give=None, cash=6000)
     assert _choose(high, 1) == {"type": "answer", "accept": True}
 
 
