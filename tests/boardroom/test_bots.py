@@ -133,8 +133,8 @@ def test_the_easy_bot_never_proposes_a_trade() -> None:
 @pytest.mark.parametrize("level", ["medium"])
 def test_a_bot_offers_cash_for_the_last_tile_of_its_industry_and_raises_after_a_refusal(
         level: str) -> None:
-    st = act(scenario(seats=3, pos={0: 14}, dice=[(2, 4)], owners={1: 0, 3: 0, 4: 1},
-                      bots=[True, True, True]), 0, "roll")
+    st = act(scenario(pos={0: 14}, dice=[(2, 4)], owners={1: 0, 3: 0, 4: 1},
+                      bots=[True, True]), 0, "roll")
     a = _choose(st, 0, level)
     assert a["type"] == "propose" and a["take"] == 4 and a["cash"] >= 3 * 80
     st = act(act(st, 0, **a), 1, "answer", accept=False)
@@ -143,9 +143,8 @@ def test_a_bot_offers_cash_for_the_last_tile_of_its_industry_and_raises_after_a_
 
 
 def test_a_bot_swaps_when_both_sides_complete_an_industry() -> None:
-    st = act(scenario(seats=3, pos={0: 14}, dice=[(2, 4)],
-                      owners={1: 0, 3: 0, 4: 1, 6: 1, 8: 1, 9: 0},
-                      bots=[True, True, True], cash={0: 200}), 0, "roll")
+    st = act(scenario(pos={0: 14}, dice=[(2, 4)], owners={1: 0, 3: 0, 4: 1, 6: 1, 8: 1, 9: 0},
+                      bots=[True, True], cash={0: 200}), 0, "roll")
     a = _choose(st, 0, "medium")
     assert (a["type"], a["take"], a["give"]) == ("propose", 4, 9)
     st = act(st, 0, **a)
@@ -171,8 +170,8 @@ def test_a_bot_accepts_a_good_price_for_a_loose_tile(level: str) -> None:
 
 @pytest.mark.parametrize("level", ["medium"])
 def test_a_declined_bot_respects_the_five_round_pause(level: str) -> None:
-    st = act(scenario(seats=3, pos={0: 14}, dice=[(2, 4)], owners={1: 0, 3: 0, 4: 1},
-                      bots=[True, False, False]), 0, "roll")
+    st = act(scenario(pos={0: 14}, dice=[(2, 4)], owners={1: 0, 3: 0, 4: 1},
+                      bots=[True, False]), 0, "roll")
     a = _choose(st, 0, level)
     st = act(act(st, 0, **a), 1, "answer", accept=False)
     st["trade_used"] = False  # even with a fresh trade, it does not ask again
