@@ -23,6 +23,8 @@ What it does differently from medium (medium.py), every rule over the seat's vie
   charge now); building is the best use of cash when we stand on our industry (a branch is
   net-worth neutral and a visit is rare), so it builds down to that reserve.
 - **Audit.** Leaves early while the board is for sale, stays in while rivals' rents are high.
+- **Consolidation** (medium's rule, `medium._consolidate`): with the branch stock empty, it
+  closes a branch that earns less elsewhere so the business it stands on can grow.
 
 Decisions are plain rules (tens of microseconds); no state is read and nothing is searched,
 so the hidden information (deck order, dice) is never needed.
@@ -60,9 +62,9 @@ IND_RENT: dict[str, float] = {ind: sum(RENTS[t][3] for t in tiles) / 40
 @dataclass(frozen=True)
 class Params:
     horizon: float = 18.0  # rival turns an industry's value counts
-    reserve_min: int = 60
+    reserve_min: int = 40
     reserve_max: int = 400
-    reserve_share: float = 0.4  # of the worst rent a rival could charge now
+    reserve_share: float = 0.15  # of the worst rent a rival could charge now
     build_keep: int = 0  # cash kept above the reserve when building
     swap_ratio: float = 0.85  # our industry / theirs for a both-complete swap
     buy_share: float = 0.8  # of an industry's value we pay at most over the price
@@ -76,6 +78,8 @@ class Params:
     cash_offers: bool = True  # offer cash for the last tile of an industry
     loose_offers: bool = True  # offer cash for a loose tile of an industry we have started
     heads_up_swaps: bool = True  # with one rival left, still offer swaps (never cash)
+    consolidate: bool = True  # medium's: with the stock empty, move a branch to where we stand
+    auction_instead: float = 0.0  # with this many times the price in cash, auction instead
 
 
 PARAMS = Params()
@@ -170,6 +174,9 @@ def _buy(v: View, me: int, legal: list[Action], p: Params) -> Action:
     if buy is not None:
         tile = buy["tile"]
         left = v["cash"][me] - PRICE[tile]
+        if p.auction_instead and worth(v, me, tile, p) <= PRICE[tile] and \
+                v["cash"][me] > p.auction_instead * PRICE[tile]:
+            return find(legal, "decline")  # type: ignore[return-value]
         if left >= reserve(v, me, p) or (left >= 0 and worth(v, me, tile, p) > PRICE[tile]):
             return buy
     return find(legal, "decline")  # type: ignore[return-value]
@@ -180,6 +187,10 @@ def _act(v: View, me: int, legal: list[Action], p: Params) -> Action:
     if build is not None and v["cash"][me] - BRANCH_COST[build["tile"]] >= \
             reserve(v, me, p) + p.build_keep:
         return build
+    if p.consolidate:
+        close = medium._consolidate(v, me, legal, medium.STYLE)
+        if close is not None:
+            return close
     offer = propose(v, me, legal, p)
     if offer is not None:
         return offer
