@@ -13,11 +13,12 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from . import easy, medium
+from . import easy, hard, medium
 
 LEVELS: dict[str, Callable[[dict[str, Any], random.Random], dict[str, Any]]] = {
     "easy": easy.choose_action,
     "medium": medium.choose_action,
+    "hard": hard.choose_action,
 }
 
 
