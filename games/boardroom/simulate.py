@@ -1,7 +1,7 @@
 """Seeded playouts: `python -m games.boardroom.simulate --games N --seats K --level L --seed S
 --json` prints the figures (speed, game length, endings, landings, invariant violations).
 
-`--level` is a bot level ("easy", "medium") or "random". The games are played twice: once
+`--level` is a bot level ("easy", "medium", "hard") or "random". The games are played twice: once
 timed (CPU time of this process: engine and players), then again from the same seeds with the
 invariants checked after every action and each replay compared with the recorded log.
 """
@@ -127,7 +127,7 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--games", type=int, default=100)
     p.add_argument("--seats", type=int, default=4)
-    p.add_argument("--level", default="medium", choices=["random", "easy", "medium"])
+    p.add_argument("--level", default="medium", choices=["random", "easy", "medium", "hard"])
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--json", action="store_true", help="one JSON object (default: indented)")
     p.add_argument("--no-check", action="store_true", help="skip the checked replay pass")
