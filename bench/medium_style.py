@@ -1,6 +1,6 @@
 """One seat of medium weights against three standard medium bots, no search: how a `Style`
 alone plays. Medium games take about 25 ms, so thousands of games fit in a minute, which is how
-`hard.STYLE` was chosen (docs/bots.md, run 7).
+`hard.STYLE` was chosen (docs/bots.md).
 
     uv run python bench/medium_style.py --games 2000 --style '{"place_base": 0.0}'
     uv run python bench/medium_style.py --games 2000 --hard-style

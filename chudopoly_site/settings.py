@@ -156,7 +156,7 @@ GC_FULL_EVERY = env_int("GC_FULL_EVERY", 100, minimum=1)
 # How long (microseconds) a thread of the web process may hold the GIL while another waits
 # for it (chudopoly_site/asgi.py). A move's handler gives the GIL up at each of its database
 # round trips and waits up to this long to get it back from the event loop; Python's default,
-# 5000, cost the slowest moves 6-9 ms at 100 tables (docs/performance.md, sixth round).
+# 5000, cost the slowest moves 6-9 ms at 100 tables (docs/performance.md).
 GIL_SWITCH_MICROSECONDS = env_int("GIL_SWITCH_MICROSECONDS", 1000, minimum=100)
 TASK_BACKEND = env_str("TASK_BACKEND", "celery" if REDIS_URL else "inprocess")
 if TASK_BACKEND not in ("celery", "inprocess"):

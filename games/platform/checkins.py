@@ -5,7 +5,7 @@ A socket's `SeatSocket.seen_at` tells the clocks sweep that the process holding 
 bot). Each socket used to write its own row: at 100 tables a process holds a few hundred sockets,
 opened together, so every SOCKET_CHECK_IN_SECONDS a burst of that many one-row transactions,
 each waiting on its own flush of PostgreSQL's WAL, stalled the moves committing beside them
-(docs/performance.md, sixth round). What the sweep needs to know is per process, so the first
+(docs/performance.md). What the sweep needs to know is per process, so the first
 socket of a process that is due checks in every open socket of it in one statement.
 """
 

@@ -79,7 +79,7 @@ OPPONENT_MODEL = False  # deal no breaker to a seat that let an armed player pas
 STYLE = medium.Style(place_base=0.0, ig_keep=30.0, chud_keep=(12.0, 20.0))
 # the weights this bot's own heuristic plays with (its candidates, its own seat in playouts):
 # properties held until they count, Inspector General and CHUD held for an armed opponent
-# (docs/bots.md, run 7); every other seat is played out as a standard medium bot
+# (docs/bots.md); every other seat is played out as a standard medium bot
 HAND_PRIOR: dict[str, float] | None = None  # deal other hands by card sort with these weights
 # (determinize.sample_world's prior); MEDIUM_HAND_PRIOR is what medium bots keep in hand
 MEDIUM_HAND_PRIOR = {
