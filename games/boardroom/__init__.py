@@ -1,0 +1,1 @@
+"""Boardroom: the board game of seed 004 (engine, bots, simulator)."""

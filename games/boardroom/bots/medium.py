@@ -1,0 +1,206 @@
+"""The medium bot: buys with a rent reserve, bids up to what a tile is worth to it, builds
+when it can afford to, trades for whole industries (cash, or a swap where both sides complete
+one), answers offers by value, and raises money from its least useful property first.
+
+Every choice is a plain rule over the view, so a decision costs a few tens of microseconds.
+`Style` holds the numbers; the easy bot is the same shape with blunter ones (easy.py).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from ..engine.board import BRANCH_COST, BUYBACK, GROUP, INDUSTRIES, KIND, PRICE, RENTS
+from .common import completes, find, gives_away, offer_ok, tile_value, worst_rent
+
+View = dict[str, Any]
+Action = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Style:
+    reserve_min: int = 100
+    reserve_max: int = 450
+    reserve_share: float = 0.5  # of the worst rent a rival could charge now
+    bid_factor: float = 1.0  # times the tile's value to us
+    build_margin: int = 0  # cash kept above the reserve when building
+    leave_audit_free_tiles: int = 8  # leave the audit early while this many tiles are for sale
+    proposals_per_turn: int = 2
+    trade_premium: float = 3.0  # cash offered for the last tile of an industry, times price
+    accept_margin: float = 1.15  # what we get must beat what we give by this factor
+    trades: bool = True
+
+
+STYLE = Style()
+
+
+def reserve(v: View, me: int, style: Style) -> int:
+    """Cash to keep for rent; computed once per decision (kept in the bot's own view dict)."""
+    r = v.get("_reserve")
+    if r is None:
+        r = v["_reserve"] = max(style.reserve_min, min(style.reserve_max,
+                                                       int(worst_rent(v, me) *
+                                                           style.reserve_share)))
+    return r
+
+
+def choose_action(v: View, rng: random.Random, style: Style = STYLE) -> Action:
+    me = v["viewer"]
+    legal = v["legal"]
+    if not legal:
+        raise ValueError("This seat has no decision to make now")
+    first = legal[0]["type"]
+    if first == "bid" or first == "pass":
+        return _bid(v, me, legal, style)
+    if first == "answer":
+        return legal[0] if _accept(v, me, style) else legal[1]
+    if find(legal, "give_up") is not None:
+        return raise_money(v, me, legal, style)
+    phase = v["phase"]
+    if phase == "roll":
+        return _audit_or_roll(v, me, legal, style)
+    if phase == "buy":
+        return _buy(v, me, legal, style)
+    return _act(v, me, legal, rng, style)
+
+
+# --- decisions --------------------------------------------------------------------------------
+def _bid(v: View, me: int, legal: list[Action], style: Style) -> Action:
+    bid, pass_ = legal[0], legal[1]
+    tile = v["auction"]["tile"]
+    limit = min(int(tile_value(v, me, tile) * style.bid_factor),
+                v["cash"][me] - reserve(v, me, style) // 2)
+    return bid if bid["amount"] <= limit else pass_
+
+
+def _audit_or_roll(v: View, me: int, legal: list[Action], style: Style) -> Action:
+    if v["audit"][me] is not None:
+        free = sum(1 for o, p in zip(v["owner"], PRICE, strict=True) if o is None and p)
+        if free >= style.leave_audit_free_tiles:
+            a = find(legal, "use_release") or find(legal, "pay_bail")
+            if a is not None:
+                return a
+    return legal[-1]  # roll
+
+
+def _buy(v: View, me: int, legal: list[Action], style: Style) -> Action:
+    buy = find(legal, "buy")
+    if buy is not None:
+        tile = buy["tile"]
+        left = v["cash"][me] - PRICE[tile]
+        if left >= reserve(v, me, style) or (completes(v["owner"], me, tile, gaining=tile)
+                                              and left >= 0):
+            return buy
+    return find(legal, "decline")  # type: ignore[return-value]
+
+
+def _act(v: View, me: int, legal: list[Action], rng: random.Random, style: Style) -> Action:
+    build = find(legal, "build")
+    if build is not None and v["cash"][me] - BRANCH_COST[build["tile"]] >= \
+            reserve(v, me, style) + style.build_margin:
+        return build
+    if style.trades:
+        offer = propose(v, me, legal, style)
+        if offer is not None:
+            return offer
+    return legal[-1]  # end_turn
+
+
+def propose(v: View, me: int, legal: list[Action], style: Style) -> Action | None:
+    """A trade for the last tile of one of our industries: a swap where both sides complete
+    one, else cash. At most `proposals_per_turn` tries a turn."""
+    tried = sum(1 for k in v["refused"] if k.startswith(f"{me}>"))
+    if tried >= style.proposals_per_turn:
+        return None
+    owner = v["owner"]
+    wanted = _wanted(owner, me)
+    if not wanted:
+        return None
+    cash = v["cash"][me]
+    budget = cash - reserve(v, me, style)
+    for fam in legal:
+        if fam["type"] != "propose" or fam["kind"] != "swap":
+            continue
+        r = fam["to"]
+        for x in fam["take"]:
+            if x not in wanted:
+                continue
+            # A tile of ours that completes one of theirs: both gain, nobody gives away.
+            for y in fam["give"]:
+                if y is not None and completes(owner, r, y, gaining=y, losing=x):
+                    a = {"type": "propose", "kind": "swap", "to": r, "take": x, "give": y,
+                         "cash": 0}
+                    a["cash"] = _bump(v, me, a, 0)
+                    if a["cash"] <= budget and offer_ok(v, me, a) and \
+                            not gives_away(v, me, a, answering=False):
+                        return a
+            want = int(PRICE[x] * style.trade_premium)
+            a = {"type": "propose", "kind": "swap", "to": r, "take": x, "give": None,
+                 "cash": want}
+            a["cash"] = _bump(v, me, a, want)
+            if 0 < a["cash"] <= min(budget, fam["cash_max"]) and offer_ok(v, me, a) and \
+                    not gives_away(v, me, a, answering=False):
+                return a
+    return None
+
+
+def _wanted(owner: list, me: int) -> set[int]:
+    """Tiles held by a rival that are the last one we lack in an industry."""
+    out = set()
+    for tiles in INDUSTRIES.values():
+        mine = [t for t in tiles if owner[t] == me]
+        if len(mine) == 2:
+            x = next(t for t in tiles if owner[t] != me)
+            if owner[x] is not None:
+                out.add(x)
+    return out
+
+
+def _bump(v: View, me: int, a: Action, cash: int) -> int:
+    """After a refusal, offer 10 more than last time plus a tenth of the price."""
+    from ..engine.legal import offer_key
+
+    refused = v["refused"].get(offer_key(me, a["to"], a["kind"], a.get("take"), a.get("give")))
+    if refused is None:
+        return cash
+    return max(cash, refused + 10 + PRICE[a["take"]] // 10)
+
+
+def _accept(v: View, me: int, style: Style) -> bool:
+    o = v["offer"]
+    if gives_away(v, me, o, answering=True):
+        return False
+    if o["kind"] == "swap":
+        lose = tile_value(v, me, o["take"])
+        gain = o["cash"] + (tile_value(v, me, o["give"]) if o["give"] is not None else 0)
+        return gain >= lose * style.accept_margin
+    # they sell us a tile for our cash
+    return o["cash"] <= tile_value(v, me, o["give"]) and \
+        v["cash"][me] - o["cash"] >= reserve(v, me, style)
+
+
+def raise_money(v: View, me: int, legal: list[Action], style: Style) -> Action:
+    """Least useful first: lots outside our industries, then the bank after an unsold lot,
+    then buildings with the least rent, then anything; give up when nothing is left."""
+    owner = v["owner"]
+    lots = [a for a in legal if a["type"] == "auction_own"]
+    loose = [a for a in lots if not completes(owner, me, a["tile"])]
+    if loose:
+        a = min(loose, key=lambda x: tile_value(v, me, x["tile"]))
+        return {"type": "auction_own", "tile": a["tile"], "start": a["start_min"]}
+    bank = find(legal, "sell_bank")
+    if bank is not None:
+        return bank
+    closes = [a for a in legal if a["type"] == "close"]
+    if closes:
+        level = v["level"]
+        return min(closes, key=lambda x: RENTS[x["tile"]][level[x["tile"]]])
+    if lots:
+        a = min(lots, key=lambda x: tile_value(v, me, x["tile"]))
+        return {"type": "auction_own", "tile": a["tile"], "start": a["start_min"]}
+    return legal[-1]  # give_up
+
+
+__all__ = ["BUYBACK", "GROUP", "KIND", "STYLE", "Style", "choose_action", "raise_money"]

@@ -1,0 +1,448 @@
+"""THE legal-action generator: who decides now, and what each seat may do.
+
+Most actions are listed concretely. Two carry numbers a player chooses, so they are listed as
+families with their bounds, and an action belongs to the family when its numbers are inside
+them (`problem` below decides both, from the same lists):
+
+    {"type": "auction_own", "tile": t, "start_min": a, "start_max": b, "step": 10}
+        -> {"type": "auction_own", "tile": t, "start": a + 10k <= b}
+    {"type": "propose", "kind": "swap", "to": r, "take": [their tiles],
+     "give": [None, your tiles], "cash_max": c}
+        -> {"type": "propose", "kind": "swap", "to": r, "take": x, "give": y | None,
+            "cash": 0..c}   (cash or a tile of yours, or both)
+    {"type": "propose", "kind": "sell", "to": r, "give": [your tiles], "cash_max": c}
+        -> {"type": "propose", "kind": "sell", "to": r, "give": y,
+            "cash": buyback(y)..c}
+
+plus the memory rules of offers: after a bot refused, the next offer to it for the same tiles
+must be 10 better for it; a declined bot does not ask for the same tiles for 5 rounds.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .board import (
+    AUDIT_BAIL,
+    BRANCH_COST,
+    BUSINESSES,
+    BUYBACK,
+    GROUP,
+    INDUSTRY,
+    IS_OWNABLE,
+    KIND,
+    OWNABLE,
+    PRICE,
+)
+from .rules import next_bid, owns_industry
+from .state import ASK_PAUSE_ROUNDS, BETTER_BY, BID_STEP, rivals
+
+State = dict[str, Any]
+Action = dict[str, Any]
+
+FAMILIES = ("propose", "auction_own")
+CLOCK_ONLY = ("forfeit", "lot_expired")
+
+
+def to_decide(st: State) -> list[int]:
+    """Seats owed a decision now (always at most one in this game)."""
+    if st["phase"] == "finished":
+        return []
+    if st["auction"] is not None:
+        return [st["auction"]["at"]]
+    if st["offer"] is not None:
+        return [st["offer"]["to"]]
+    if st["debts"]:
+        return [st["debts"][0]["seat"]]
+    return [st["turn"]]
+
+
+def legal_actions(st: State, seat: int, *, clock: bool = False,
+                  families: bool = True) -> list[Action]:
+    """Everything `seat` may do now. `clock=True` adds what only the site's clocks may apply:
+    `forfeit` (a move clock ran out, or the seat left: bankrupt to the bank) and
+    `lot_expired` (an auction with no first bid after 60 seconds). `families=False` leaves
+    out the trade and lot families (for checking an action that is neither)."""
+    if st["phase"] == "finished" or type(seat) is not int or not 0 <= seat < st["seats"] \
+            or not st["active"][seat]:
+        return []
+    out: list[Action] = []
+    if seat in to_decide(st):
+        _decision(st, seat, out, families)
+    if clock:
+        a = st["auction"]
+        if a is not None and a["high"] is None and a["at"] == seat:
+            out.append({"type": "lot_expired"})
+        out.append({"type": "forfeit"})
+    elif families:
+        _LAST[:] = [st, st["version"], seat, out]
+    return out
+
+
+# The last full list handed out, with the state (held, so its id is not reused) and version
+# it was made for: `problem` accepts an action that IS one of those very dicts without
+# generating the list again (a bot returning the action it was offered).
+_LAST: list[Any] = [None, -1, -1, ()]
+
+
+def _decision(st: State, seat: int, out: list[Action], families: bool) -> None:
+    a = st["auction"]
+    if a is not None:
+        out.append({"type": "bid", "amount": next_bid(a)})
+        out.append({"type": "pass"})
+        return
+    if st["offer"] is not None:
+        out.append({"type": "answer", "accept": True})
+        out.append({"type": "answer", "accept": False})
+        return
+    if st["debts"]:
+        _raising_money(st, seat, out, families)
+        return
+    phase = st["phase"]
+    cash = st["cash"][seat]
+    if phase == "roll":
+        if st["audit"][seat] is not None:
+            if cash >= AUDIT_BAIL:
+                out.append({"type": "pay_bail"})
+            if st["releases"][seat]:
+                out.append({"type": "use_release"})
+        out.append({"type": "roll"})
+        return
+    if phase == "buy":
+        pos = st["pos"][seat]
+        if cash >= PRICE[pos]:
+            out.append({"type": "buy", "tile": pos})
+        out.append({"type": "decline", "tile": pos})
+        return
+    # phase "act": after the roll
+    pos = st["pos"][seat]
+    if can_build(st, seat, pos):
+        out.append({"type": "build", "tile": pos})
+    for t in closable(st, seat):
+        out.append({"type": "close", "tile": t})
+    if families and not st["trade_used"]:
+        held = tradeable_by_seat(st)
+        out.extend(_proposals(st, seat, ("swap", "sell"), held))
+        out.extend(_own_auctions(st, seat, (), held))
+    out.append({"type": "end_turn"})
+
+
+def _raising_money(st: State, seat: int, out: list[Action], families: bool) -> None:
+    debt = st["debts"][0]
+    for t in closable(st, seat):
+        out.append({"type": "close", "tile": t})
+    if families:
+        held = tradeable_by_seat(st)
+        out.extend(_own_auctions(st, seat, debt["auctioned"], held))
+        out.extend(_proposals(st, seat, ("sell",), held))
+    for t in bank_sales(st, seat):
+        out.append({"type": "sell_bank", "tile": t})
+    out.append({"type": "give_up"})
+
+
+def bank_sales(st: State, seat: int) -> list[int]:
+    """Tiles the bank would take from a debtor: those auctioned in this debt with no buyer,
+    and a holding the stock cannot break into four branches (taken at once)."""
+    debt = next((d for d in st["debts"] if d["seat"] == seat), None)
+    if debt is None:
+        return []
+    owner, level = st["owner"], st["level"]
+    tiles = [t for t in debt["unsold"] if owner[t] == seat]
+    if st["stock"][0] < 4:
+        tiles += [t for t in range(40) if owner[t] == seat and level[t] == 5
+                  and t not in tiles]
+    return tiles
+
+
+def can_build(st: State, seat: int, pos: int) -> bool:
+    """A branch (or the holding) on the business the token stands on: whole industry, even
+    building, once per visit, stock, cash, no debt."""
+    if KIND[pos] != "business" or st["built"] or st["owner"][pos] != seat:
+        return False
+    if not owns_industry(st, seat, pos) or any(d["seat"] == seat for d in st["debts"]):
+        return False
+    level = st["level"]
+    lvl = level[pos]
+    if lvl >= 5 or lvl > min(level[t] for t in GROUP[pos]):
+        return False
+    if st["cash"][seat] < BRANCH_COST[pos]:
+        return False
+    return st["stock"][1] >= 1 if lvl == 4 else st["stock"][0] >= 1
+
+
+def closable(st: State, seat: int) -> list[int]:
+    """Own tiles whose top building may close now: the most developed of the industry, and a
+    holding only when the stock has the four branches it breaks into."""
+    owner, level = st["owner"], st["level"]
+    out: list[int] = []
+    if not any(level):
+        return out
+    for t in BUSINESSES:
+        lvl = level[t]
+        if lvl and owner[t] == seat and lvl == max(level[x] for x in GROUP[t]) \
+                and (lvl < 5 or st["stock"][0] >= 4):
+            out.append(t)
+    return out
+
+
+def tradeable_by_seat(st: State) -> dict[int, list[int]]:
+    """Each seat's tradeable tiles (logistics, utilities, businesses of unbuilt industries),
+    in board order: one pass over the board for all the families of a decision."""
+    owner, level = st["owner"], st["level"]
+    key = (*owner, *level)
+    held = _HELD.get(key)
+    if held is not None:
+        return held
+    built = {INDUSTRY[t] for t in BUSINESSES if level[t]}
+    held = {}
+    for t in OWNABLE:
+        o = owner[t]
+        if o is not None and (not built or INDUSTRY[t] not in built):
+            held.setdefault(o, []).append(t)
+    if len(_HELD) >= 512:
+        _HELD.clear()
+    _HELD[key] = held
+    return held
+
+
+# Owners and buildings change rarely during a game, so the same board comes back often.
+# Callers never edit the lists they get (families copy what they hand out).
+_HELD: dict[tuple, dict[int, list[int]]] = {}
+
+
+def _free_rivals(st: State, seat: int) -> list[int]:
+    """Rivals who may take part in a trade or an auction: active and not in debt."""
+    if not st["debts"]:
+        return rivals(st, seat)
+    debtors = {d["seat"] for d in st["debts"]}
+    return [r for r in rivals(st, seat) if r not in debtors]
+
+
+def _proposals(st: State, seat: int, kinds: tuple[str, ...],
+               held: dict[int, list[int]]) -> list[Action]:
+    mine = held.get(seat, [])
+    out: list[Action] = []
+    for r in _free_rivals(st, seat):
+        theirs = held.get(r)
+        if "swap" in kinds and theirs and (mine or st["cash"][seat] > 0):
+            out.append({"type": "propose", "kind": "swap", "to": r, "take": theirs[:],
+                        "give": [None, *mine], "cash_max": st["cash"][seat]})
+        if "sell" in kinds and mine:
+            rc = st["cash"][r]
+            sellable = [t for t in mine if BUYBACK[t] <= rc]
+            if sellable:
+                out.append({"type": "propose", "kind": "sell", "to": r, "give": sellable,
+                            "cash_max": rc})
+    return out
+
+
+def _own_auctions(st: State, seat: int, exclude: list[int] | tuple[int, ...],
+                  held: dict[int, list[int]]) -> list[Action]:
+    top = max((st["cash"][r] for r in _free_rivals(st, seat)), default=0)
+    out: list[Action] = []
+    for t in held.get(seat, []):
+        lo = BUYBACK[t]
+        if t in exclude or top < lo:
+            continue
+        hi = lo + (top - lo) // BID_STEP * BID_STEP
+        out.append({"type": "auction_own", "tile": t, "start_min": lo, "start_max": hi,
+                    "step": BID_STEP})
+    return out
+
+
+# --- membership -------------------------------------------------------------------------------
+def offer_key(frm: int, to: int, kind: str, take: int | None, give: int | None) -> str:
+    """The refusal memory's key: who offered whom which tiles, and how."""
+    return f"{frm}>{to}:{kind}:{take}:{give}"
+
+
+def ask_key(frm: int, to: int, take: int | None, give: int | None) -> str:
+    """The 5-round memory's key: the same tiles between the same seats, whatever the kind."""
+    tiles = sorted(t for t in (take, give) if t is not None)
+    return f"{frm}>{to}:" + ",".join(map(str, tiles))
+
+
+def _is_int(v: Any) -> bool:
+    return type(v) is int
+
+
+def problem(st: State, seat: int, action: Any, *, clock: bool = False) -> str | None:
+    """None when `action` is legal for `seat` now; otherwise why not, in words."""
+    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+        return "An action is an object with a type"
+    for k, v in action.items():
+        if k != "accept" and isinstance(v, bool):
+            return f"{k} must be a number"
+    kind = action["type"]
+    last = _LAST
+    if last[0] is st and last[1] == st["version"] and last[2] == seat and not clock \
+            and any(a is action for a in last[3]) and kind not in FAMILIES:
+        return None
+    legal = legal_actions(st, seat, clock=clock, families=kind in FAMILIES)
+    if kind in FAMILIES:
+        reason = None
+        for fam in legal:
+            if fam["type"] == kind:
+                why = _family_problem(st, seat, fam, action)
+                if why is None:
+                    return None
+                # The family the action aims at (same tile, or same kind and seat) explains.
+                if fam.get("tile") == action.get("tile") if kind == "auction_own" else (
+                        fam["kind"] == action.get("kind") and fam["to"] == action.get("to")):
+                    reason = why
+        return reason or explain(st, seat, action)
+    if action in legal:
+        return None
+    return explain(st, seat, action)
+
+
+def _family_problem(st: State, seat: int, fam: Action, a: Action) -> str | None:
+    if fam["type"] == "auction_own":
+        if a.get("tile") != fam["tile"]:
+            return "That property cannot be auctioned now"
+        x = a.get("start")
+        if set(a) != {"type", "tile", "start"} or not _is_int(x):
+            return "Choose a starting bid"
+        if x < fam["start_min"]:
+            return f"The starting bid cannot be lower than the bank's buyback ({fam['start_min']})"
+        if x > fam["start_max"]:
+            return f"The starting bid cannot be higher than {fam['start_max']} (the richest " \
+                   "rival's cash)"
+        if (x - fam["start_min"]) % fam["step"]:
+            return "The starting bid goes in steps of 10"
+        return None
+    if a.get("kind") != fam["kind"] or a.get("to") != fam["to"]:
+        return "That offer is not possible now"
+    cash, give, take = a.get("cash"), a.get("give"), a.get("take")
+    if not _is_int(cash) or cash < 0:
+        return "Cash in an offer is a whole number, zero or more"
+    if fam["kind"] == "swap":
+        if set(a) != {"type", "kind", "to", "take", "give", "cash"}:
+            return "A swap names their property, yours (or none) and cash"
+        if take not in fam["take"]:
+            return "You can only ask for their logistics, utilities or businesses of an " \
+                   "industry with no buildings"
+        if give not in fam["give"]:
+            return "You can only offer your logistics, utilities or businesses of an " \
+                   "industry with no buildings"
+        if give is None and cash == 0:
+            return "Offer cash, a property of yours, or both"
+        if cash > fam["cash_max"]:
+            return "You do not have that much cash"
+    else:
+        if set(a) - {"take"} != {"type", "kind", "to", "give", "cash"} or take is not None:
+            return "A sale names your property and their cash"
+        if give not in fam["give"]:
+            return "You can only sell your logistics, utilities or businesses of an " \
+                   "industry with no buildings"
+        if cash < BUYBACK[give]:
+            return f"Sell for no less than the bank would pay ({BUYBACK[give]})"
+        if cash > fam["cash_max"]:
+            return "They do not have that much cash"
+    to = fam["to"]
+    refused = st["refused"].get(offer_key(seat, to, fam["kind"], take, give))
+    if refused is not None:
+        if fam["kind"] == "swap" and cash < refused + BETTER_BY:
+            return f"They refused these tiles: offer at least {refused + BETTER_BY} this time"
+        if fam["kind"] == "sell" and cash > refused - BETTER_BY:
+            return f"They refused these tiles: ask at most {refused - BETTER_BY} this time"
+    if st["bots"][seat]:
+        until = st["asks"].get(ask_key(seat, to, take, give))
+        if until is not None and st["round"] < until:
+            return f"This offer was declined: not again for {ASK_PAUSE_ROUNDS} rounds"
+    return None
+
+
+def explain(st: State, seat: int, action: Action) -> str:
+    """A reason a player can read for an action outside the generator."""
+    kind = action.get("type")
+    if st["phase"] == "finished":
+        return "The game is over"
+    if type(seat) is not int or not 0 <= seat < st["seats"]:
+        return "No such seat"
+    if not st["active"][seat]:
+        return "You are out of the game"
+    if kind in CLOCK_ONLY:
+        return "Only the table's clock can do that"
+    if seat not in to_decide(st):
+        if st["auction"] is not None:
+            return "Wait: an auction is running"
+        if st["offer"] is not None:
+            return "Wait: a trade offer awaits an answer"
+        if st["debts"]:
+            return "Wait: a debt is being settled"
+        return "It is not your turn"
+    if st["auction"] is not None:
+        if kind == "bid":
+            return f"The next bid is exactly {next_bid(st['auction'])}"
+        return "Bid or pass"
+    if st["offer"] is not None:
+        return "Accept or refuse the offer"
+    pos = st["pos"][seat]
+    if st["debts"]:
+        if kind == "end_turn":
+            return "You cannot end your turn in debt"
+        if kind == "sell_bank":
+            return "The bank buys only after an auction where nobody bought the property"
+        if kind in ("build", "buy"):
+            return "Settle your debt first"
+        if kind == "close":
+            return _close_reason(st, seat, action.get("tile"))
+        return "Raise money or give up"
+    phase = st["phase"]
+    if phase == "roll":
+        if kind == "pay_bail":
+            return "You are not under audit" if st["audit"][seat] is None \
+                else f"You need {AUDIT_BAIL} to pay"
+        if kind == "use_release":
+            return "You are not under audit" if st["audit"][seat] is None \
+                else "You have no release card"
+        return "Roll the dice first"
+    if phase == "buy":
+        if kind == "buy":
+            return f"You need {PRICE[pos]} to buy this"
+        return "Buy it or send it to auction"
+    if kind == "roll":
+        return "You have already rolled"
+    if kind == "build":
+        return _build_reason(st, seat, action.get("tile"))
+    if kind == "close":
+        return _close_reason(st, seat, action.get("tile"))
+    if kind == "give_up":
+        return "You can only give up while in debt"
+    if kind == "sell_bank":
+        return "Selling to the bank is only possible while in debt"
+    if kind in ("propose", "auction_own") and st["trade_used"]:
+        return "Your trade for this turn is used up"
+    if kind in ("buy", "decline"):
+        return "There is nothing to buy here"
+    return "That move is not possible now"
+
+
+def _build_reason(st: State, seat: int, tile: Any) -> str:
+    pos = st["pos"][seat]
+    if tile != pos or not _is_int(tile):
+        return "You can only expand the business your token stands on"
+    if KIND[pos] != "business" or st["owner"][pos] != seat:
+        return "This is not your business"
+    if not owns_industry(st, seat, pos):
+        return "You need the whole industry to expand"
+    if st["built"]:
+        return "One branch per visit"
+    level = st["level"]
+    if level[pos] >= 5:
+        return "This business already has a holding"
+    if level[pos] > min(level[t] for t in GROUP[pos]):
+        return "Build evenly: expand the less developed businesses of the industry first"
+    if st["cash"][seat] < BRANCH_COST[pos]:
+        return f"You need {BRANCH_COST[pos]} to expand"
+    return "The bank has no branches or holdings left"
+
+
+def _close_reason(st: State, seat: int, tile: Any) -> str:
+    if not _is_int(tile) or not 0 <= tile < 40 or not IS_OWNABLE[tile] \
+            or st["owner"][tile] != seat or not st["level"][tile]:
+        return "There is nothing of yours to close there"
+    if st["level"][tile] < max(st["level"][t] for t in GROUP[tile]):
+        return "Close evenly: start from the most developed business of the industry"
+    return "The bank has not enough branches to break this holding"

@@ -1,0 +1,81 @@
+"""`view(state, seat)`: the only door for hidden information.
+
+Hidden: the seed, the generator, the order of both decks, injected dice, and the terms of a
+trade offer (and the offer memories) between other seats. Everything else on the table is
+public: cash, positions, owners, buildings, the stock, release cards held, debts, auctions.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .legal import legal_actions, to_decide
+
+_PUBLIC = ("version", "seats", "bots", "order", "cash", "pos", "active", "audit", "owner",
+           "level", "stock", "turn", "turn_number", "round", "phase", "dice", "doubles",
+           "again", "built", "trade_used", "random_used", "last_random", "bankrupt",
+           "turn_cap", "uneven")
+
+
+def view(st: dict[str, Any], seat: int | None, *, copy: bool = True,
+         legal: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """What `seat` (None: a spectator) may see, with its legal actions (`legal`: already
+    generated for this state and seat). With `copy=False` the public lists are shared with
+    the state (read-only: for a bot deciding at once)."""
+    v: dict[str, Any] = {k: _copy(st[k]) for k in _PUBLIC} if copy else \
+        {k: st[k] for k in _PUBLIC}
+    v["viewer"] = seat
+    v["releases"] = [len(r) for r in st["releases"]]
+    v["release_cards"] = [r[:] for r in st["releases"]] if copy else st["releases"]
+    v["decks"] = {k: {"count": len(d["order"])} for k, d in st["decks"].items()}
+    a = st["auction"]
+    if not copy:
+        v["auction"] = a
+        v["debts"] = st["debts"]
+    else:
+        v["auction"] = None if a is None else {**a, "order": a["order"][:],
+                                               "out": a["out"][:]}
+        v["debts"] = [{**d, "to": [c[:] for c in d["to"]], "auctioned": d["auctioned"][:],
+                       "unsold": d["unsold"][:]} for d in st["debts"]]
+    o = st["offer"]
+    if o is None:
+        v["offer"] = None
+    elif seat in (o["from"], o["to"]):
+        v["offer"] = dict(o)
+    else:
+        v["offer"] = {"from": o["from"], "to": o["to"], "private": True}
+    mine = (f"{seat}>", f">{seat}:")
+    v["refused"] = {k: c for k, c in st["refused"].items()
+                    if seat is not None and (k.startswith(mine[0]) or mine[1] in k)} \
+        if st["refused"] else {}
+    v["asks"] = {k: r for k, r in st["asks"].items()
+                 if seat is not None and (k.startswith(mine[0]) or mine[1] in k)} \
+        if st["asks"] else {}
+    v["to_decide"] = to_decide(st)
+    if legal is None:
+        legal = legal_actions(st, seat) if seat is not None else []
+    v["legal"] = legal
+    v["result"] = _copy(st["result"])
+    return v
+
+
+def _copy(x: Any) -> Any:
+    if isinstance(x, list):
+        return [_copy(i) for i in x]
+    if isinstance(x, dict):
+        return {k: _copy(i) for k, i in x.items()}
+    return x
+
+
+def events_for(events: list[dict[str, Any]], seat: int | None) -> list[dict[str, Any]]:
+    """The events one seat may see: the terms of other seats' offers are left out."""
+    out = []
+    for e in events:
+        if e["type"] == "offer" and seat not in (e["from"], e["to"]):
+            out.append({"type": "offer", "from": e["from"], "to": e["to"], "private": True})
+        elif e["type"] == "answer" and seat not in (e["seat"], e["from"]):
+            out.append({"type": "answer", "seat": e["seat"], "from": e["from"],
+                        "accept": e["accept"]})
+        else:
+            out.append(e)
+    return out
