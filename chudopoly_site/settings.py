@@ -42,6 +42,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "games.platform",
     "games.chudopoly",
+    "games.boardroom",
     "accounts",
     "ladder",
 ]
@@ -73,6 +74,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "games.platform.context.games_nav",
             ],
         },
     },

@@ -119,7 +119,6 @@ class TableForm(forms.Form):
 
 
 NO_BOT = ""
-BOT_SLOTS = 4  # a table seats at most 5: you and four bots
 
 
 class PlayBotsForm(forms.Form):
@@ -146,17 +145,19 @@ class PlayBotsForm(forms.Form):
         self.fields["preset"].initial = next(iter(presets))
         levels = list(engine.bot_levels().items())
         defaults = engine.quick_play_levels()
-        for i in range(BOT_SLOTS):
+        # You and up to the game's largest table less one bots (Chudopoly 4, Boardroom 5).
+        self.bot_slots = engine.max_seats - 1
+        for i in range(self.bot_slots):
             self.fields[f"bot_{i + 1}"] = forms.ChoiceField(
                 label=f"Bot {i + 1}", required=False,
                 choices=[(NO_BOT, "No bot"), *levels],
                 initial=defaults[i] if i < len(defaults) else NO_BOT)
 
     def bot_fields(self) -> list[forms.BoundField]:
-        return [self[f"bot_{i + 1}"] for i in range(BOT_SLOTS)]
+        return [self[f"bot_{i + 1}"] for i in range(self.bot_slots)]
 
     def levels(self) -> list[str]:
-        return [level for i in range(BOT_SLOTS)
+        return [level for i in range(self.bot_slots)
                 if (level := self.cleaned_data.get(f"bot_{i + 1}"))]
 
     def clean(self) -> dict[str, Any]:

@@ -319,7 +319,12 @@ def _deal(table: Table, engine: GameEngine, *, number: int) -> Game:
     # RULINGS: seat order is shuffled at the start with the game's seeded generator.
     order = list(seats)
     random.Random(seed).shuffle(order)
-    state = engine.create(ruleset=table.ruleset, seats=len(order), seed=seed)
+    # A game may need to know who is a bot at the deal (Boardroom: bots answer trades at once,
+    # and against bots the one human moves first); the game stores it in its own ruleset.
+    deal_ruleset = getattr(engine, "deal_ruleset", None)
+    ruleset = deal_ruleset(table.ruleset, bots=[s.is_bot for s in order]) \
+        if deal_ruleset is not None else table.ruleset
+    state = engine.create(ruleset=ruleset, seats=len(order), seed=seed)
     players = []
     for game_seat, seat in enumerate(order):
         seat.game_seat = game_seat
@@ -334,7 +339,7 @@ def _deal(table: Table, engine: GameEngine, *, number: int) -> Game:
         table.turn_seconds = max(table.turn_seconds, TURN_SECONDS_MIN_HUMANS)
         table.response_seconds = max(table.response_seconds, RESPONSE_SECONDS_MIN_HUMANS)
     game = Game.objects.create(table=table, number=number, game_kind=table.game_kind,
-                               ruleset=table.ruleset, seed=seed, seat_count=len(order),
+                               ruleset=ruleset, seed=seed, seat_count=len(order),
                                players=players, state=state, version=0)
     game.deadlines = clocks.next_deadlines(engine, state, table, {})
     game.clock_due = clocks.earliest(game.deadlines)
