@@ -186,6 +186,8 @@ class BoardroomGame:
                 "pending": pending}
 
     # --- presentation -----------------------------------------------------------------------
+    page_styles = ("boardroom/board.css",)
+    page_scripts = ("boardroom/board.js",)
     board_templates = {
         "status": "boardroom/_status.html",
         "players": "boardroom/_players.html",

@@ -157,6 +157,8 @@ class GameEngine(Protocol):
     # Partial name -> template for the board; each renders an element with that id (empty
     # before the start) and honours `oob`. The lobby, chat and clocks are the site's own.
     board_templates: dict[str, str]
+    # Optional: `page_styles` / `page_scripts`, the game's static files (paths for {% static %})
+    # the table page loads once, outside the partials a push replaces.
 
     def board_context(self, view: View, *, me: int | None, names: Sequence[str],
                       seats: Sequence[Mapping[str, Any]]) -> dict[str, Any]:

@@ -137,12 +137,16 @@ def table_detail(request: HttpRequest, code: str) -> HttpResponse:
     extra = {"csrf_value": get_token(request),
              "remembered_name": request.session.get(GUEST_NAME_SESSION_KEY, "")}
     parts = presenters.render_all(screen, oob=False, extra=extra)
+    engine = get_game(table.game_kind)
     join_form = JoinForm(initial={"name": request.session.get(GUEST_NAME_SESSION_KEY, "")})
     return render(request, "games/table.html", {
         "table": table, "screen": screen, "parts": parts, "join_form": join_form,
         "chat": presenters.render_chat(table, oob=False),
         "invite_url": request.build_absolute_uri(table.get_absolute_url()),
         **presenters.lobby_context(screen), **extra,
+        # A game's own static files for its board (optional: `page_styles`, `page_scripts`).
+        "game_styles": getattr(engine, "page_styles", ()),
+        "game_scripts": getattr(engine, "page_scripts", ()),
     })
 
 
