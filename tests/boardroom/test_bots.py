@@ -21,10 +21,30 @@ def _choose(st, seat, level):
     return a
 
 
-@pytest.mark.parametrize("level", LEVELS)
-def test_a_bot_buys_a_business_it_can_afford(level: str) -> None:
+def test_the_easy_bot_buys_a_business_it_can_afford_when_it_feels_like_it() -> None:
     st = act(scenario(dice=[(1, 2)], bots=[True, True]), 0, "roll")
-    assert _choose(st, 0, level) == {"type": "buy", "tile": 3}
+    assert _choose(st, 0, "easy") == {"type": "buy", "tile": 3}  # this rng: it does
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_a_bot_buys_the_last_business_of_its_industry(level: str) -> None:
+    st = act(scenario(dice=[(1, 2)], owners={1: 0, 4: 0}, bots=[True, True]), 0, "roll")
+    if level == "medium":
+        assert _choose(st, 0, level) == {"type": "buy", "tile": 3}
+    else:
+        assert _choose(st, 0, level)["type"] in ("buy", "decline")
+
+
+def test_a_rich_medium_bot_sends_a_business_to_auction_to_get_it_for_less() -> None:
+    st = act(scenario(dice=[(1, 2)], bots=[True, True]), 0, "roll")
+    assert _choose(st, 0, "medium") == {"type": "decline", "tile": 3}
+    st = act(st, 0, "decline", tile=3)
+    assert _choose(st, 0, "medium") == {"type": "bid", "amount": 45}
+
+
+def test_a_medium_bot_with_just_enough_buys_outright() -> None:
+    st = act(scenario(dice=[(1, 5)], cash={0: 200}, bots=[True, True]), 0, "roll")
+    assert _choose(st, 0, "medium") == {"type": "buy", "tile": 6}
 
 
 @pytest.mark.parametrize("level", LEVELS)
@@ -47,6 +67,21 @@ def test_a_bot_bids_below_its_value_and_passes_above_it(level: str) -> None:
 def test_a_bot_builds_on_its_industry_when_it_can_afford_it(level: str) -> None:
     st = act(scenario(owners={1: 0, 3: 0, 4: 0}, dice=[(1, 2)], bots=[True, True]), 0, "roll")
     assert _choose(st, 0, level) == {"type": "build", "tile": 3}
+
+
+def test_with_the_stock_empty_the_medium_bot_moves_a_branch_to_where_it_earns_more() -> None:
+    # Seat 1's heavy industry, finance and electronics and seat 0's stalls hold all 32 branches.
+    levels = {31: 4, 32: 4, 34: 4, 36: 4, 38: 4, 39: 4, 26: 2, 27: 2, 29: 1, 1: 1, 3: 1, 4: 1}
+    owners = {t: 1 for t in (26, 27, 29, 31, 32, 34, 36, 38, 39)} | \
+        {t: 0 for t in (1, 3, 4, 6, 8, 9)}
+    st = act(scenario(owners=owners, levels=levels, dice=[(2, 4)], bots=[True, True]),
+             0, "roll")
+    assert st["pos"][0] == 6 and st["stock"][0] == 0
+    assert _choose(st, 0, "easy")["type"] != "close"  # the casual player does not
+    close = _choose(st, 0, "medium")
+    assert close["type"] == "close" and close["tile"] in (1, 3, 4)  # a stall earns least
+    st = act(st, 0, **close)
+    assert _choose(st, 0, "medium") == {"type": "build", "tile": 6}
 
 
 @pytest.mark.parametrize("level", LEVELS)

@@ -175,3 +175,13 @@ def test_endless_games_end_at_the_turn_cap_on_net_worth() -> None:
     st = act(act(st, 0, "roll"), 0, "end_turn")
     assert st["phase"] == "finished" and st["result"]["end_reason"] == "turn_cap"
     assert st["result"]["winner"] == 1  # 1500 cash and a 200 logistics beat 1500
+
+
+def test_a_state_stored_as_json_with_its_keys_reordered_plays_on_the_same() -> None:
+    # PostgreSQL's JSONB hands object keys back in its own order: nothing may depend on it.
+    st, log = _playout(4, 21, "medium", turn_cap=80)
+    again = new_game(seats=4, seed=21, bots=[True] * 4, turn_cap=80)
+    for seat, action in log:
+        stored = json.loads(json.dumps(again, sort_keys=True))
+        again = apply(stored, seat, action).state
+    assert json.dumps(again, sort_keys=True) == json.dumps(st, sort_keys=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from games.boardroom.engine import IllegalAction, apply, scenario
+from games.boardroom.engine.board import RENTS
 
 from .helpers import act, types
 
@@ -33,10 +34,12 @@ def test_the_rent_doubles_when_the_owner_holds_the_whole_industry_and_this_busin
 def test_with_branches_or_a_holding_the_rent_follows_the_table_without_doubling() -> None:
     st = act(scenario(owners={1: 1, 3: 1, 4: 1}, levels={1: 2, 3: 2, 4: 2}, dice=[(1, 2)]),
              0, "roll")
-    assert st["cash"] == [1470, 1530]
+    two = RENTS[3][2]  # Pancake Kiosk with two branches (the table, not doubled)
+    assert st["cash"] == [1500 - two, 1500 + two]
     st = act(scenario(owners={1: 1, 3: 1, 4: 1}, levels={1: 5, 3: 5, 4: 5}, dice=[(1, 2)]),
              0, "roll")
-    assert st["cash"] == [1240, 1760]
+    holding = RENTS[3][5]
+    assert st["cash"] == [1500 - holding, 1500 + holding]
 
 
 @pytest.mark.parametrize(("owned", "rent"), [((5,), 25), ((5, 15), 50), ((5, 15, 25), 120)])

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from games.boardroom.engine import IllegalAction, apply, legal_actions, scenario
+from games.boardroom.engine.board import RENTS
 
 from .helpers import act, family, types
 
@@ -262,7 +263,7 @@ def test_giving_up_frees_the_tiles_returns_the_buildings_and_gives_the_money_to_
     st = act(scenario(seats=3, pos={0: 36}, dice=[(1, 2)], cash={0: 100},
                       owners={1: 0, 3: 0, 4: 0, 36: 1, 38: 1, 39: 1},
                       levels={1: 1, 3: 1, 4: 1, 36: 2, 38: 2, 39: 2}), 0, "roll")
-    assert st["debts"][0]["amount"] == 750  # Stock Exchange with two branches
+    assert st["debts"][0]["amount"] == RENTS[39][2]  # Stock Exchange with two branches
     st = act(st, 0, "give_up")
     assert not st["active"][0] and st["owner"][1] is None and st["level"][1] == 0
     assert st["cash"][1] == 1600 and st["stock"][0] == 26 and st["turn"] == 1

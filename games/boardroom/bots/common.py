@@ -11,9 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..engine.board import (
-    BUYBACK,
     GROUP,
-    INDUSTRIES,
     IS_OWNABLE,
     KIND,
     LOGISTICS,
@@ -55,6 +53,20 @@ def completes(owner: list, seat: int, tile: int, gaining: int | None = None,
 def worst_rent(v: View, seat: int) -> int:
     """The highest rent a rival could charge this seat now (a cash reserve guide)."""
     owner, level = v["owner"], v["level"]
+    # Owners and buildings change rarely, so the same board (and answer) comes back often.
+    key = (seat, *owner, *level)
+    worst = _WORST.get(key)
+    if worst is None:
+        if len(_WORST) >= 4096:
+            _WORST.clear()
+        worst = _WORST[key] = _worst_rent(owner, level, seat)
+    return worst
+
+
+_WORST: dict[tuple, int] = {}
+
+
+def _worst_rent(owner: list, level: list, seat: int) -> int:
     worst = 0
     for t in OWNABLE:
         o = owner[t]
@@ -140,5 +152,5 @@ def my_tradeable(v: View, seat: int) -> list[int]:
             and (KIND[t] != "business" or not any(level[x] for x in GROUP[t]))]
 
 
-__all__ = ["BUYBACK", "INDUSTRIES", "completes", "find", "gives_away", "my_tradeable",
-           "offer_ok", "tile_value", "worst_rent"]
+__all__ = ["COMPLETION_FACTOR", "completes", "find", "gives_away", "my_tradeable", "offer_ok",
+           "tile_value", "worst_rent"]

@@ -1,5 +1,5 @@
-"""The easy bot: a casual player. It buys about half of what it lands on when it has the
-cash, bids only up to 90 % of the price, builds now and then when it is well off, never
+"""The easy bot: a casual player. It buys about 40 % of what it lands on when it has the
+cash, bids only up to 85 % of the price, builds now and then when it is well off, never
 proposes a trade, answers offers by value like the medium bot (with a wider margin) and never
 gives away the game, and raises money the medium bot's way."""
 
@@ -12,12 +12,13 @@ from ..engine.board import BRANCH_COST, PRICE
 from . import medium
 from .common import find
 
-STYLE = medium.Style(reserve_min=40, reserve_max=120, reserve_share=0.2, bid_factor=0.9,
+STYLE = medium.Style(reserve_min=40, reserve_max=120, reserve_share=0.2, bid_factor=0.85,
+                     auction_instead=0,
                      leave_audit_free_tiles=99, proposals_per_turn=0, accept_margin=1.4,
-                     trades=False)
-BUY_CHANCE = 0.55
+                     trades=False, consolidate=False)
+BUY_CHANCE = 0.4
 BUILD_CHANCE = 0.5
-BUILD_CUSHION = 400
+BUILD_CUSHION = 800
 
 
 def choose_action(v: dict[str, Any], rng: random.Random) -> dict[str, Any]:

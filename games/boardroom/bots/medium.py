@@ -12,7 +12,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from ..engine.board import BRANCH_COST, BUYBACK, GROUP, INDUSTRIES, KIND, PRICE, RENTS
+from ..engine.board import BRANCH_COST, GROUP, INDUSTRIES, INDUSTRY, PRICE, RENTS
 from .common import completes, find, gives_away, offer_ok, tile_value, worst_rent
 
 View = dict[str, Any]
@@ -31,6 +31,17 @@ class Style:
     trade_premium: float = 3.0  # cash offered for the last tile of an industry, times price
     accept_margin: float = 1.15  # what we get must beat what we give by this factor
     trades: bool = True
+    buy_reserve: float = 1.0  # share of the reserve kept when buying
+    # With more than this many times the price in cash, send the tile to auction instead of
+    # buying: the decliner bids first at 75 %, so it often gets the tile for less (0: never).
+    auction_instead: float = 2.0
+    build_reserve: float = 1.0  # times the reserve kept when building
+    # A lot we auction to raise money starts at this share of the price (never below the
+    # bank's buyback): rivals bid up from there, not from half the price ten at a time.
+    lot_start: float = 0.7
+    # With the branch stock empty, close a branch of a poorer industry so the business we
+    # stand on can grow (branches gather where they earn most, and holdings free four).
+    consolidate: bool = True
 
 
 STYLE = Style()
@@ -90,22 +101,75 @@ def _buy(v: View, me: int, legal: list[Action], style: Style) -> Action:
     if buy is not None:
         tile = buy["tile"]
         left = v["cash"][me] - PRICE[tile]
-        if left >= reserve(v, me, style) or (completes(v["owner"], me, tile, gaining=tile)
+        finishes = completes(v["owner"], me, tile, gaining=tile)
+        if style.auction_instead and not finishes and \
+                v["cash"][me] > style.auction_instead * PRICE[tile]:
+            return find(legal, "decline")  # type: ignore[return-value]
+        if left >= reserve(v, me, style) * style.buy_reserve or (
+                finishes
                                               and left >= 0):
             return buy
     return find(legal, "decline")  # type: ignore[return-value]
 
 
+def _lot(a: Action, style: Style) -> Action:
+    """Our own lot, started at `lot_start` of the price (within the family's bounds)."""
+    lo, step = a["start_min"], a["step"]
+    above = int(PRICE[a["tile"]] * style.lot_start) - lo
+    start = min(a["start_max"], lo + max(0, above) // step * step)
+    return {"type": "auction_own", "tile": a["tile"], "start": start}
+
+
 def _act(v: View, me: int, legal: list[Action], rng: random.Random, style: Style) -> Action:
     build = find(legal, "build")
     if build is not None and v["cash"][me] - BRANCH_COST[build["tile"]] >= \
-            reserve(v, me, style) + style.build_margin:
+            reserve(v, me, style) * style.build_reserve + style.build_margin:
         return build
+    if style.consolidate:
+        close = _consolidate(v, me, legal, style)
+        if close is not None:
+            return close
     if style.trades:
         offer = propose(v, me, legal, style)
         if offer is not None:
             return offer
     return legal[-1]  # end_turn
+
+
+def _step_rent(tile: int, lvl: int) -> int:
+    """What the rent of `tile` gains going from `lvl` to `lvl + 1` (an unbuilt business of a
+    whole industry earns double its base)."""
+    rents = RENTS[tile]
+    return rents[lvl + 1] - (rents[0] * 2 if lvl == 0 else rents[lvl])
+
+
+def _consolidate(v: View, me: int, legal: list[Action], style: Style) -> Action | None:
+    """The stock has no branch for the business we stand on (a whole industry of ours, next in
+    line to grow): close the top branch that earns least elsewhere, when it earns less than
+    the one we would open here; the build follows as the next decision."""
+    if v["stock"][0] or v["built"]:
+        return None
+    pos = v["pos"][me]
+    owner, level = v["owner"], v["level"]
+    group = GROUP[pos]
+    if not group or any(owner[t] != me for t in group):
+        return None
+    lvl = level[pos]
+    if lvl >= 4 or lvl > min(level[t] for t in group) or INDUSTRY[pos] in v["uneven"]:
+        return None
+    if v["cash"][me] - BRANCH_COST[pos] < reserve(v, me, style) * style.build_reserve + \
+            style.build_margin:
+        return None
+    gain = _step_rent(pos, lvl)
+    best = None
+    for a in legal:
+        t = a["type"] == "close" and a["tile"]
+        if not t or t in group or level[t] == 5:
+            continue
+        loss = _step_rent(t, level[t] - 1)
+        if loss < gain and (best is None or loss < best[0]):
+            best = (loss, a)
+    return None if best is None else best[1]
 
 
 def propose(v: View, me: int, legal: list[Action], style: Style) -> Action | None:
@@ -147,7 +211,12 @@ def propose(v: View, me: int, legal: list[Action], style: Style) -> Action | Non
 
 
 def _wanted(owner: list, me: int) -> set[int]:
-    """Tiles held by a rival that are the last one we lack in an industry."""
+    """Tiles held by a rival that are the last one we lack in an industry (cached by owners:
+    callers never edit the set)."""
+    key = (me, *owner)
+    out = _WANTED.get(key)
+    if out is not None:
+        return out
     out = set()
     for tiles in INDUSTRIES.values():
         mine = [t for t in tiles if owner[t] == me]
@@ -155,7 +224,13 @@ def _wanted(owner: list, me: int) -> set[int]:
             x = next(t for t in tiles if owner[t] != me)
             if owner[x] is not None:
                 out.add(x)
+    if len(_WANTED) >= 4096:
+        _WANTED.clear()
+    _WANTED[key] = out
     return out
+
+
+_WANTED: dict[tuple, set[int]] = {}
 
 
 def _bump(v: View, me: int, a: Action, cash: int) -> int:
@@ -189,7 +264,7 @@ def raise_money(v: View, me: int, legal: list[Action], style: Style) -> Action:
     loose = [a for a in lots if not completes(owner, me, a["tile"])]
     if loose:
         a = min(loose, key=lambda x: tile_value(v, me, x["tile"]))
-        return {"type": "auction_own", "tile": a["tile"], "start": a["start_min"]}
+        return _lot(a, style)
     bank = find(legal, "sell_bank")
     if bank is not None:
         return bank
@@ -199,8 +274,8 @@ def raise_money(v: View, me: int, legal: list[Action], style: Style) -> Action:
         return min(closes, key=lambda x: RENTS[x["tile"]][level[x["tile"]]])
     if lots:
         a = min(lots, key=lambda x: tile_value(v, me, x["tile"]))
-        return {"type": "auction_own", "tile": a["tile"], "start": a["start_min"]}
+        return _lot(a, style)
     return legal[-1]  # give_up
 
 
-__all__ = ["BUYBACK", "GROUP", "KIND", "STYLE", "Style", "choose_action", "raise_money"]
+__all__ = ["STYLE", "Style", "choose_action", "propose", "raise_money", "reserve"]

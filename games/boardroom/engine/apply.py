@@ -6,8 +6,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .board import AUDIT_BAIL, BRANCH_COST, BUYBACK, GROUP, INDUSTRY, PRICE
-from .legal import ask_key, offer_key, problem, to_decide
+from .board import AUDIT_BAIL, BRANCH_COST, GROUP, INDUSTRY, PRICE
+from .legal import ask_key, offer_key, problem
 from .rules import (
     advance_auction,
     audit_bail,
@@ -270,4 +270,4 @@ _HANDLERS: dict[str, Callable[[State, Events, int, dict], None]] = {
     "forfeit": _forfeit, "end_turn": _end_turn,
 }
 
-__all__ = ["BUYBACK", "Applied", "IllegalAction", "apply", "replay", "step", "to_decide"]
+__all__ = ["Applied", "IllegalAction", "apply", "replay", "step"]

@@ -75,14 +75,16 @@ def legal_actions(st: State, seat: int, *, clock: bool = False,
             out.append({"type": "lot_expired"})
         out.append({"type": "forfeit"})
     elif families:
-        _LAST[:] = [st, st["version"], seat, out]
+        _LAST[:] = [st, st["version"], seat, out,
+                    {id(a): dict(a) for a in out if a["type"] not in FAMILIES}]
     return out
 
 
-# The last full list handed out, with the state (held, so its id is not reused) and version
-# it was made for: `problem` accepts an action that IS one of those very dicts without
-# generating the list again (a bot returning the action it was offered).
-_LAST: list[Any] = [None, -1, -1, ()]
+# The last full list handed out, with the state (held, so its id is not reused), the version
+# and seat it was made for, and a copy of each concrete action: `problem` accepts an action
+# that IS one of those very dicts, still equal to its copy, without generating the list again
+# (a bot returning the action it was offered; one edited in place is checked in full).
+_LAST: list[Any] = [None, -1, -1, (), {}]
 
 
 def _decision(st: State, seat: int, out: list[Action], families: bool) -> None:
@@ -174,15 +176,26 @@ def closable(st: State, seat: int) -> list[int]:
     """Own tiles whose top building may close now: the most developed of the industry, and a
     holding only when the stock has the four branches it breaks into."""
     owner, level = st["owner"], st["level"]
-    out: list[int] = []
     if not any(level):
+        return []
+    key = (seat, st["stock"][0] >= 4, *owner, *level)
+    out = _CLOSABLE.get(key)
+    if out is not None:
         return out
+    out = []
     for t in BUSINESSES:
         lvl = level[t]
         if lvl and owner[t] == seat and lvl == max(level[x] for x in GROUP[t]) \
                 and (lvl < 5 or st["stock"][0] >= 4):
             out.append(t)
+    if len(_CLOSABLE) >= 4096:
+        _CLOSABLE.clear()
+    _CLOSABLE[key] = out
     return out
+
+
+# Like `_HELD` below: the same buildings come back often; callers never edit the list.
+_CLOSABLE: dict[tuple, list[int]] = {}
 
 
 def tradeable_by_seat(st: State) -> dict[int, list[int]]:
@@ -275,9 +288,10 @@ def problem(st: State, seat: int, action: Any, *, clock: bool = False) -> str | 
             return f"{k} must be a number"
     kind = action["type"]
     last = _LAST
-    if last[0] is st and last[1] == st["version"] and last[2] == seat and not clock \
-            and any(a is action for a in last[3]) and kind not in FAMILIES:
-        return None
+    if last[0] is st and last[1] == st["version"] and last[2] == seat and not clock:
+        listed = last[4].get(id(action))
+        if listed is not None and listed == action:
+            return None
     legal = legal_actions(st, seat, clock=clock, families=kind in FAMILIES)
     if kind in FAMILIES:
         reason = None

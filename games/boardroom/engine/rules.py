@@ -101,18 +101,6 @@ def owns_industry(s: State, seat: int, pos: int) -> bool:
     return all(owner[t] == seat for t in GROUP[pos])
 
 
-def industry_built(s: State, pos: int) -> bool:
-    level = s["level"]
-    return any(level[t] for t in GROUP[pos])
-
-
-def tradeable(s: State, pos: int) -> bool:
-    """Logistics, utilities and businesses of an industry with no building anywhere."""
-    if not IS_OWNABLE[pos]:
-        return False
-    return KIND[pos] != "business" or not industry_built(s, pos)
-
-
 def rent(s: State, pos: int, dice_total: int) -> int:
     owner = s["owner"][pos]
     kind = KIND[pos]
@@ -467,5 +455,3 @@ _INDUSTRY_TILES: dict[str, tuple[int, ...]] = {}
 for _pos, _ind in enumerate(INDUSTRY):
     if _ind is not None:
         _INDUSTRY_TILES[_ind] = (*_INDUSTRY_TILES.get(_ind, ()), _pos)
-
-BANK_PRICE = BUYBACK  # re-exported for the bots: the bank's buyback of an unbuilt tile
