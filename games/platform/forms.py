@@ -74,11 +74,13 @@ class TableForm(forms.Form):
         else:
             self.fields["name"].required = True
         presets = self.engine.presets()
-        self.fields["preset"].choices = [*presets.items(), (CUSTOM, "Custom")]
+        self.rule_fields = self.engine.rule_fields()
+        # "Custom" only for a game with Custom rules to set.
+        custom = [(CUSTOM, "Custom")] if self.rule_fields else []
+        self.fields["preset"].choices = [*presets.items(), *custom]
         self.fields["preset"].initial = next(iter(presets))
         self.fields["max_seats"].choices = [
             (n, str(n)) for n in range(self.engine.min_seats, self.engine.max_seats + 1)]
-        self.rule_fields = self.engine.rule_fields()
         base = self.engine.preset_fields()[next(iter(presets))]
         for field in self.rule_fields:
             self.fields[field.name] = _rule_field(field, base.get(field.name))

@@ -1,0 +1,65 @@
+"""Choosing Boardroom on the site's pages, and its rules page drawn from the engine's data."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+from games.boardroom.engine import board_table, card_table
+from games.platform.models import Game, Table
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_home_page_offers_both_games_and_links_both_rules_pages(client: Client) -> None:
+    html = client.get("/").content.decode()
+    assert 'id="quick-play"' in html and 'id="quick-play-boardroom"' in html
+    assert 'href="/rules"' in html and 'href="/rules/boardroom"' in html
+    assert "/play/bots/?game=boardroom" in html and "/tables/new/?game=boardroom" in html
+
+
+def test_the_rules_page_shows_every_price_rent_and_card_from_the_engine(client: Client) -> None:
+    response = client.get("/rules/boardroom")
+    assert response.status_code == 200
+    html = response.content.decode()
+    for tile in board_table():
+        assert tile["name"] in html
+        if tile["kind"] == "business":
+            assert " · ".join(str(r) for r in tile["rents"]) in html
+    for card in card_table():
+        assert card["title"] in html
+
+
+def test_quick_play_boardroom_starts_a_game_with_three_bots_and_you_first(
+        client: Client) -> None:
+    response = client.post("/play/quick/", {"game": "boardroom"})
+    assert response.status_code == 302
+    table = Table.objects.get()
+    assert table.game_kind == "boardroom"
+    game = Game.objects.get(table=table)
+    me = next(i for i, p in enumerate(game.players) if not p["bot"])
+    assert game.seat_count == 4 and game.state["turn"] == me
+
+
+def test_play_vs_bots_seats_up_to_five_bots_each_at_its_level(client: Client) -> None:
+    page = client.get("/play/bots/?game=boardroom").content.decode()
+    assert 'name="bot_5"' in page and 'name="game" value="boardroom"' in page
+    response = client.post("/play/bots/", {
+        "game": "boardroom", "name": "Ann", "preset": "standard", "turn_seconds": 0,
+        "response_seconds": 60, **{f"bot_{i}": lvl for i, lvl in
+                                   enumerate(["easy", "medium", "easy", "medium", "easy"], 1)}})
+    assert response.status_code == 302, response.content.decode()[:500]
+    game = Game.objects.get()
+    assert game.game_kind == "boardroom" and game.seat_count == 6
+    assert sorted(p["bot"] for p in game.players) == [False] + [True] * 5
+
+
+def test_start_a_table_opens_a_boardroom_table_of_up_to_six(client: Client) -> None:
+    page = client.get("/tables/new/?game=boardroom").content.decode()
+    assert '<option value="6"' in page and 'value="custom"' not in page
+    response = client.post("/tables/new/", {
+        "game": "boardroom", "name": "Ann", "preset": "standard", "max_seats": 6,
+        "turn_seconds": 300, "response_seconds": 60})
+    assert response.status_code == 302, response.content.decode()[:500]
+    table = Table.objects.get()
+    assert table.game_kind == "boardroom" and table.max_seats == 6
