@@ -185,3 +185,39 @@ async def test_a_player_cannot_send_the_clocks_own_actions(alice: Viewer) -> Non
     got = await _refused(comm, game, {"type": "lot_expired", "clock": True})
     assert error_code(got) == "malformed"
     await comm.disconnect()
+
+
+def _trade_position(me: int, game: Game) -> dict:
+    """Alice has rolled; the next bot holds River Port, Alice holds Noodle Cart."""
+    rival = next(s for s in game.state["order"] if s != me)
+    st = scenario(seats=4, order=game.state["order"], bots=game.state["bots"], turn=me,
+                  phase="act", pos={me: 7}, owners={15: rival, 1: me})
+    st["dice"] = [3, 4]
+    return st
+
+
+async def test_a_trade_over_the_money_limit_is_refused_and_a_fair_one_reaches_the_bot(
+        alice: Viewer) -> None:
+    game = await start(alice)
+    me = seat_named(game, "Alice")
+    game = await set_state(game, _trade_position(me, game))
+    rival = game.state["owner"][15]
+    comm = await connect(game.table.code, alice)
+    (first,) = await first_frames(comm)
+    assert 'class="br-trade-form swap-form"' in first
+    swap = {"type": "propose", "kind": "swap", "to": rival}
+    # The form sends the choices as fields: their tile, none of mine (""), the cash.
+    got = await _refused(comm, game, swap, take="15", give="", cash="99999")
+    assert error_code(got) == "illegal"
+    assert "You do not have that much cash" in error_text(got)
+    got = await _refused(comm, game, {"type": "propose", "kind": "sell", "to": rival},
+                         give="1", cash="10")
+    assert "no less than the bank would pay (30)" in error_text(got)
+    await send(comm, swap, game.version, take="15", give="", cash="250")
+    assert error_code("\n".join(await frames(comm))) == "ok"
+    game = await reload(game)
+    assert game.state["offer"]["to"] == rival and game.state["offer"]["give"] is None
+    await run_bots()  # the bot answers at once
+    game = await reload(game)
+    assert game.state["offer"] is None
+    await comm.disconnect()
