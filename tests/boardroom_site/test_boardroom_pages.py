@@ -63,3 +63,34 @@ def test_start_a_table_opens_a_boardroom_table_of_up_to_six(client: Client) -> N
     assert response.status_code == 302, response.content.decode()[:500]
     table = Table.objects.get()
     assert table.game_kind == "boardroom" and table.max_seats == 6
+
+
+def test_a_finished_boardroom_game_has_a_replay_page_and_an_export(client: Client) -> None:
+    from django.urls import reverse
+
+    from games.platform import services
+    from games.platform.identity import Viewer
+    from games.platform.interface import get_game
+
+    engine = get_game("boardroom")
+    viewer = Viewer(user_id=None, guest_key="guest-replay-000000000000000000")
+    table = services.table_play_vs_bots(viewer=viewer, name="Ann", levels=["easy", "easy"],
+                                        game_kind="boardroom", turn_seconds=0,
+                                        ruleset_spec={"turnCap": 10})
+    game = services.current_game(table)
+    while game.status == Game.Status.RUNNING:
+        seat = engine.to_decide(game.state)[0]
+        action = engine.bot_action(engine.view(game.state, seat), "easy")
+        game = services.table_apply_action(game_id=game.pk, seat=seat, action=action,
+                                           expected_version=game.version)
+    assert game.result["placements"]
+    page = client.get(reverse("ladder:replay", args=[game.pk]))
+    assert page.status_code == 200
+    assert "br-replay" in page.content.decode()
+    export = client.get(reverse("ladder:export", args=[game.pk])).json()
+    assert export["game_kind"] == "boardroom"
+    assert export["ruleset"]["bots"] == [p["bot"] for p in export["players"]]
+    # The export replays to the same end (the bots and the human-first order travel with it).
+    replayed = engine.replay(ruleset=export["ruleset"], seats=export["seats"],
+                             seed=export["seed"], actions=export["actions"])
+    assert engine.result(replayed)["placements"] == game.result["placements"]
