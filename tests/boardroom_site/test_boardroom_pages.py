@@ -94,3 +94,29 @@ def test_a_finished_boardroom_game_has_a_replay_page_and_an_export(client: Clien
     replayed = engine.replay(ruleset=export["ruleset"], seats=export["seats"],
                              seed=export["seed"], actions=export["actions"])
     assert engine.result(replayed)["placements"] == game.result["placements"]
+
+
+def test_the_boardroom_table_page_mid_game_weighs_under_100_kb_gzip(client: Client) -> None:
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+    from page_weight import BUDGET, weigh
+
+    from games.platform import services
+    from games.platform.interface import get_game
+
+    engine = get_game("boardroom")
+    client.post("/play/quick/", {"game": "boardroom"})
+    game = Game.objects.get()
+    for _ in range(60):  # a few rounds in: owners, buildings and a log
+        game.refresh_from_db()
+        seat = engine.to_decide(game.state)[0]
+        services.table_apply_action(
+            game_id=game.pk, seat=seat, expected_version=game.version,
+            action=engine.bot_action(engine.view(game.state, seat), "medium"))
+    html = client.get(f"/t/{game.table.code}/").content.decode()
+    assert "boardroom/board.css" in html and "boardroom/board.js" in html
+    result = weigh(html)
+    print("boardroom table page, gzip bytes:", result["total_gzip"])
+    assert result["total_gzip"] < BUDGET, result
