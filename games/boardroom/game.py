@@ -172,6 +172,12 @@ class BoardroomGame:
         return [{**a, CLOCK_MARK: True} if a.get("type") in CLOCK_ONLY else a
                 for a in engine.timeout_actions(state, seat)]
 
+    def leave_actions(self, state: dict[str, Any], seat: int) -> list[dict[str, Any]]:
+        """The guide: anyone who leaves a running game goes bankrupt to the bank."""
+        if state["phase"] == "finished" or not state["active"][seat]:
+            return []
+        return [{"type": "forfeit", CLOCK_MARK: True}]
+
     def lot_timeout(self, state: dict[str, Any]) -> tuple[int, dict[str, Any]] | None:
         """For the 60-second clock of an auction with no first bid."""
         lot = engine.lot_timeout(state)

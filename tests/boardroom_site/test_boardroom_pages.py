@@ -120,3 +120,22 @@ def test_the_boardroom_table_page_mid_game_weighs_under_100_kb_gzip(client: Clie
     result = weigh(html)
     print("boardroom table page, gzip bytes:", result["total_gzip"])
     assert result["total_gzip"] < BUDGET, result
+
+
+def test_leaving_a_running_boardroom_game_goes_bankrupt_to_the_bank() -> None:
+    from games.platform import services
+    from games.platform.identity import Viewer
+    from games.platform.models import GameAction
+
+    ann = Viewer(user_id=None, guest_key="guest-leaver-00000000000000000")
+    table = services.table_play_vs_bots(viewer=ann, name="Ann", levels=["easy", "easy"],
+                                        game_kind="boardroom", turn_seconds=0)
+    game = services.current_game(table)
+    me = next(i for i, p in enumerate(game.players) if not p["bot"])
+    services.seat_leave(table_id=table.pk, viewer=ann)
+    game.refresh_from_db()
+    assert game.state["active"][me] is False
+    assert game.state["bankrupt"] == [me]
+    row = GameAction.objects.get(game=game)
+    assert row.source == "leave" and row.seat == me
+    assert game.status == Game.Status.RUNNING  # two bots play on
