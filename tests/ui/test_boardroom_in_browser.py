@@ -84,4 +84,20 @@ def test_boardroom_against_three_bots_by_clicking(live_server_url: str, device: 
     assert page.locator("#log .game-log li").count() > 5
     settle(page)
     _look(page, axe_script, artifacts, f"{size}-boardroom-mid-game")
+    # My turn after the roll: the Trade panel's forms (swap, sell, to auction) fit too.
+    for _ in range(60):
+        if _visible(page, "#trade summary") or not (_visible(page, "#roll")
+                                                     or _visible(page, "#end-turn")):
+            break
+        if _visible(page, "#roll"):
+            before = _version(page)
+            page.locator("#decision #roll").click()
+            page.wait_for_function(
+                "v => document.getElementById('table-version').value !== v", arg=before,
+                timeout=15_000)
+        else:
+            break
+    if _visible(page, "#trade summary"):
+        page.locator("#trade summary").click()
+        _look(page, axe_script, artifacts, f"{size}-boardroom-trade")
     assert not page.console_errors, page.console_errors
