@@ -1,16 +1,26 @@
-"""Boardroom behind the site's game interface (games/platform/interface.py's GameEngine protocol).
+"""Boardroom behind the platform's game interface (games/platform/interface.py).
 
-Not registered here: the platform is being restructured; registering is one line
-(`register_game("boardroom", BoardroomGame)`) once the new home of the interface settles.
+`apps.py` registers `BoardroomGame` when Django starts; the platform never imports this
+package. Only Boardroom's own modules import its engine: this adapter, `board.py` (the board's
+template data, from a view), `rules.py` (the rules page) and `describe.py` (log lines).
 
 The ruleset carries the setup the engine needs beyond seats and seed:
 `{"preset": "standard", "turnCap": 1000, "bots": [bool, ...] | None, "humanFirst": seat | None}`.
+The table's ruleset has neither `bots` nor `humanFirst`; `deal_ruleset` fills them in when
+the platform deals a game (which engine seats are bots; against bots the human moves first).
+
+Clock actions (`forfeit`, `lot_expired`) only come from the site's clocks: `timeout_actions`
+marks them with `"clock": true`, a key the table socket refuses in a player's frame, and
+`apply` honours no clock action without it.
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from typing import Any
+
+from games.platform.interface import Applied, IllegalAction, RulesetInvalid
 
 from . import engine
 from .describe import describe_event as _describe
@@ -18,6 +28,8 @@ from .engine.legal import CLOCK_ONLY
 from .engine.state import MAX_SEATS, MIN_SEATS, TURN_CAP
 
 PRESETS = {"standard": "Standard"}
+LEVEL_NAMES = {"easy": "Easy", "medium": "Medium", "hard": "Hard"}
+CLOCK_MARK = "clock"
 
 
 class RulesetError(ValueError):
@@ -55,15 +67,12 @@ class BoardroomGame:
     name = "Boardroom"
     min_seats = MIN_SEATS
     max_seats = MAX_SEATS
-    board_templates: dict[str, str] = {}  # the board's templates come with the next issue
 
     # --- rules and setup --------------------------------------------------------------------
     def presets(self) -> dict[str, str]:
         return dict(PRESETS)
 
     def resolve_ruleset(self, spec: Mapping[str, Any] | None) -> dict[str, Any]:
-        from games.platform.interface import RulesetInvalid
-
         try:
             return resolve_ruleset(spec)
         except RulesetError as exc:
@@ -72,10 +81,51 @@ class BoardroomGame:
     def ruleset_label(self, ruleset: Mapping[str, Any]) -> str:
         return PRESETS.get(str(ruleset.get("preset")), "Custom")
 
+    def deal_ruleset(self, ruleset: Mapping[str, Any], *, bots: Sequence[bool]
+                     ) -> dict[str, Any]:
+        """Which engine seats are bots, and (the guide: against bots you move first) the one
+        human seat first when everybody else is a bot."""
+        humans = [i for i, bot in enumerate(bots) if not bot]
+        return {**resolve_ruleset(ruleset), "bots": [bool(b) for b in bots],
+                "humanFirst": humans[0] if len(humans) == 1 else None}
+
     def create(self, *, ruleset: Mapping[str, Any], seats: int, seed: int) -> dict[str, Any]:
         r = resolve_ruleset(ruleset)
-        return engine.new_game(seats=seats, seed=seed, bots=r["bots"],
+        bots = r["bots"] if r["bots"] is not None and len(r["bots"]) == seats else None
+        return engine.new_game(seats=seats, seed=seed, bots=bots,
                                human_first=r["humanFirst"], turn_cap=r["turnCap"])
+
+    # The stock rules only: a host chooses the preset, there are no Custom fields.
+    def rule_fields(self) -> list[Any]:
+        return []
+
+    def preset_fields(self) -> dict[str, dict[str, Any]]:
+        return {key: {} for key in PRESETS}
+
+    def custom_spec(self, values: Mapping[str, Any]) -> dict[str, Any]:
+        return {"preset": next(iter(PRESETS))}
+
+    def rule_field_for(self, error_field: str) -> str | None:
+        return None
+
+    # --- bots -------------------------------------------------------------------------------
+    def bot_levels(self) -> dict[str, str]:
+        from .bots import LEVELS
+
+        return {k: LEVEL_NAMES.get(k, k.title()) for k in LEVELS}
+
+    def bot_action(self, view: dict[str, Any], level: str) -> dict[str, Any]:
+        from . import bots
+
+        # Seeded by the position, so a repeated task for the same decision picks the same move.
+        rng = random.Random(f"{view.get('version')}:{view.get('viewer')}:{level}")
+        return bots.choose_action(view, level if level in bots.LEVELS else "medium", rng)
+
+    def bot_standin_level(self) -> str:
+        return "medium"
+
+    def quick_play_levels(self) -> list[str]:
+        return ["medium", "medium", "easy"]
 
     # --- playing ----------------------------------------------------------------------------
     def to_decide(self, state: dict[str, Any]) -> list[int]:
@@ -84,12 +134,15 @@ class BoardroomGame:
     def legal_actions(self, state: dict[str, Any], seat: int) -> list[dict[str, Any]]:
         return engine.legal_actions(state, seat)
 
-    def apply(self, state: dict[str, Any], seat: int, action: dict[str, Any]) -> Any:
-        """Clock actions (`forfeit`: a move clock ran out or the seat left; `lot_expired`:
-        60 s without a first bid) come from the site's clocks through here too."""
-        from games.platform.interface import Applied, IllegalAction
-
-        clock = isinstance(action, dict) and action.get("type") in CLOCK_ONLY
+    def apply(self, state: dict[str, Any], seat: int, action: dict[str, Any]) -> Applied:
+        """A clock action applies only with the clock's mark (see the module's docstring)."""
+        if not isinstance(action, dict):
+            raise IllegalAction("An action is an object with a type")
+        action = dict(action)
+        clock = action.pop(CLOCK_MARK, None) is True and action.get("type") in CLOCK_ONLY
+        if action.get("type") == "propose" and action.get("kind") == "swap":
+            # A form's "nothing of mine" choice sends no field at all: it means no tile.
+            action.setdefault("give", None)
         try:
             applied = engine.apply(state, seat, action, clock=clock)
         except engine.IllegalAction as exc:
@@ -116,11 +169,19 @@ class BoardroomGame:
         return st
 
     def timeout_actions(self, state: dict[str, Any], seat: int) -> list[dict[str, Any]]:
-        return engine.timeout_actions(state, seat)
+        return [{**a, CLOCK_MARK: True} if a.get("type") in CLOCK_ONLY else a
+                for a in engine.timeout_actions(state, seat)]
+
+    def leave_actions(self, state: dict[str, Any], seat: int) -> list[dict[str, Any]]:
+        """The guide: anyone who leaves a running game goes bankrupt to the bank."""
+        if state["phase"] == "finished" or not state["active"][seat]:
+            return []
+        return [{"type": "forfeit", CLOCK_MARK: True}]
 
     def lot_timeout(self, state: dict[str, Any]) -> tuple[int, dict[str, Any]] | None:
         """For the 60-second clock of an auction with no first bid."""
-        return engine.lot_timeout(state)
+        lot = engine.lot_timeout(state)
+        return None if lot is None else (lot[0], {**lot[1], CLOCK_MARK: True})
 
     def auto_move(self, state: dict[str, Any], seat: int) -> dict[str, Any] | None:
         return engine.auto_move(state, seat)
@@ -131,11 +192,39 @@ class BoardroomGame:
                 "pending": pending}
 
     # --- presentation -----------------------------------------------------------------------
+    page_styles = ("boardroom/board.css",)
+    page_scripts = ("boardroom/board.js",)
+    board_templates = {
+        "status": "boardroom/_status.html",
+        "players": "boardroom/_players.html",
+        "decision": "boardroom/_decision.html",
+        "hand": "boardroom/_portfolio.html",
+        "log": "boardroom/_log.html",
+    }
+
     def board_context(self, view: Mapping[str, Any], *, me: int | None, names: Sequence[str],
                       seats: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-        return {"view": view, "me": me, "names": list(names), "seats": list(seats),
-                "board": engine.board_table()}
+        from .board import board_context
+
+        return board_context(view, me=me, names=names, seats=seats)
 
     def describe_event(self, event: Mapping[str, Any], *, viewer: int | None,
                        names: Sequence[str], ruleset: Mapping[str, Any]) -> str | None:
         return _describe(event, viewer=viewer, names=names)
+
+    # --- the home page, the rules page and replays ------------------------------------------
+    home_template = "boardroom/_home.html"
+    rules_template = "boardroom/rules.html"
+    replay_template = "boardroom/_replay_board.html"
+
+    def rules_context(self) -> dict[str, Any]:
+        from .rules import rules_context
+
+        return rules_context()
+
+    def replay_board(self, view: Mapping[str, Any], *, seat: int | None, names: Sequence[str],
+                     hands: Mapping[int, Sequence[Any]], bots: Sequence[bool]) -> dict[str, Any]:
+        from .board import board_context
+
+        return board_context(view, me=seat, names=names,
+                             seats=[{"is_bot": bool(b)} for b in bots])

@@ -74,11 +74,13 @@ class TableForm(forms.Form):
         else:
             self.fields["name"].required = True
         presets = self.engine.presets()
-        self.fields["preset"].choices = [*presets.items(), (CUSTOM, "Custom")]
+        self.rule_fields = self.engine.rule_fields()
+        # "Custom" only for a game with Custom rules to set.
+        custom = [(CUSTOM, "Custom")] if self.rule_fields else []
+        self.fields["preset"].choices = [*presets.items(), *custom]
         self.fields["preset"].initial = next(iter(presets))
         self.fields["max_seats"].choices = [
             (n, str(n)) for n in range(self.engine.min_seats, self.engine.max_seats + 1)]
-        self.rule_fields = self.engine.rule_fields()
         base = self.engine.preset_fields()[next(iter(presets))]
         for field in self.rule_fields:
             self.fields[field.name] = _rule_field(field, base.get(field.name))
@@ -119,7 +121,6 @@ class TableForm(forms.Form):
 
 
 NO_BOT = ""
-BOT_SLOTS = 4  # a table seats at most 5: you and four bots
 
 
 class PlayBotsForm(forms.Form):
@@ -146,17 +147,19 @@ class PlayBotsForm(forms.Form):
         self.fields["preset"].initial = next(iter(presets))
         levels = list(engine.bot_levels().items())
         defaults = engine.quick_play_levels()
-        for i in range(BOT_SLOTS):
+        # You and up to the game's largest table less one bots (Chudopoly 4, Boardroom 5).
+        self.bot_slots = engine.max_seats - 1
+        for i in range(self.bot_slots):
             self.fields[f"bot_{i + 1}"] = forms.ChoiceField(
                 label=f"Bot {i + 1}", required=False,
                 choices=[(NO_BOT, "No bot"), *levels],
                 initial=defaults[i] if i < len(defaults) else NO_BOT)
 
     def bot_fields(self) -> list[forms.BoundField]:
-        return [self[f"bot_{i + 1}"] for i in range(BOT_SLOTS)]
+        return [self[f"bot_{i + 1}"] for i in range(self.bot_slots)]
 
     def levels(self) -> list[str]:
-        return [level for i in range(BOT_SLOTS)
+        return [level for i in range(self.bot_slots)
                 if (level := self.cleaned_data.get(f"bot_{i + 1}"))]
 
     def clean(self) -> dict[str, Any]:

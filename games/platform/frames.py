@@ -26,11 +26,17 @@ from typing import Any
 MAX_FRAME_BYTES = 8 * 1024
 MAX_CARDS = 64
 TOP_LEVEL_KEYS = frozenset({"kind", "action", "expected_version", "decision", "seat", "cards",
-                            "colour", "target", "take", "give", "answer", "text", "HEADERS"})
-ACTION_KEYS = frozenset({"type", "card", "colour", "target", "take", "give", "answer", "cards"})
-INT_KEYS = ("card", "target", "take", "give")
-STR_KEYS = ("colour", "answer", "type")
-FILL_KEYS = ("cards", "colour", "target", "take", "give", "answer")
+                            "colour", "target", "take", "give", "answer", "cash", "start",
+                            "text", "HEADERS"})
+# The union of every game's action fields (Boardroom adds tile, amount, accept, kind, to, cash
+# and start). Keys only the site's clocks may set (Boardroom's "clock") are never accepted.
+ACTION_KEYS = frozenset({"type", "card", "colour", "target", "take", "give", "answer", "cards",
+                         "tile", "amount", "accept", "kind", "to", "cash", "start"})
+INT_KEYS = ("card", "target", "take", "give", "tile", "amount", "to", "cash", "start")
+NULLABLE_KEYS = ("take", "give")  # "no tile" in a trade
+BOOL_KEYS = ("accept",)
+STR_KEYS = ("colour", "answer", "type", "kind")
+FILL_KEYS = ("cards", "colour", "target", "take", "give", "answer", "cash", "start")
 
 
 class FrameError(Exception):
@@ -104,7 +110,13 @@ def _clean_action(raw: Any) -> dict[str, Any]:
         raise FrameError("The action needs a type")
     action: dict[str, Any] = {}
     for key, value in raw.items():
-        if key in INT_KEYS:
+        if key in NULLABLE_KEYS and value is None:
+            action[key] = None
+        elif key in BOOL_KEYS:
+            if not isinstance(value, bool):
+                raise FrameError(f"{key} must be true or false")
+            action[key] = value
+        elif key in INT_KEYS:
             action[key] = _as_int(value, key)
         elif key in STR_KEYS:
             action[key] = _as_str(value, key)

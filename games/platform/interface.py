@@ -83,6 +83,10 @@ class GameEngine(Protocol):
 
     def create(self, *, ruleset: Mapping[str, Any], seats: int, seed: int) -> State: ...
 
+    # Optional: `deal_ruleset(ruleset, *, bots: list[bool]) -> ruleset`, the ruleset one game
+    # is dealt with once the platform knows which engine seats are bots (stored on the Game,
+    # so replays see it too). A game without it is dealt the table's ruleset.
+
     def rule_fields(self) -> list[RuleField]:
         """The Custom rules a host may set, as form fields, in the order shown."""
         ...
@@ -160,6 +164,8 @@ class GameEngine(Protocol):
     # Partial name -> template for the board; each renders an element with that id (empty
     # before the start) and honours `oob`. The lobby, chat and clocks are the site's own.
     board_templates: dict[str, str]
+    # Optional: `page_styles` / `page_scripts`, the game's static files (paths for {% static %})
+    # the table page loads once, outside the partials a push replaces.
 
     def board_context(self, view: View, *, me: int | None, names: Sequence[str],
                       seats: Sequence[Mapping[str, Any]]) -> dict[str, Any]:

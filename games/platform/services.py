@@ -247,6 +247,8 @@ def seat_leave(*, table_id: int, viewer: Viewer) -> None:
             seat.save(update_fields=["away", "away_reason"])
             _pass_host(table, seat)
             game = _current_game(table)
+            if game is not None and _leave_game_locked(game, table, seat):
+                return  # the game applied what leaving means in it (and announced it)
             if game is not None:
                 transaction.on_commit(lambda: schedule_bot_moves(game_id=game.pk))
             _announce(table)
@@ -261,6 +263,31 @@ def seat_leave(*, table_id: int, viewer: Viewer) -> None:
         elif table.rematch:
             _settle_rematch(table, force=False)  # the one still to answer may have left
         _announce(table)
+
+
+def _leave_game_locked(game: Game, table: Table, seat: Seat) -> bool:
+    """A game whose rules say what leaving does (optional `leave_actions(state, seat)`:
+    Boardroom's "anyone who leaves goes bankrupt to the bank") gets those actions applied for
+    the leaver, whoever owes the decision now, logged with source "leave". False when the game
+    has no such rule (a bot then plays the seat until its owner returns)."""
+    engine = get_game(game.game_kind)
+    leave_actions = getattr(engine, "leave_actions", None)
+    if leave_actions is None or seat.game_seat is None:
+        return False
+    game = Game.objects.select_for_update().get(pk=game.pk)
+    if game.status != Game.Status.RUNNING:
+        return False
+    actions = leave_actions(game.state, seat.game_seat)
+    if not actions:
+        return False
+    old_deadlines = dict(game.deadlines or {})
+    for action in actions:
+        apply_locked(game, table, engine, seat.game_seat, action, source="leave",
+                     any_time=True)
+        if game.status != Game.Status.RUNNING:
+            break
+    settle_locked(game, table, engine, old_deadlines)
+    return True
 
 
 def seat_return(*, table_id: int, viewer: Viewer) -> Seat | None:
@@ -338,7 +365,12 @@ def _deal(table: Table, engine: GameEngine, *, number: int) -> Game:
     # RULINGS: seat order is shuffled at the start with the game's seeded generator.
     order = list(seats)
     random.Random(seed).shuffle(order)
-    state = engine.create(ruleset=table.ruleset, seats=len(order), seed=seed)
+    # A game may need to know who is a bot at the deal (Boardroom: bots answer trades at once,
+    # and against bots the one human moves first); the game stores it in its own ruleset.
+    deal_ruleset = getattr(engine, "deal_ruleset", None)
+    ruleset = deal_ruleset(table.ruleset, bots=[s.is_bot for s in order]) \
+        if deal_ruleset is not None else table.ruleset
+    state = engine.create(ruleset=ruleset, seats=len(order), seed=seed)
     players = []
     for game_seat, seat in enumerate(order):
         seat.game_seat = game_seat
@@ -353,7 +385,7 @@ def _deal(table: Table, engine: GameEngine, *, number: int) -> Game:
         table.turn_seconds = max(table.turn_seconds, TURN_SECONDS_MIN_HUMANS)
         table.response_seconds = max(table.response_seconds, RESPONSE_SECONDS_MIN_HUMANS)
     game = Game.objects.create(table=table, number=number, game_kind=table.game_kind,
-                               ruleset=table.ruleset, seed=seed, seat_count=len(order),
+                               ruleset=ruleset, seed=seed, seat_count=len(order),
                                players=players, state=state, version=0)
     game.deadlines = clocks.next_deadlines(engine, state, table, {})
     game.clock_due = clocks.earliest(game.deadlines)
@@ -615,15 +647,17 @@ def _owns_game_seat(game: Game, seats: Sequence[Seat], seat: int, viewer: Viewer
 
 def apply_locked(game: Game, table: Table, engine: GameEngine, seat: int,
                  action: Mapping[str, Any], *, source: str,
-                 note: Mapping[str, Any] | None = None) -> tuple[int, list[Any]]:
+                 note: Mapping[str, Any] | None = None,
+                 any_time: bool = False) -> tuple[int, list[Any]]:
     """One action on a game whose row and table row the caller holds locked (a player's move,
     a bot's, or the clock's): apply it, append it to the log, finish the game if it ended.
     `note` is a site event stored before the engine's (the clock's "ran out of time").
     Returns the log row it appended (version, events). The caller saves with
     `settle_locked` after its last action."""
     # `to_decide` says who must act; the engine's legal actions say who may (a seat may
-    # scoop at any time, owed a decision or not).
-    if (seat not in engine.to_decide(game.state)
+    # scoop at any time, owed a decision or not). `any_time`: an action the game allows out
+    # of turn (leaving), never a player's frame.
+    if (not any_time and seat not in engine.to_decide(game.state)
             and dict(action) not in engine.legal_actions(game.state, seat)):
         raise ActionRefused("It is not your decision right now.", code="not_your_turn")
     try:

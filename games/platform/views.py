@@ -18,7 +18,7 @@ from games.platform import presenters, services
 from games.platform.abandoned import bot_games_make_room
 from games.platform.forms import JoinForm, PlayBotsForm, TableForm
 from games.platform.identity import GUEST_NAME_SESSION_KEY, viewer_from_request
-from games.platform.interface import default_game, get_game
+from games.platform.interface import default_game, get_game, registered_games
 from games.platform.invites import INVITE_PARAM, TableHidden, table_for_visitor
 from games.platform.lobby import public_tables
 from games.platform.models import Table
@@ -64,11 +64,25 @@ def _make_room_for_a_bot_game(request: HttpRequest, viewer) -> None:
                                f"you can keep {settings.BOT_GAMES_PER_PLAYER} running at once.")
 
 
+def _chosen_game(request: HttpRequest) -> str:
+    """The game a page or form names (`?game=` or a `game` field), else the default one."""
+    kind = request.POST.get("game") or request.GET.get("game") or ""
+    return kind if kind in registered_games() else default_game()
+
+
+def _game_choices(current: str) -> list[dict[str, object]]:
+    return [{"key": k, "name": get_game(k).name, "current": k == current}
+            for k in registered_games()]
+
+
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
-    # The default game's part of the page: its name, its pitch and the ways to start playing.
-    game_home = get_game(default_game()).home_template
-    return render(request, "games/home.html", {"tables": public_tables(), "game_home": game_home})
+    # Each game's part of the page (its name, its pitch and the ways to start playing), the
+    # default game first.
+    game_homes = [get_game(k).home_template for k in registered_games()]
+    return render(request, "games/home.html", {"tables": public_tables(),
+                                               "game_home": game_homes[0],
+                                               "game_homes": game_homes})
 
 
 @require_POST
@@ -79,8 +93,10 @@ def quick_play(request: HttpRequest) -> HttpResponse:
                                         or QUICK_PLAY_NAME)
     _make_room_for_a_bot_game(request, viewer)
     try:
-        levels = get_game(default_game()).quick_play_levels()
-        table = services.table_play_vs_bots(viewer=viewer, name=name, levels=levels)
+        kind = _chosen_game(request)
+        levels = get_game(kind).quick_play_levels()
+        table = services.table_play_vs_bots(viewer=viewer, name=name, levels=levels,
+                                            game_kind=kind)
     except TableError as exc:
         messages.error(request, exc.message)
         return redirect("games:home")
@@ -92,8 +108,9 @@ def play_bots(request: HttpRequest) -> HttpResponse:
     """Choose 1–4 bots, each one's level, the rules and the clocks; the game starts at once."""
     viewer = viewer_from_request(request, create=True)
     needs_name = viewer.user_id is None
+    kind = _chosen_game(request)
     if request.method == "POST":
-        form = PlayBotsForm(request.POST, needs_name=needs_name)
+        form = PlayBotsForm(request.POST, needs_name=needs_name, game_kind=kind)
         if form.is_valid():
             data = form.cleaned_data
             _make_room_for_a_bot_game(request, viewer)
@@ -102,40 +119,46 @@ def play_bots(request: HttpRequest) -> HttpResponse:
                     viewer=viewer, name=data.get("name"), levels=form.levels(),
                     ruleset_spec={"preset": data["preset"]},
                     turn_seconds=data["turn_seconds"],
-                    response_seconds=data["response_seconds"])
+                    response_seconds=data["response_seconds"], game_kind=kind)
             except TableError as exc:
                 form.add_error(exc.field if exc.field in form.fields else None, exc.message)
             else:
                 _remember_name(request, data.get("name"))
                 return redirect(table)
     else:
-        form = PlayBotsForm(needs_name=needs_name,
+        form = PlayBotsForm(needs_name=needs_name, game_kind=kind,
                             initial={"name": request.session.get(GUEST_NAME_SESSION_KEY, "")})
-    return render(request, "games/play_bots.html", {"form": form})
+    return render(request, "games/play_bots.html", {"form": form, "game_kind": kind,
+                                                    "games": _game_choices(kind),
+                                                    "game_name": get_game(kind).name})
 
 
 @require_http_methods(["GET", "POST"])
 def table_new(request: HttpRequest) -> HttpResponse:
     viewer = viewer_from_request(request, create=True)
     needs_name = viewer.user_id is None
+    kind = _chosen_game(request)
     if request.method == "POST":
-        form = TableForm(request.POST, needs_name=needs_name)
+        form = TableForm(request.POST, needs_name=needs_name, game_kind=kind)
         if form.is_valid():
             data = form.cleaned_data
             try:
                 table = services.table_create(
                     viewer=viewer, name=data.get("name"), ruleset_spec=form.ruleset_spec(),
                     max_seats=data["max_seats"], turn_seconds=data["turn_seconds"],
-                    response_seconds=data["response_seconds"], is_public=data["is_public"])
+                    response_seconds=data["response_seconds"], is_public=data["is_public"],
+                    game_kind=kind)
             except TableError as exc:
                 form.add_error(exc.field if exc.field in form.fields else None, exc.message)
             else:
                 _remember_name(request, data.get("name"))
                 return redirect(table)
     else:
-        form = TableForm(needs_name=needs_name,
+        form = TableForm(needs_name=needs_name, game_kind=kind,
                          initial={"name": request.session.get(GUEST_NAME_SESSION_KEY, "")})
-    return render(request, "games/table_new.html", {"form": form})
+    return render(request, "games/table_new.html", {"form": form, "game_kind": kind,
+                                                    "games": _game_choices(kind),
+                                                    "game_name": get_game(kind).name})
 
 
 @require_GET
@@ -154,6 +177,7 @@ def table_detail(request: HttpRequest, code: str) -> HttpResponse:
              "remembered_name": request.session.get(GUEST_NAME_SESSION_KEY, ""),
              "invite_origin": request.build_absolute_uri("/").rstrip("/")}
     parts = presenters.render_all(screen, oob=False, extra=extra)
+    engine = get_game(table.game_kind)
     join_form = JoinForm(initial={"name": request.session.get(GUEST_NAME_SESSION_KEY, "")})
     return render(request, "games/table.html", {
         "table": table, "screen": screen, "parts": parts, "join_form": join_form,
@@ -161,6 +185,9 @@ def table_detail(request: HttpRequest, code: str) -> HttpResponse:
         "invite_url": request.build_absolute_uri(table.invite_path),
         "watchers": watchers(table.code),
         **presenters.lobby_context(screen), **extra,
+        # A game's own static files for its board (optional: `page_styles`, `page_scripts`).
+        "game_styles": getattr(engine, "page_styles", ()),
+        "game_scripts": getattr(engine, "page_scripts", ()),
     })
 
 

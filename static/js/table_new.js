@@ -4,10 +4,10 @@
   "use strict";
   var form = document.getElementById("table-form");
   var data = document.getElementById("preset-values");
-  if (!form || !data) { return; }
+  var custom = document.getElementById("custom-rules");  // a game with no Custom rules has none
+  if (!form || !data || !custom) { return; }
   var presets = JSON.parse(data.textContent);
   var select = form.querySelector("[name=preset]");
-  var custom = document.getElementById("custom-rules");
   function sync() {
     var values = presets[select.value];
     // The Custom panel is there only when Custom is chosen (CSS does the same without JS).

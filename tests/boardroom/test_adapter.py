@@ -43,8 +43,11 @@ def test_the_adapter_refuses_with_the_interfaces_error_and_takes_clock_actions()
     with pytest.raises(IllegalAction):
         g.apply(st, st["order"][1], {"type": "roll"})
     seat = g.to_decide(st)[0]
-    assert g.timeout_actions(st, seat) == [{"type": "forfeit"}]
-    st = g.apply(st, seat, {"type": "forfeit"}).state
+    # The clock's actions carry its mark, which a player's frame can never send.
+    assert g.timeout_actions(st, seat) == [{"type": "forfeit", "clock": True}]
+    with pytest.raises(IllegalAction):
+        g.apply(st, seat, {"type": "forfeit"})
+    st = g.apply(st, seat, g.timeout_actions(st, seat)[0]).state
     assert g.result(st)["winner"] != seat
 
 

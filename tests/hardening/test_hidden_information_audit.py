@@ -210,3 +210,130 @@ def test_the_audit_would_catch_a_leak() -> None:
             '&quot;pay&quot;, &quot;cards&quot;: [3, 4]}">x</option>'
             '<input type="checkbox" name="cards" value="9">')
     assert card_ids_in(html) == {17, 3, 4, 9}
+
+
+# --- Boardroom ---------------------------------------------------------------------------------
+# Its hidden information: the seed and the generator, the order of both card decks (and any
+# injected dice), and the terms of a trade offer between two other seats. The audit plays a
+# game against three bots over the table socket (in process: the same consumer and partials
+# as the live site), a spectator watching, and checks every frame and page either receives.
+
+_PRIVATE_TERMS = re.compile(r">([^<>]*?) offered ([^<>]*?): ")
+
+
+def _boardroom_secrets(state: dict[str, Any]) -> list[str]:
+    """Strings whose presence in a frame would give a secret away."""
+    from games.boardroom.engine.cards import CARDS
+
+    out = [str(state["seed"]), str(state["rng"])]
+    for deck in state["decks"].values():
+        order = deck["order"]
+        out.append(json.dumps(order))
+        out.append(",".join(map(str, order)))
+        # The titles of the next three cards of a deck, in order, would be the draw order.
+        out.append(" ".join(CARDS[c]["title"] for c in (order * 2)[deck["at"]:deck["at"] + 3]))
+    return out
+
+
+def _boardroom_leaks(html: str, state: dict[str, Any], seat: int | None) -> list[str]:
+    found = [s for s in _boardroom_secrets(state) if s in html]
+    for offerer, to in _PRIVATE_TERMS.findall(html):
+        if seat is None or (offerer != "You" and to != "you"):
+            found.append(f"the terms of {offerer}’s offer to {to}")
+    return found
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_no_boardroom_frame_or_page_shows_the_seed_the_deck_order_or_others_offers(
+        ) -> None:
+    from channels.db import database_sync_to_async
+    from channels.testing import WebsocketCommunicator
+    from django.contrib.sessions.backends.db import SessionStore
+    from django.test import Client
+
+    from chudopoly_site.asgi import application
+    from games.platform import services
+    from games.platform.identity import GUEST_SESSION_KEY, Viewer
+    from games.platform.scheduler import in_process_scheduler
+
+    engine = get_game("boardroom")
+    alice = Viewer(user_id=None, guest_key="guest-alice-audit-00000000000000")
+
+    def setup() -> tuple[Game, dict[str, str]]:
+        table = services.table_play_vs_bots(viewer=alice, name="Alice",
+                                            levels=["medium", "medium", "easy"],
+                                            game_kind="boardroom", turn_seconds=0)
+        cookies = {}
+        for who, viewer in (("alice", alice), ("spectator", None)):
+            session = SessionStore()
+            if viewer is not None:
+                session[GUEST_SESSION_KEY] = viewer.guest_key
+            session.create()
+            cookies[who] = session.session_key
+        return services.current_game(table), cookies
+
+    game, cookies = await database_sync_to_async(setup)()
+    me = next(i for i, p in enumerate(game.players) if p["name"] == "Alice")
+    socks = {}
+    for who, key in cookies.items():
+        comm = WebsocketCommunicator(application, f"/ws/table/{game.table.code}/", headers=[
+            (b"origin", b"http://localhost"), (b"host", b"localhost"),
+            (b"cookie", f"sessionid={key}".encode())])
+        assert (await comm.connect())[0]
+        socks[who] = comm
+    seen: dict[str, list[str]] = {who: [] for who in socks}
+
+    async def drain(timeout: float) -> None:
+        for who, comm in socks.items():
+            while not await comm.receive_nothing(timeout=timeout):
+                seen[who].append(await comm.receive_from())
+
+    def page(who: str) -> str:
+        client = Client()
+        client.cookies["sessionid"] = cookies[who]
+        return client.get(f"/t/{game.table.code}/").content.decode()
+
+    def step() -> Game:
+        game.refresh_from_db()
+        return game
+
+    await drain(3.0)
+    for n in range(120):
+        g = await database_sync_to_async(step)()
+        if g.status != Game.Status.RUNNING:
+            break
+        if me in engine.to_decide(g.state):
+            action = engine.bot_action(engine.view(g.state, me), "medium")
+            await socks["alice"].send_to(text_data=json.dumps({
+                "kind": "act", "action": json.dumps(action),
+                "expected_version": g.version}))
+        else:
+            await database_sync_to_async(in_process_scheduler().run_due)()
+        await drain(0.3)
+        if n % 25 == 0:
+            for who in socks:
+                seen[who].append(await database_sync_to_async(page)(who))
+    g = await database_sync_to_async(step)()
+    assert g.version >= 40, "the audit saw too little of a game"
+    # Secrets of the final state cover every earlier one: the seed never changes, the decks
+    # keep their order (they go round in a loop), the generator state is checked as it ends.
+    for who, got in seen.items():
+        seat = me if who == "alice" else None
+        for html in got:
+            assert not _boardroom_leaks(html, g.state, seat), _boardroom_leaks(
+                html, g.state, seat)
+    for comm in socks.values():
+        await comm.disconnect()
+
+
+def test_the_boardroom_audit_would_catch_a_seed_a_deck_order_or_someone_elses_offer() -> None:
+    state = get_game("boardroom").create(ruleset={}, seats=3, seed=123456789)
+    order = state["decks"]["market"]["order"]
+    assert _boardroom_leaks("<p>seed 123456789</p>", state, 0)
+    assert _boardroom_leaks(f"<i>{json.dumps(order)}</i>", state, 0)
+    offer = '<li><span class="log-text">Bea offered Cal: River Port for 300.</span></li>'
+    assert _boardroom_leaks(offer, state, 0)
+    mine = '<li><span class="log-text">Bea offered you: River Port for 300.</span></li>'
+    assert not _boardroom_leaks(mine, state, 0)
+    assert _boardroom_leaks(mine, state, None)  # a spectator is party to no offer

@@ -1,0 +1,330 @@
+"""The Boardroom board's template data, built from one seat's view only (never the state).
+
+    board_context(view, me=seat, names=[...], seats=[{"is_bot", "is_away", "deadline"}])
+
+Everything a template shows comes from here in plain words: the 40 tiles placed on an 11×11
+grid (start at the bottom right, play runs clockwise as on a printed board: left along the
+bottom, up the left side, right along the top, down the right side), owners and buildings,
+tokens, the dice, every seat's panel, and the seat's legal actions as labelled options (one
+JSON action each, the page sends it back unchanged) plus the trade and own-auction families
+with their bounds for the forms.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .engine.board import BUYBACK, INDUSTRY_NAMES, KIND, LOGISTICS_RENT, TILES, UTILITY_FACTOR
+from .engine.cards import CARDS
+from .engine.rules import owns_industry, rent
+from .engine.state import BID_STEP
+
+# One colour per seat (tokens and owner stripes); names for the colour-blind and the reader.
+SEAT_COLOURS = ("#d1495b", "#2e86ab", "#3f9142", "#8e5ec2", "#e08e0b", "#2b2d42")
+SEAT_COLOUR_NAMES = ("red", "blue", "green", "purple", "orange", "black")
+KIND_LABELS = {"start": "Corner", "aid": "State aid card", "market": "Market card",
+               "audit": "Corner", "forum": "Corner", "tax_office": "Corner",
+               "excise": "Tax", "logistics": "Logistics", "utility": "Utility",
+               "business": "Business"}
+LEVEL_WORDS = ("no branches", "1 branch", "2 branches", "3 branches", "4 branches", "a holding")
+
+
+def grid_place(pos: int) -> tuple[int, int]:
+    """(row, column), 1-based, of a tile on the 11×11 grid."""
+    if pos <= 10:
+        return 11, 11 - pos
+    if pos <= 20:
+        return 11 - (pos - 10), 1
+    if pos <= 30:
+        return 1, 1 + (pos - 20)
+    return 1 + (pos - 30), 11
+
+
+def side(pos: int) -> str:
+    if pos % 10 == 0:
+        return "corner"
+    return ("bottom", "left", "top", "right")[pos // 10]
+
+
+def _act(action: Mapping[str, Any]) -> str:
+    return json.dumps(dict(action), separators=(",", ":"), sort_keys=True)
+
+
+def _name(names: Sequence[str], seat: Any, me: int | None, *, subject: bool = True) -> str:
+    if seat is None:
+        return "The bank" if subject else "the bank"
+    if seat == me:
+        return "You" if subject else "you"
+    if isinstance(seat, int) and 0 <= seat < len(names):
+        return names[seat]
+    return "Someone" if subject else "someone"
+
+
+def tile_card(view: Mapping[str, Any], pos: int, *, names: Sequence[str],
+              me: int | None) -> dict[str, Any]:
+    """What the centre card shows for one tile: price, rent now, the whole table, owner,
+    buildings and the bank's buyback."""
+    t = TILES[pos]
+    owner = view["owner"][pos]
+    level = view["level"][pos]
+    card: dict[str, Any] = {
+        "pos": pos, "name": t["name"], "kind": t["kind"],
+        "kind_label": KIND_LABELS.get(t["kind"], t["kind"]),
+        "industry": INDUSTRY_NAMES.get(t.get("industry") or "", ""),
+        "industry_key": t.get("industry") or "", "price": t.get("price"),
+        "buyback": BUYBACK[pos] or None, "owner": owner,
+        "owner_name": _name(names, owner, me, subject=True) if owner is not None else None,
+        "level": level, "level_words": LEVEL_WORDS[level], "rows": [], "rent_now": None,
+    }
+    dice = view.get("dice") or [0, 0]
+    if t["kind"] == "business":
+        card["branch_cost"] = t["branch_cost"]
+        labels = ("Base rent", "With 1 branch", "With 2 branches", "With 3 branches",
+                  "With 4 branches", "With a holding")
+        card["rows"] = [{"label": label, "amount": amount, "now": owner is not None
+                         and i == level}
+                        for i, (label, amount) in enumerate(zip(labels, t["rents"],
+                                                                strict=True))]
+        card["rows"].insert(1, {"label": "Whole industry, no branch", "amount":
+                                t["rents"][0] * 2, "now": owner is not None and level == 0
+                                and owns_industry(view, owner, pos)})
+        if card["rows"][1]["now"]:
+            card["rows"][0]["now"] = False
+    elif t["kind"] == "logistics":
+        card["rows"] = [{"label": f"Owner holds {n}", "amount": LOGISTICS_RENT[n], "now": False}
+                        for n in (1, 2, 3)]
+    elif t["kind"] == "utility":
+        card["rows"] = [{"label": f"Owner holds {n}", "amount": f"{UTILITY_FACTOR[n]} × dice",
+                         "now": False} for n in (1, 2)]
+    if owner is not None:
+        total = sum(dice)
+        card["rent_now"] = rent(view, pos, total) if t["kind"] != "utility" else None
+        if t["kind"] == "logistics":
+            n = sum(1 for x in range(40) if KIND[x] == "logistics"
+                    and view["owner"][x] == owner)
+            card["rows"][n - 1]["now"] = True
+        elif t["kind"] == "utility":
+            n = sum(1 for x in range(40) if KIND[x] == "utility" and view["owner"][x] == owner)
+            card["rows"][n - 1]["now"] = True
+            card["rent_now_words"] = f"{UTILITY_FACTOR[n]} × the dice total"
+    card["note"] = {
+        "start": "Collect 200 salary for passing or stopping here.",
+        "audit": "Stopping here is only a visit.",
+        "forum": "A free tile: nothing is paid and nothing is collected.",
+        "tax_office": "Go straight to the tax audit, with no salary.",
+        "excise": "Pay 100 to the bank.",
+        "market": "Draw a market card.", "aid": "Draw a state aid card.",
+    }.get(t["kind"], "")
+    return card
+
+
+def _option(action: Mapping[str, Any], label: str, **extra: Any) -> dict[str, Any]:
+    return {"json": _act(action), "label": label, **extra}
+
+
+def _tile_choice(pos: int | None, view: Mapping[str, Any]) -> dict[str, Any]:
+    if pos is None:
+        return {"value": "", "label": "Nothing (cash only)"}
+    return {"value": pos, "label": f"{TILES[pos]['name']} (bank pays {BUYBACK[pos]})"}
+
+
+def decision(view: Mapping[str, Any], me: int | None, names: Sequence[str]
+             ) -> dict[str, Any]:
+    """The seat's legal actions, grouped for the decision panel."""
+    out: dict[str, Any] = {"buttons": [], "builds": [], "closes": [], "bank_sales": [],
+                           "swaps": [], "sells": [], "lots": [], "give_up": None,
+                           "end_turn": None, "kind": None}
+    legal = view.get("legal") or []
+    if me is None or not legal:
+        return out
+    a = view.get("auction")
+    o = view.get("offer")
+    if a is not None:
+        out["kind"] = "auction"
+    elif o is not None:
+        out["kind"] = "offer"
+    elif any(d["seat"] == me for d in view.get("debts") or []):
+        out["kind"] = "debt"
+    else:
+        out["kind"] = view.get("phase")
+    for action in legal:
+        t = action["type"]
+        if t == "roll":
+            out["buttons"].append(_option(action, "Roll the dice", id="roll", primary=True))
+        elif t == "pay_bail":
+            out["buttons"].append(_option(action, "Pay 50 to leave the audit", id="pay-bail"))
+        elif t == "use_release":
+            out["buttons"].append(_option(action, "Use a release card", id="use-release"))
+        elif t == "buy":
+            tile = TILES[action["tile"]]
+            out["buttons"].append(_option(action, f"Buy {tile['name']} for {tile['price']}",
+                                          id="buy", primary=True))
+        elif t == "decline":
+            out["buttons"].append(_option(action, "To auction", id="decline"))
+        elif t == "bid":
+            out["buttons"].append(_option(action, f"Bid {action['amount']}", id="bid",
+                                          primary=True))
+        elif t == "pass":
+            out["buttons"].append(_option(action, "Pass", id="pass"))
+        elif t == "answer":
+            label = "Accept the offer" if action["accept"] else "Refuse"
+            out["buttons"].append(_option(action, label, id="accept" if action["accept"]
+                                          else "refuse", primary=action["accept"]))
+        elif t == "build":
+            tile = TILES[action["tile"]]
+            what = "a holding" if view["level"][action["tile"]] == 4 else "a branch"
+            out["builds"].append(_option(action, f"Open {what} on {tile['name']} "
+                                                 f"({tile['branch_cost']})", id="build"))
+        elif t == "close":
+            tile = TILES[action["tile"]]
+            refund = tile["branch_cost"] // 2
+            out["closes"].append(_option(action, f"Close a building on {tile['name']} "
+                                                 f"(+{refund})"))
+        elif t == "sell_bank":
+            out["bank_sales"].append(_option(action, f"Sell {TILES[action['tile']]['name']} "
+                                                     "to the bank"))
+        elif t == "give_up":
+            out["give_up"] = _option(action, "Give up (bankruptcy)", id="give-up")
+        elif t == "end_turn":
+            out["end_turn"] = _option(action, "End turn", id="end-turn")
+        elif t == "propose" and action["kind"] == "swap":
+            out["swaps"].append({
+                "to": action["to"], "to_name": _name(names, action["to"], me),
+                "base": _act({"type": "propose", "kind": "swap", "to": action["to"]}),
+                "take": [_tile_choice(x, view) for x in action["take"]],
+                "give": [_tile_choice(x, view) for x in action["give"]],
+                "cash_max": action["cash_max"]})
+        elif t == "propose" and action["kind"] == "sell":
+            out["sells"].append({
+                "to": action["to"], "to_name": _name(names, action["to"], me),
+                "base": _act({"type": "propose", "kind": "sell", "to": action["to"]}),
+                "give": [_tile_choice(x, view) for x in action["give"]],
+                "cash_min": min(BUYBACK[x] for x in action["give"]),
+                "cash_max": action["cash_max"]})
+        elif t == "auction_own":
+            out["lots"].append({
+                "tile": action["tile"], "name": TILES[action["tile"]]["name"],
+                "base": _act({"type": "auction_own", "tile": action["tile"]}),
+                "start_min": action["start_min"], "start_max": action["start_max"],
+                "step": action.get("step", BID_STEP)})
+    return out
+
+
+def _auction(view: Mapping[str, Any], me: int | None, names: Sequence[str]
+             ) -> dict[str, Any] | None:
+    a = view.get("auction")
+    if a is None:
+        return None
+    return {
+        "tile": a["tile"], "name": TILES[a["tile"]]["name"], "price": TILES[a["tile"]]["price"],
+        "seller": _name(names, a["seller"], me, subject=False) if a["seller"] is not None
+        else "the bank",
+        "high": a["high"], "leader": _name(names, a["leader"], me)
+        if a["leader"] is not None else None,
+        "next": a["start"] if a["high"] is None else a["high"] + BID_STEP,
+        "at": a["at"], "at_name": _name(names, a["at"], me), "mine": a["at"] == me,
+        "out": [_name(names, s, me) for s in a["out"]],
+        "in": [_name(names, s, me) for s in a["order"] if s not in a["out"]],
+    }
+
+
+def _offer(view: Mapping[str, Any], me: int | None, names: Sequence[str]
+           ) -> dict[str, Any] | None:
+    o = view.get("offer")
+    if o is None:
+        return None
+    out = {"from": _name(names, o["from"], me), "to": _name(names, o["to"], me, subject=False),
+           "mine": o["to"] == me, "private": bool(o.get("private"))}
+    if not out["private"]:
+        def tile(x: Any) -> str:
+            return TILES[x]["name"] if isinstance(x, int) else ""
+        if o["kind"] == "sell":
+            out["words"] = f"{tile(o['give'])} for {o['cash']}"
+        else:
+            parts = [p for p in (tile(o.get("give")), str(o["cash"]) if o["cash"] else "") if p]
+            out["words"] = f"{tile(o['take'])} for {' and '.join(parts)}"
+    return out
+
+
+def board_context(view: Mapping[str, Any], *, me: int | None, names: Sequence[str],
+                  seats: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    n = view["seats"]
+    deciding = list(view.get("to_decide") or [])
+    tokens: dict[int, list[dict[str, Any]]] = {}
+    players = []
+    held = [0] * n
+    for owner in view["owner"]:
+        if owner is not None:
+            held[owner] += 1
+    for seat in view["order"]:
+        meta = dict(seats[seat]) if seat < len(seats) else {}
+        name = names[seat] if seat < len(names) else f"Seat {seat + 1}"
+        p = {
+            "seat": seat, "name": name, "is_me": seat == me, "cash": view["cash"][seat],
+            "held": held[seat], "releases": view["releases"][seat],
+            "active": view["active"][seat], "under_audit": view["audit"][seat] is not None,
+            "audit_tries": view["audit"][seat], "pos": view["pos"][seat],
+            "tile_name": TILES[view["pos"][seat]]["name"], "colour": SEAT_COLOURS[seat % 6],
+            "colour_name": SEAT_COLOUR_NAMES[seat % 6], "is_turn": seat == view["turn"],
+            "deciding": seat in deciding, "is_bot": bool(meta.get("is_bot")),
+            "is_away": bool(meta.get("is_away")), "deadline": meta.get("deadline"),
+            "paused": meta.get("paused"),
+            "debt": sum(d["amount"] for d in view.get("debts") or [] if d["seat"] == seat),
+        }
+        players.append(p)
+        if p["active"]:
+            tokens.setdefault(p["pos"], []).append(p)
+    tiles = []
+    for t in TILES:
+        pos = t["pos"]
+        owner = view["owner"][pos]
+        row, col = grid_place(pos)
+        tiles.append({
+            "pos": pos, "name": t["name"], "kind": t["kind"], "side": side(pos),
+            "industry": t.get("industry") or "", "price": t.get("price"),
+            "row": row, "col": col, "owner": owner, "level": view["level"][pos],
+            "branches": range(view["level"][pos] if view["level"][pos] < 5 else 0),
+            "holding": view["level"][pos] == 5,
+            "owner_colour": SEAT_COLOURS[owner % 6] if owner is not None else None,
+            "owner_name": _name(names, owner, me, subject=True) if owner is not None else None,
+            "tokens": tokens.get(pos, []),
+            "card": tile_card(view, pos, names=names, me=me),
+        })
+    dice = view.get("dice")
+    debts = []
+    for d in view.get("debts") or []:
+        debts.append({"seat": d["seat"], "who": _name(names, d["seat"], me),
+                      "amount": d["amount"], "mine": d["seat"] == me,
+                      "to": ", ".join(_name(names, c, me, subject=False) for c, _ in d["to"])})
+    dec = decision(view, me, names)
+    focus = view["pos"][me] if me is not None else view["pos"][view["turn"]]
+    my_tiles = []
+    if me is not None:
+        for t in TILES:
+            if view["owner"][t["pos"]] == me:
+                my_tiles.append({"pos": t["pos"], "name": t["name"],
+                                 "industry": INDUSTRY_NAMES.get(t.get("industry") or "",
+                                                                KIND_LABELS[t["kind"]]),
+                                 "industry_key": t.get("industry") or t["kind"],
+                                 "level_words": LEVEL_WORDS[view["level"][t["pos"]]],
+                                 "buyback": BUYBACK[t["pos"]]})
+    return {
+        "tiles": tiles, "players": players, "dice": dice,
+        "dice_total": sum(dice) if dice else None,
+        "doubles": bool(dice) and dice[0] == dice[1],
+        "turn_name": _name(names, view["turn"], me), "my_turn": view["turn"] == me,
+        "deciding_names": [_name(names, s, me) for s in deciding],
+        "i_decide": me is not None and me in deciding,
+        "deadline": next((seats[s].get("deadline") for s in deciding if s < len(seats)
+                          and seats[s].get("deadline")), None),
+        "stock": {"branches": view["stock"][0], "holdings": view["stock"][1]},
+        "decks": {k: d["count"] for k, d in (view.get("decks") or {}).items()},
+        "auction": _auction(view, me, names), "offer": _offer(view, me, names),
+        "debts": debts, "my_debt": next((d for d in debts if d["mine"]), None),
+        "decision": dec, "focus": focus, "focus_card": tiles[focus]["card"],
+        "my_tiles": my_tiles, "me_active": me is not None and view["active"][me],
+        "card_titles": {c["id"]: c["title"] for c in CARDS},
+        "turn_number": view.get("turn_number"), "round": view.get("round"),
+    }

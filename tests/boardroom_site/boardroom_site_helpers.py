@@ -1,0 +1,86 @@
+"""Helpers for Boardroom's site tests: a table against bots, and the socket's frames."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.contrib.sessions.backends.db import SessionStore
+
+from games.platform import services
+from games.platform.identity import GUEST_SESSION_KEY, Viewer
+from games.platform.interface import get_game
+from games.platform.models import Game
+
+ENGINE = get_game("boardroom")
+
+
+def vs_bots(viewer: Viewer, levels: list[str] | None = None, **kwargs: Any) -> Game:
+    table = services.table_play_vs_bots(viewer=viewer, name="Alice",
+                                        levels=levels or ["medium", "medium", "easy"],
+                                        game_kind="boardroom", turn_seconds=0, **kwargs)
+    return services.current_game(table)
+
+
+def _application() -> Any:
+    from chudopoly_site.asgi import application  # late: it arms the in-process scheduler
+
+    return application
+
+
+def _session_cookie(viewer: Viewer | None) -> bytes:
+    session = SessionStore()
+    if viewer is not None:
+        session[GUEST_SESSION_KEY] = viewer.guest_key
+    session.create()
+    return f"sessionid={session.session_key}".encode()
+
+
+async def connect(code: str, viewer: Viewer | None) -> WebsocketCommunicator:
+    cookie = await database_sync_to_async(_session_cookie)(viewer)
+    comm = WebsocketCommunicator(_application(), f"/ws/table/{code}/", headers=[
+        (b"origin", b"http://localhost"), (b"host", b"localhost"), (b"cookie", cookie)])
+    connected, _ = await comm.connect()
+    assert connected
+    return comm
+
+
+async def first_frames(comm: WebsocketCommunicator) -> list[str]:
+    """The board sent on connect (the first render of a process loads its templates)."""
+    return await frames(comm, 3.0)
+
+
+async def frames(comm: WebsocketCommunicator, timeout: float = 1.0) -> list[str]:
+    """Everything the server sends until it goes quiet for `timeout` seconds."""
+    out = []
+    while not await comm.receive_nothing(timeout=timeout):
+        out.append(await comm.receive_from())
+    return out
+
+
+async def send(comm: WebsocketCommunicator, action: Any, version: int, **fields: Any) -> None:
+    await comm.send_to(text_data=json.dumps({
+        "kind": "act", "action": action if isinstance(action, str) else json.dumps(action),
+        "expected_version": str(version), **fields}))
+
+
+def error_code(html: str) -> str | None:
+    match = re.search(r'id="frame-error"[^>]*data-code="([a-z_]+)"', html)
+    return match.group(1) if match else None
+
+
+def error_text(html: str) -> str:
+    match = re.search(r'id="frame-error"[^>]*>([^<]*)<', html)
+    return match.group(1).strip() if match else ""
+
+
+def version_in(html: str) -> int | None:
+    match = re.search(r'id="table-version" name="expected_version" value="(\d+)"', html)
+    return int(match.group(1)) if match else None
+
+
+def seat_named(game: Game, name: str) -> int:
+    return next(i for i, p in enumerate(game.players) if p["name"] == name)
