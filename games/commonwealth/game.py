@@ -86,6 +86,14 @@ class CommonwealthGame:
                                   seats=[{"is_bot": bot} for bot in bots])
 
     # --- playing ----------------------------------------------------------------------------
+    def decision_key(self, state: dict[str, Any], seat: int) -> Any:
+        # Every move changes every seat's decision here: a move from a page a version behind
+        # is refused as stale. (Seats of this game rarely decide at the same moment; a finer
+        # key would let independent answers through, as Chudopoly's does.)
+        if seat not in self.to_decide(state):
+            return None
+        return ["version", state["version"]]
+
     def to_decide(self, state: dict[str, Any]) -> list[int]:
         return engine.to_decide(state)
 

@@ -19,6 +19,21 @@ def test_the_adapter_implements_the_game_interface() -> None:
     assert isinstance(BoardroomGame(), GameEngine)
 
 
+def test_every_move_changes_the_deciding_seats_decision_key() -> None:
+    """Boardroom's decisions are not independent: a page a move behind is always stale."""
+    g = BoardroomGame()
+    rules = g.resolve_ruleset({"bots": [True] * 3})
+    st = g.create(ruleset=rules, seats=3, seed=4)
+    rng = random.Random(4)
+    for _ in range(20):
+        seat = g.to_decide(st)[0]
+        before = g.decision_key(st, seat)
+        st = g.apply(st, seat, choose_action(g.view(st, seat), "medium", rng)).state
+        assert before is not None and g.decision_key(st, g.to_decide(st)[0]) != before
+    idle = next(s for s in range(3) if s not in g.to_decide(st))
+    assert g.decision_key(st, idle) is None
+
+
 def test_the_adapter_plays_and_replays_a_bot_game() -> None:
     g = BoardroomGame()
     rules = g.resolve_ruleset({"bots": [True] * 3, "turnCap": 60})
