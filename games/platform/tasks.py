@@ -20,18 +20,20 @@ def ping(token: str) -> str:
     return f"pong:{token}"
 
 
-def _also_as(old_name: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """Register the task function a second time under the name older releases queued."""
+def _task(name: str, *, also: str) -> Callable[[Callable[..., Any]], Any]:
+    """A shared task under `name`, and the same function again under the name older releases
+    queued. Only the plain function is touched: reading anything off the task proxy while
+    Django loads the apps would finalize the Celery app before the apps have filled
+    PERIODIC_TASKS, and beat would start with no schedule at all."""
 
-    def register(task: Any) -> Any:
-        shared_task(name=old_name)(task.run)
-        return task
+    def register(function: Callable[..., Any]) -> Any:
+        shared_task(name=also)(function)
+        return shared_task(name=name)(function)
 
     return register
 
 
-@_also_as("chudopoly.bot_move")
-@shared_task(name="tables.bot_move")
+@_task("tables.bot_move", also="chudopoly.bot_move")
 def bot_move(game_id: int, seat: int, version: int, decision: str | None = None) -> bool:
     """One bot decision; a late or duplicate delivery finds the seat's decision (`decision`,
     its token at `version`) moved on and stops. Tasks of older releases carry no token."""
@@ -41,8 +43,7 @@ def bot_move(game_id: int, seat: int, version: int, decision: str | None = None)
                          decision=decision) is not None
 
 
-@_also_as("chudopoly.bots_watchdog")
-@shared_task(name="tables.bots_watchdog")
+@_task("tables.bots_watchdog", also="chudopoly.bots_watchdog")
 def bots_watchdog(idle_seconds: float = 5.0) -> int:
     """Re-arm bot moves of running games that have sat still (a lost task, a restart)."""
     from django.utils import timezone
@@ -57,8 +58,7 @@ def bots_watchdog(idle_seconds: float = 5.0) -> int:
     return sum(schedule_bot_moves(game_id=pk) for pk in stale.values_list("pk", flat=True)[:200])
 
 
-@_also_as("chudopoly.clock_expire")
-@shared_task(name="tables.clock_expire")
+@_task("tables.clock_expire", also="chudopoly.clock_expire")
 def clock_expire(game_id: int, due: str | None = None, version: int | None = None) -> int:
     """The deadline `due` came: the automatic decisions (nothing if the deadline moved).
     `version` is what tasks queued by older releases carry instead."""
@@ -67,8 +67,7 @@ def clock_expire(game_id: int, due: str | None = None, version: int | None = Non
     return game_clock_expire(game_id=game_id, due=due, version=version)
 
 
-@_also_as("chudopoly.clocks_sweep")
-@shared_task(name="tables.clocks_sweep")
+@_task("tables.clocks_sweep", also="chudopoly.clocks_sweep")
 def clocks_sweep() -> int:
     """Expired clocks and seats gone past the grace, whether or not a task was scheduled."""
     from games.platform.clocks import clocks_sweep as sweep
@@ -76,8 +75,7 @@ def clocks_sweep() -> int:
     return sweep()
 
 
-@_also_as("chudopoly.seat_grace_check")
-@shared_task(name="tables.seat_grace_check")
+@_task("tables.seat_grace_check", also="chudopoly.seat_grace_check")
 def seat_grace_check(seat_id: int, since: str) -> bool:
     """A seat's owner closed their last socket `since`: a bot plays it if they stayed away."""
     from games.platform.clocks import seat_takeover_if_gone

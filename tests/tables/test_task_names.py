@@ -38,3 +38,24 @@ def test_each_game_has_its_rules_page_and_rules_shows_the_default_one() -> None:
     assert default.content.count(b"<h2") == chudopoly.content.count(b"<h2") > 3
     assert b"Rules \xc2\xb7 Chudopoly" in default.content
     assert client.get("/rules/no-such-game").status_code == 404
+
+
+def test_a_fresh_celery_process_schedules_every_periodic_sweep_for_beat() -> None:
+    """Beat builds its schedule when the Celery app is finalized: if loading the apps
+    finalized it before they filled PERIODIC_TASKS, beat would run with no sweeps at all."""
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = (
+        "import json\n"
+        "from chudopoly_site.celery import app\n"
+        "app.loader.import_default_modules()\n"
+        "app.finalize()\n"
+        "print(json.dumps(sorted(app.conf.beat_schedule)))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         cwd=Path(__file__).resolve().parents[2], timeout=120, check=True)
+    scheduled = json.loads(out.stdout.strip().splitlines()[-1])
+    assert {"tables.bots_watchdog", "tables.clocks_sweep"} <= set(scheduled)
