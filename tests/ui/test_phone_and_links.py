@@ -158,7 +158,8 @@ def test_the_invite_link_is_whole_and_copies(live_server_url: str, page: Any) ->
     page.goto(f"{live_server_url}/t/{table.code}/")
     settle(page)
     link = page.locator("#invite-url")
-    assert link.inner_text() == f"{live_server_url}/t/{table.code}/"
+    table.refresh_from_db()
+    assert link.inner_text() == f"{live_server_url}{table.invite_path}"
     box = link.bounding_box()  # the whole of it on screen, not cut off inside a box
     assert box is not None and box["x"] + box["width"] <= page.viewport_size["width"]
     assert link.evaluate("el => el.scrollWidth <= el.clientWidth + 1")
