@@ -7,6 +7,7 @@ public: cash, positions, owners, buildings, the stock, release cards held, debts
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import Any
 
 from .legal import legal_actions, to_decide
@@ -15,6 +16,7 @@ _PUBLIC = ("version", "seats", "bots", "order", "cash", "pos", "active", "audit"
            "level", "stock", "turn", "turn_number", "round", "phase", "dice", "doubles",
            "again", "built", "trade_used", "random_used", "last_random", "bankrupt",
            "turn_cap", "uneven")
+_PUBLIC_OF = itemgetter(*_PUBLIC)
 
 
 def view(st: dict[str, Any], seat: int | None, *, copy: bool = True,
@@ -22,21 +24,17 @@ def view(st: dict[str, Any], seat: int | None, *, copy: bool = True,
     """What `seat` (None: a spectator) may see, with its legal actions (`legal`: already
     generated for this state and seat). With `copy=False` the public lists are shared with
     the state (read-only: for a bot deciding at once)."""
-    v: dict[str, Any] = {k: _copy(st[k]) for k in _PUBLIC} if copy else \
-        {k: st[k] for k in _PUBLIC}
+    if not copy:
+        return _shared_view(st, seat, legal)
+    v: dict[str, Any] = {k: _copy(st[k]) for k in _PUBLIC}
     v["viewer"] = seat
     v["releases"] = [len(r) for r in st["releases"]]
-    v["release_cards"] = [r[:] for r in st["releases"]] if copy else st["releases"]
+    v["release_cards"] = [r[:] for r in st["releases"]]
     v["decks"] = {k: {"count": len(d["order"])} for k, d in st["decks"].items()}
     a = st["auction"]
-    if not copy:
-        v["auction"] = a
-        v["debts"] = st["debts"]
-    else:
-        v["auction"] = None if a is None else {**a, "order": a["order"][:],
-                                               "out": a["out"][:]}
-        v["debts"] = [{**d, "to": [c[:] for c in d["to"]], "auctioned": d["auctioned"][:],
-                       "unsold": d["unsold"][:]} for d in st["debts"]]
+    v["auction"] = None if a is None else {**a, "order": a["order"][:], "out": a["out"][:]}
+    v["debts"] = [{**d, "to": [c[:] for c in d["to"]], "auctioned": d["auctioned"][:],
+                   "unsold": d["unsold"][:]} for d in st["debts"]]
     o = st["offer"]
     if o is None:
         v["offer"] = None
@@ -56,6 +54,54 @@ def view(st: dict[str, Any], seat: int | None, *, copy: bool = True,
         legal = legal_actions(st, seat) if seat is not None else []
     v["legal"] = legal
     v["result"] = _copy(st["result"])
+    return v
+
+
+def _shared_view(st: dict[str, Any], seat: int | None,
+                 legal: list[dict[str, Any]] | None) -> dict[str, Any]:
+    """`view(copy=False)`: the same keys and values, built for a bot deciding at once (this
+    runs before most decisions of a simulation, so it avoids every copy it can)."""
+    v: dict[str, Any] = dict(zip(_PUBLIC, _PUBLIC_OF(st)))
+    v["viewer"] = seat
+    rel = st["releases"]
+    v["releases"] = [len(r) for r in rel]
+    v["release_cards"] = rel
+    v["decks"] = {k: {"count": len(d["order"])} for k, d in st["decks"].items()}
+    v["auction"] = a = st["auction"]
+    v["debts"] = debts = st["debts"]
+    o = st["offer"]
+    if o is None:
+        v["offer"] = None
+    elif seat in (o["from"], o["to"]):
+        v["offer"] = dict(o)
+    else:
+        v["offer"] = {"from": o["from"], "to": o["to"], "private": True}
+    refused, asks = st["refused"], st["asks"]
+    if refused or asks:
+        mine = (f"{seat}>", f">{seat}:")
+        v["refused"] = {k: c for k, c in refused.items()
+                        if seat is not None and (k.startswith(mine[0]) or mine[1] in k)}
+        v["asks"] = {k: r for k, r in asks.items()
+                     if seat is not None and (k.startswith(mine[0]) or mine[1] in k)}
+    else:
+        v["refused"] = {}
+        v["asks"] = {}
+    # to_decide, inline: the same order of overlays.
+    if st["phase"] == "finished":
+        v["to_decide"] = []
+    elif a is not None:
+        v["to_decide"] = [a["at"]]
+    elif o is not None:
+        v["to_decide"] = [o["to"]]
+    elif debts:
+        v["to_decide"] = [debts[0]["seat"]]
+    else:
+        v["to_decide"] = [st["turn"]]
+    if legal is None:
+        legal = legal_actions(st, seat) if seat is not None else []
+    v["legal"] = legal
+    r = st["result"]
+    v["result"] = None if r is None else _copy(r)
     return v
 
 
