@@ -20,7 +20,7 @@ from ..engine.board import (
     PRICE,
     RENTS,
 )
-from ..engine.legal import ask_key, offer_key
+from ..engine.legal import LazyLegal, ask_key, offer_key
 from ..engine.state import BETTER_BY
 
 # Handing a rival the last tile of an industry is fair only for this many times its price
@@ -31,11 +31,29 @@ View = dict[str, Any]
 Action = dict[str, Any]
 
 
+def concrete(legal: list[Action]) -> list[Action]:
+    """The legal actions a bot may read without the after-roll trade and lot families being
+    generated: all of them for a plain list; for a `LazyLegal` whose families are still
+    pending, the concrete actions (in order, the families' place left out)."""
+    if type(legal) is LazyLegal and legal.pending:
+        return list.copy(legal)
+    return legal
+
+
 def find(legal: list[Action], type_: str) -> Action | None:
-    for a in legal:
+    """The first legal action of this type (a concrete type: not "propose" or
+    "auction_own", whose families may not be generated yet)."""
+    for a in concrete(legal):
         if a["type"] == type_:
             return a
     return None
+
+
+def first_type(legal: list[Action]) -> str:
+    """The type of the first concrete legal action (what the bots' dispatch looks at: bid,
+    pass, answer, buy, decline; the families come only after the roll and in debt, where it
+    takes the same branch)."""
+    return concrete(legal)[0]["type"]
 
 
 def completes(owner: list, seat: int, tile: int, gaining: int | None = None,
@@ -152,5 +170,5 @@ def my_tradeable(v: View, seat: int) -> list[int]:
             and (KIND[t] != "business" or not any(level[x] for x in GROUP[t]))]
 
 
-__all__ = ["COMPLETION_FACTOR", "completes", "find", "gives_away", "my_tradeable", "offer_ok",
-           "tile_value", "worst_rent"]
+__all__ = ["COMPLETION_FACTOR", "completes", "concrete", "find", "first_type", "gives_away",
+           "my_tradeable", "offer_ok", "tile_value", "worst_rent"]

@@ -13,7 +13,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..engine.board import BRANCH_COST, GROUP, INDUSTRIES, INDUSTRY, PRICE, RENTS
-from .common import completes, find, gives_away, offer_ok, tile_value, worst_rent
+from .common import (
+    completes,
+    concrete,
+    find,
+    first_type,
+    gives_away,
+    offer_ok,
+    tile_value,
+    worst_rent,
+)
 
 View = dict[str, Any]
 Action = dict[str, Any]
@@ -62,7 +71,7 @@ def choose_action(v: View, rng: random.Random, style: Style = STYLE) -> Action:
     legal = v["legal"]
     if not legal:
         raise ValueError("This seat has no decision to make now")
-    first = legal[0]["type"]
+    first = first_type(legal)
     if first == "bid" or first == "pass":
         return _bid(v, me, legal, style)
     if first == "answer":
@@ -162,7 +171,7 @@ def _consolidate(v: View, me: int, legal: list[Action], style: Style) -> Action 
         return None
     gain = _step_rent(pos, lvl)
     best = None
-    for a in legal:
+    for a in concrete(legal):
         t = a["type"] == "close" and a["tile"]
         if not t or t in group or level[t] == 5:
             continue

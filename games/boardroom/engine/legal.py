@@ -58,17 +58,21 @@ def to_decide(st: State) -> list[int]:
 
 
 def legal_actions(st: State, seat: int, *, clock: bool = False,
-                  families: bool = True) -> list[Action]:
+                  families: bool = True, lazy: bool = False) -> list[Action]:
     """Everything `seat` may do now. `clock=True` adds what only the site's clocks may apply:
     `forfeit` (a move clock ran out, or the seat left: bankrupt to the bank) and
     `lot_expired` (an auction with no first bid after 60 seconds). `families=False` leaves
-    out the trade and lot families (for checking an action that is neither)."""
+    out the trade and lot families (for checking an action that is neither). `lazy=True`
+    (a simulation's bot, deciding before the state moves on) may return a `LazyLegal`:
+    the same list, whose trade and lot families after the roll are generated the first time
+    anything reads past the concrete actions."""
     if st["phase"] == "finished" or type(seat) is not int or not 0 <= seat < st["seats"] \
             or not st["active"][seat]:
         return []
     out: list[Action] = []
+    at = -1
     if seat in to_decide(st):
-        _decision(st, seat, out, families)
+        at = _decision(st, seat, out, families, lazy and not clock)
     if clock:
         a = st["auction"]
         if a is not None and a["high"] is None and a["at"] == seat:
@@ -77,7 +81,82 @@ def legal_actions(st: State, seat: int, *, clock: bool = False,
     elif families:
         _LAST[:] = [st, st["version"], seat, out,
                     {id(a): dict(a) for a in out if a["type"] not in FAMILIES}]
+        if at >= 0:
+            out = _LAST[3] = LazyLegal(out, st, seat, at)
     return out
+
+
+class LazyLegal(list):
+    """The after-roll legal actions with the trade and lot families not yet generated.
+
+    It holds the concrete actions (build, close, end turn) and the place the families go.
+    Reading an item among those before them, the last one (end turn), or its truth value
+    needs nothing more; anything else (iteration, length, other items, comparison, edits)
+    first generates the families, by the same functions as `legal_actions`, and from then on
+    it is that very list. Bots that only want concrete actions read them with
+    `concrete(legal)` (bots/common.py). The families are those of the state the list was
+    made for: reading them once that state has moved on is an error, not a silent mistake.
+    """
+
+    __slots__ = ("_at", "_seat", "_st", "_version")
+
+    def __init__(self, concrete: list[Action], st: State, seat: int, at: int) -> None:
+        super().__init__(concrete)
+        self._st: State | None = st
+        self._seat = seat
+        self._version = st["version"]
+        self._at = at
+
+    @property
+    def pending(self) -> bool:
+        return self._st is not None
+
+    def fill(self) -> LazyLegal:
+        st = self._st
+        if st is None:
+            return self
+        if st["version"] != self._version:
+            raise RuntimeError("These legal actions were made for an earlier state")
+        self._st = None
+        seat = self._seat
+        held = tradeable_by_seat(st)
+        free = _free_rivals(st, seat)
+        fams = _proposals(st, seat, ("swap", "sell"), held, free) + \
+            _own_auctions(st, seat, (), held, free)
+        list.__setitem__(self, slice(self._at, self._at), fams)
+        return self
+
+    def __getitem__(self, i: Any) -> Any:
+        if self._st is not None and type(i) is int and (0 <= i < self._at or i == -1):
+            return list.__getitem__(self, i)
+        self.fill()
+        return list.__getitem__(self, i)
+
+    def __bool__(self) -> bool:
+        return True  # end turn is always there
+
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        return (list, (list(self.fill()),))
+
+
+def _filled(name: str) -> Any:
+    method = getattr(list, name)
+
+    def call(self: LazyLegal, *args: Any, **kwargs: Any) -> Any:
+        self.fill()
+        return method(self, *args, **kwargs)
+
+    call.__name__ = name
+    return call
+
+
+for _name in ("__iter__", "__len__", "__contains__", "__reversed__", "__eq__", "__ne__",
+              "__lt__", "__le__", "__gt__", "__ge__", "__add__", "__mul__", "__rmul__",
+              "__iadd__", "__imul__", "__setitem__", "__delitem__", "__repr__", "__str__",
+              "__sizeof__", "append", "extend", "insert", "pop", "remove", "clear", "index",
+              "count", "copy", "sort", "reverse"):
+    setattr(LazyLegal, _name, _filled(_name))
+LazyLegal.__hash__ = None  # type: ignore[assignment]
 
 
 # The last full list handed out, with the state (held, so its id is not reused), the version
@@ -87,19 +166,22 @@ def legal_actions(st: State, seat: int, *, clock: bool = False,
 _LAST: list[Any] = [None, -1, -1, (), {}]
 
 
-def _decision(st: State, seat: int, out: list[Action], families: bool) -> None:
+def _decision(st: State, seat: int, out: list[Action], families: bool,
+              lazy: bool = False) -> int:
+    """Fills `out`; returns where the after-roll families go when `lazy` left them out
+    (else -1)."""
     a = st["auction"]
     if a is not None:
         out.append({"type": "bid", "amount": next_bid(a)})
         out.append({"type": "pass"})
-        return
+        return -1
     if st["offer"] is not None:
         out.append({"type": "answer", "accept": True})
         out.append({"type": "answer", "accept": False})
-        return
+        return -1
     if st["debts"]:
         _raising_money(st, seat, out, families)
-        return
+        return -1
     phase = st["phase"]
     cash = st["cash"][seat]
     if phase == "roll":
@@ -109,25 +191,30 @@ def _decision(st: State, seat: int, out: list[Action], families: bool) -> None:
             if st["releases"][seat]:
                 out.append({"type": "use_release"})
         out.append({"type": "roll"})
-        return
+        return -1
     if phase == "buy":
         pos = st["pos"][seat]
         if cash >= PRICE[pos]:
             out.append({"type": "buy", "tile": pos})
         out.append({"type": "decline", "tile": pos})
-        return
+        return -1
     # phase "act": after the roll
     pos = st["pos"][seat]
     if can_build(st, seat, pos):
         out.append({"type": "build", "tile": pos})
     for t in closable(st, seat):
         out.append({"type": "close", "tile": t})
+    at = -1
     if families and not st["trade_used"]:
-        held = tradeable_by_seat(st)
-        free = _free_rivals(st, seat)
-        out.extend(_proposals(st, seat, ("swap", "sell"), held, free))
-        out.extend(_own_auctions(st, seat, (), held, free))
+        if lazy:
+            at = len(out)
+        else:
+            held = tradeable_by_seat(st)
+            free = _free_rivals(st, seat)
+            out.extend(_proposals(st, seat, ("swap", "sell"), held, free))
+            out.extend(_own_auctions(st, seat, (), held, free))
     out.append({"type": "end_turn"})
+    return at
 
 
 def _raising_money(st: State, seat: int, out: list[Action], families: bool) -> None:

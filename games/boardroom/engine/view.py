@@ -61,7 +61,7 @@ def _shared_view(st: dict[str, Any], seat: int | None,
                  legal: list[dict[str, Any]] | None) -> dict[str, Any]:
     """`view(copy=False)`: the same keys and values, built for a bot deciding at once (this
     runs before most decisions of a simulation, so it avoids every copy it can)."""
-    v: dict[str, Any] = dict(zip(_PUBLIC, _PUBLIC_OF(st)))
+    v: dict[str, Any] = dict(zip(_PUBLIC, _PUBLIC_OF(st), strict=True))
     v["viewer"] = seat
     rel = st["releases"]
     v["releases"] = [len(r) for r in rel]
