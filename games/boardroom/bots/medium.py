@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..engine.board import BRANCH_COST, GROUP, INDUSTRIES, INDUSTRY, PRICE, RENTS
+from ..engine.legal import LazyLegal
 from .common import (
     completes,
     concrete,
@@ -193,6 +194,9 @@ def propose(v: View, me: int, legal: list[Action], style: Style) -> Action | Non
         return None
     cash = v["cash"][me]
     budget = cash - reserve(v, me, style)
+    if type(legal) is LazyLegal and legal.pending and \
+            not _may_propose(owner, me, wanted, budget, style):
+        return None  # nothing below could be offered: leave the families ungenerated
     for fam in legal:
         if fam["type"] != "propose" or fam["kind"] != "swap":
             continue
@@ -217,6 +221,22 @@ def propose(v: View, me: int, legal: list[Action], style: Style) -> Action | Non
                     not gives_away(v, me, a, answering=False):
                 return a
     return None
+
+
+def _may_propose(owner: list, me: int, wanted: set[int], budget: int, style: Style) -> bool:
+    """False only when `propose` surely finds nothing: for every wanted tile, the cash offer
+    (at least `trade_premium` times its price) is over budget, and no tile of ours completes
+    its holder's industry at a cost (zero or more) within budget."""
+    for x in wanted:
+        if int(PRICE[x] * style.trade_premium) <= budget:
+            return True
+        if budget < 0:
+            continue
+        r = owner[x]
+        for y in range(40):
+            if owner[y] == me and completes(owner, r, y, gaining=y, losing=x):
+                return True
+    return False
 
 
 def _wanted(owner: list, me: int) -> set[int]:

@@ -371,17 +371,18 @@ def _is_int(v: Any) -> bool:
 
 def problem(st: State, seat: int, action: Any, *, clock: bool = False) -> str | None:
     """None when `action` is legal for `seat` now; otherwise why not, in words."""
+    last = _LAST
+    if last[0] is st and last[1] == st["version"] and last[2] == seat and not clock:
+        # One of the actions just listed, unchanged (so also well-formed): legal.
+        listed = last[4].get(id(action))
+        if listed is not None and listed == action and type(action) is dict:
+            return None
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
         return "An action is an object with a type"
     for k, v in action.items():
         if k != "accept" and isinstance(v, bool):
             return f"{k} must be a number"
     kind = action["type"]
-    last = _LAST
-    if last[0] is st and last[1] == st["version"] and last[2] == seat and not clock:
-        listed = last[4].get(id(action))
-        if listed is not None and listed == action:
-            return None
     legal = legal_actions(st, seat, clock=clock, families=kind in FAMILIES)
     if kind in FAMILIES:
         reason = None
