@@ -71,7 +71,11 @@ def legal_actions(st: State, seat: int, *, clock: bool = False,
         return []
     out: list[Action] = []
     at = -1
-    if seat in to_decide(st):
+    a = st["auction"]
+    o = st["offer"]
+    # to_decide, inline (this runs before every decision of a simulation)
+    if seat == (a["at"] if a is not None else o["to"] if o is not None else
+                st["debts"][0]["seat"] if st["debts"] else st["turn"]):
         at = _decision(st, seat, out, families, lazy and not clock)
     if clock:
         a = st["auction"]

@@ -10,6 +10,7 @@ from __future__ import annotations
 from operator import itemgetter
 from typing import Any
 
+from .cards import AID, DECK_IDS, MARKET
 from .legal import legal_actions, to_decide
 
 _PUBLIC = ("version", "seats", "bots", "order", "cash", "pos", "active", "audit", "owner",
@@ -57,6 +58,11 @@ def view(st: dict[str, Any], seat: int | None, *, copy: bool = True,
     return v
 
 
+# The decks never change size, so shared views share one read-only {"deck": {"count"}} dict.
+_FULL = {name: len(ids) for name, ids in DECK_IDS.items()}
+_FULL_DECKS = {MARKET: {"count": _FULL[MARKET]}, AID: {"count": _FULL[AID]}}
+
+
 def _shared_view(st: dict[str, Any], seat: int | None,
                  legal: list[dict[str, Any]] | None) -> dict[str, Any]:
     """`view(copy=False)`: the same keys and values, built for a bot deciding at once (this
@@ -66,7 +72,12 @@ def _shared_view(st: dict[str, Any], seat: int | None,
     rel = st["releases"]
     v["releases"] = [len(r) for r in rel]
     v["release_cards"] = rel
-    v["decks"] = {k: {"count": len(d["order"])} for k, d in st["decks"].items()}
+    decks = st["decks"]
+    if len(decks) == 2 and len(decks[MARKET]["order"]) == _FULL[MARKET] \
+            and len(decks[AID]["order"]) == _FULL[AID]:
+        v["decks"] = _FULL_DECKS
+    else:
+        v["decks"] = {k: {"count": len(d["order"])} for k, d in decks.items()}
     v["auction"] = a = st["auction"]
     v["debts"] = debts = st["debts"]
     o = st["offer"]
