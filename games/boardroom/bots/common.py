@@ -114,15 +114,32 @@ def tile_value(v: View, seat: int, tile: int) -> int:
     price = PRICE[tile]
     kind = KIND[tile]
     if kind == "business":
-        mine = sum(1 for t in GROUP[tile] if owner[t] == seat and t != tile)
-        others = {owner[t] for t in GROUP[tile] if t != tile and owner[t] not in (None, seat)}
+        # Plain loops over the three tiles (this runs for every bid): `mine` of the others
+        # are ours; `rival` is the one other owner among them (`rivals` how many distinct).
+        group = GROUP[tile]
+        mine = rivals = 0
+        rival = None
+        for t in group:
+            if t == tile:
+                continue
+            o = owner[t]
+            if o == seat:
+                mine += 1
+            elif o is not None and o != rival:
+                rivals += 1
+                rival = o
         if mine == 2:
             return price * 2 + 100
-        if len(others) == 1 and sum(1 for t in GROUP[tile] if owner[t] in others) == 2:
+        if rivals == 1 and (owner[group[0]] == rival) + (owner[group[1]] == rival) + \
+                (owner[group[2]] == rival) == 2:
             return price * 3 // 2  # blocks a rival's industry
         return price + 20 * mine
     if kind == "logistics":
-        return price + 40 * sum(1 for t in LOGISTICS if owner[t] == seat and t != tile)
+        n = 0
+        for t in LOGISTICS:
+            if t != tile and owner[t] == seat:
+                n += 1
+        return price + 40 * n
     return price
 
 
