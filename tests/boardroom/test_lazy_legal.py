@@ -1,5 +1,6 @@
 """The simulator's lazy after-roll list (`legal_actions(..., lazy=True)`) is the generator's
-list: the same actions in the same order however it is read, and never stale."""
+list: the same actions in the same order however it is read, and never stale; and the shared
+view the simulator's bots read is the copied view."""
 
 from __future__ import annotations
 
@@ -69,3 +70,13 @@ def test_a_lazy_list_refuses_to_generate_families_for_a_state_that_moved_on() ->
                 len(lazy)
             return
     pytest.fail("no after-roll position with families was reached")
+
+
+def test_the_shared_view_a_bot_reads_equals_the_copied_view_for_every_seat() -> None:
+    for st, seat in _positions(4, 11, n=1500):
+        legal = legal_actions(st, seat)
+        for who in (*range(4), None):
+            mine = legal if who == seat else None
+            copied = view(st, who, legal=mine)
+            shared = view(st, who, copy=False, legal=mine)
+            assert list(shared) == list(copied) and shared == copied

@@ -7,7 +7,6 @@ public: cash, positions, owners, buildings, the stock, release cards held, debts
 
 from __future__ import annotations
 
-from operator import itemgetter
 from typing import Any
 
 from .cards import AID, DECK_IDS, MARKET
@@ -17,7 +16,6 @@ _PUBLIC = ("version", "seats", "bots", "order", "cash", "pos", "active", "audit"
            "level", "stock", "turn", "turn_number", "round", "phase", "dice", "doubles",
            "again", "built", "trade_used", "random_used", "last_random", "bankrupt",
            "turn_cap", "uneven")
-_PUBLIC_OF = itemgetter(*_PUBLIC)
 
 
 def view(st: dict[str, Any], seat: int | None, *, copy: bool = True,
@@ -67,50 +65,60 @@ def _shared_view(st: dict[str, Any], seat: int | None,
                  legal: list[dict[str, Any]] | None) -> dict[str, Any]:
     """`view(copy=False)`: the same keys and values, built for a bot deciding at once (this
     runs before most decisions of a simulation, so it avoids every copy it can)."""
-    v: dict[str, Any] = dict(zip(_PUBLIC, _PUBLIC_OF(st), strict=True))
-    v["viewer"] = seat
-    rel = st["releases"]
-    v["releases"] = [len(r) for r in rel]
-    v["release_cards"] = rel
-    decks = st["decks"]
-    if len(decks) == 2 and len(decks[MARKET]["order"]) == _FULL[MARKET] \
-            and len(decks[AID]["order"]) == _FULL[AID]:
-        v["decks"] = _FULL_DECKS
-    else:
-        v["decks"] = {k: {"count": len(d["order"])} for k, d in decks.items()}
-    v["auction"] = a = st["auction"]
-    v["debts"] = debts = st["debts"]
+    a = st["auction"]
     o = st["offer"]
+    debts = st["debts"]
     if o is None:
-        v["offer"] = None
+        offer = None
     elif seat in (o["from"], o["to"]):
-        v["offer"] = dict(o)
+        offer = dict(o)
     else:
-        v["offer"] = {"from": o["from"], "to": o["to"], "private": True}
+        offer = {"from": o["from"], "to": o["to"], "private": True}
     refused, asks = st["refused"], st["asks"]
     if refused or asks:
         mine = (f"{seat}>", f">{seat}:")
-        v["refused"] = {k: c for k, c in refused.items()
-                        if seat is not None and (k.startswith(mine[0]) or mine[1] in k)}
-        v["asks"] = {k: r for k, r in asks.items()
-                     if seat is not None and (k.startswith(mine[0]) or mine[1] in k)}
+        refused = {k: c for k, c in refused.items()
+                   if seat is not None and (k.startswith(mine[0]) or mine[1] in k)}
+        asks = {k: r for k, r in asks.items()
+                if seat is not None and (k.startswith(mine[0]) or mine[1] in k)}
     else:
-        v["refused"] = {}
-        v["asks"] = {}
+        refused, asks = {}, {}
+    decks = st["decks"]
+    if len(decks) == 2 and len(decks[MARKET]["order"]) == _FULL[MARKET] \
+            and len(decks[AID]["order"]) == _FULL[AID]:
+        counts = _FULL_DECKS
+    else:
+        counts = {k: {"count": len(d["order"])} for k, d in decks.items()}
     # to_decide, inline: the same order of overlays.
     if st["phase"] == "finished":
-        v["to_decide"] = []
+        deciding = []
     elif a is not None:
-        v["to_decide"] = [a["at"]]
+        deciding = [a["at"]]
     elif o is not None:
-        v["to_decide"] = [o["to"]]
+        deciding = [o["to"]]
     elif debts:
-        v["to_decide"] = [debts[0]["seat"]]
+        deciding = [debts[0]["seat"]]
     else:
-        v["to_decide"] = [st["turn"]]
+        deciding = [st["turn"]]
     if legal is None:
         legal = legal_actions(st, seat) if seat is not None else []
-    v["legal"] = legal
+    rel = st["releases"]
+    # One dict display (the keys of _PUBLIC, then the rest, in `view`'s order): quicker to
+    # build than key by key.
+    v: dict[str, Any] = {
+        "version": st["version"], "seats": st["seats"], "bots": st["bots"],
+        "order": st["order"], "cash": st["cash"], "pos": st["pos"], "active": st["active"],
+        "audit": st["audit"], "owner": st["owner"], "level": st["level"],
+        "stock": st["stock"], "turn": st["turn"], "turn_number": st["turn_number"],
+        "round": st["round"], "phase": st["phase"], "dice": st["dice"],
+        "doubles": st["doubles"], "again": st["again"], "built": st["built"],
+        "trade_used": st["trade_used"], "random_used": st["random_used"],
+        "last_random": st["last_random"], "bankrupt": st["bankrupt"],
+        "turn_cap": st["turn_cap"], "uneven": st["uneven"],
+        "viewer": seat, "releases": [len(r) for r in rel], "release_cards": rel,
+        "decks": counts, "auction": a, "debts": debts, "offer": offer, "refused": refused,
+        "asks": asks, "to_decide": deciding, "legal": legal,
+    }
     r = st["result"]
     v["result"] = None if r is None else _copy(r)
     return v
