@@ -35,7 +35,7 @@ def concrete(legal: list[Action]) -> list[Action]:
     """The legal actions a bot may read without the after-roll trade and lot families being
     generated: all of them for a plain list; for a `LazyLegal` whose families are still
     pending, the concrete actions (in order, the families' place left out)."""
-    if type(legal) is LazyLegal and legal.pending:
+    if type(legal) is LazyLegal and legal._st is not None:  # families pending
         return list.copy(legal)
     return legal
 

@@ -84,7 +84,7 @@ def legal_actions(st: State, seat: int, *, clock: bool = False,
         out.append({"type": "forfeit"})
     elif families:
         _LAST[:] = [st, st["version"], seat, out,
-                    {id(a): dict(a) for a in out if a["type"] not in FAMILIES}]
+                    {id(a): a.copy() for a in out if a["type"] not in FAMILIES}]
         if at >= 0:
             out = _LAST[3] = LazyLegal(out, st, seat, at)
     return out
