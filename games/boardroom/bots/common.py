@@ -71,24 +71,27 @@ def completes(owner: list, seat: int, tile: int, gaining: int | None = None,
 def worst_rent(v: View, seat: int) -> int:
     """The highest rent a rival could charge this seat now (a cash reserve guide)."""
     owner, level = v["owner"], v["level"]
-    # Owners and buildings change rarely, so the same board (and answer) comes back often.
-    key = (seat, *owner, *level)
-    worst = _WORST.get(key)
-    if worst is None:
+    # Owners and buildings change rarely, so the same board (and answer) comes back often;
+    # one entry per board answers for every seat (the top rent, whose it is, and the top of
+    # the other owners).
+    key = (*owner, *level)
+    top = _WORST.get(key)
+    if top is None:
         if len(_WORST) >= 4096:
             _WORST.clear()
-        worst = _WORST[key] = _worst_rent(owner, level, seat)
-    return worst
+        top = _WORST[key] = _top_rents(owner, level)
+    return top[0] if top[1] != seat else top[2]
 
 
-_WORST: dict[tuple, int] = {}
+_WORST: dict[tuple, tuple[int, int | None, int]] = {}
 
 
-def _worst_rent(owner: list, level: list, seat: int) -> int:
-    worst = 0
+def _top_rents(owner: list, level: list) -> tuple[int, int | None, int]:
+    """(the highest rent on the board, its owner, the highest rent of any other owner)."""
+    by_owner: dict[int, int] = {}
     for t in OWNABLE:
         o = owner[t]
-        if o is None or o == seat:
+        if o is None:
             continue
         kind = KIND[t]
         if kind == "business":
@@ -102,9 +105,15 @@ def _worst_rent(owner: list, level: list, seat: int) -> int:
             r = LOGISTICS_RENT[(owner[5] == o) + (owner[15] == o) + (owner[25] == o)]
         else:
             r = 70 if owner[12] == owner[28] else 28
-        if r > worst:
-            worst = r
-    return worst
+        if r > by_owner.get(o, 0):
+            by_owner[o] = r
+    best, who, second = 0, None, 0
+    for o, r in by_owner.items():
+        if r > best:
+            best, who, second = r, o, best
+        elif r > second:
+            second = r
+    return best, who, second
 
 
 def tile_value(v: View, seat: int, tile: int) -> int:

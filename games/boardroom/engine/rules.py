@@ -290,8 +290,8 @@ def roll_dice(s: State) -> tuple[int, int]:
     if s["dice_queue"]:
         a, b = s["dice_queue"].pop(0)
         return a, b
-    s["rng"], a = rng_below(s["rng"], 6)
-    s["rng"], b = rng_below(s["rng"], 6)
+    r, a = rng_below(s["rng"], 6)
+    s["rng"], b = rng_below(r, 6)
     return a + 1, b + 1
 
 

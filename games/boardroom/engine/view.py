@@ -115,7 +115,7 @@ def _shared_view(st: dict[str, Any], seat: int | None,
         "trade_used": st["trade_used"], "random_used": st["random_used"],
         "last_random": st["last_random"], "bankrupt": st["bankrupt"],
         "turn_cap": st["turn_cap"], "uneven": st["uneven"],
-        "viewer": seat, "releases": [len(r) for r in rel], "release_cards": rel,
+        "viewer": seat, "releases": list(map(len, rel)), "release_cards": rel,
         "decks": counts, "auction": a, "debts": debts, "offer": offer, "refused": refused,
         "asks": asks, "to_decide": deciding, "legal": legal,
     }
