@@ -43,7 +43,9 @@ def concrete(legal: list[Action]) -> list[Action]:
 def find(legal: list[Action], type_: str) -> Action | None:
     """The first legal action of this type (a concrete type: not "propose" or
     "auction_own", whose families may not be generated yet)."""
-    for a in concrete(legal):
+    # A pending LazyLegal's own items are its concrete actions: read them without a copy.
+    pending = type(legal) is LazyLegal and legal._st is not None
+    for a in list.__iter__(legal) if pending else legal:
         if a["type"] == type_:
             return a
     return None

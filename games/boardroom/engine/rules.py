@@ -314,7 +314,7 @@ def advance_auction(s: State, ev: Events, after: int | None) -> None:
     n = len(order)
     i = order.index(a["at"]) if after is None else (order.index(after) + 1) % n
     amount = next_bid(a)
-    debtors = {d["seat"] for d in s["debts"]}
+    debtors = {d["seat"] for d in s["debts"]} if s["debts"] else ()
     for k in range(n):
         seat = order[(i + k) % n]
         if seat in out or seat == a["leader"]:
