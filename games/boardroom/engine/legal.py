@@ -268,27 +268,33 @@ def can_build(st: State, seat: int, pos: int) -> bool:
 def closable(st: State, seat: int) -> list[int]:
     """Own tiles whose top building may close now: the most developed of the industry, and a
     holding only when the stock has the four branches it breaks into."""
-    owner, level = st["owner"], st["level"]
+    level = st["level"]
     if not any(level):
         return []
-    key = (seat, st["stock"][0] >= 4, *owner, *level)
-    out = _CLOSABLE.get(key)
-    if out is not None:
-        return out
+    owner = st["owner"]
+    ok = st["stock"][0] >= 4
     out = []
-    for t in BUSINESSES:
-        lvl = level[t]
-        if lvl and owner[t] == seat and lvl == max(level[x] for x in GROUP[t]) \
-                and (lvl < 5 or st["stock"][0] >= 4):
-            out.append(t)
-    if len(_CLOSABLE) >= 4096:
-        _CLOSABLE.clear()
-    _CLOSABLE[key] = out
+    # Industry by industry (three tiles each): quicker than a cache keyed by the whole board,
+    # which every purchase, auction and building turns into a miss.
+    for a, b, c in _TRIPLES:
+        la, lb, lc = level[a], level[b], level[c]
+        if not (la or lb or lc):
+            continue
+        top = la if la >= lb and la >= lc else lb if lb >= lc else lc
+        if top == 5 and not ok:
+            continue
+        if la == top and owner[a] == seat:
+            out.append(a)
+        if lb == top and owner[b] == seat:
+            out.append(b)
+        if lc == top and owner[c] == seat:
+            out.append(c)
+    if len(out) > 1:
+        out.sort()  # board order
     return out
 
 
-# Like `_HELD` below: the same buildings come back often; callers never edit the list.
-_CLOSABLE: dict[tuple, list[int]] = {}
+_TRIPLES: tuple[tuple[int, int, int], ...] = tuple(sorted({GROUP[t] for t in BUSINESSES}))
 
 
 def tradeable_by_seat(st: State) -> dict[int, list[int]]:
