@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..engine.board import BRANCH_COST, GROUP, INDUSTRIES, INDUSTRY, PRICE, RENTS
-from ..engine.legal import LazyLegal
+from ..engine.legal import LazyLegal, ask_key
 from .common import (
     completes,
     concrete,
@@ -195,7 +195,7 @@ def propose(v: View, me: int, legal: list[Action], style: Style) -> Action | Non
     cash = v["cash"][me]
     budget = cash - reserve(v, me, style)
     if type(legal) is LazyLegal and legal.pending and \
-            not _may_propose(owner, me, wanted, budget, style):
+            not _may_propose(v, me, wanted, budget, style):
         return None  # nothing below could be offered: leave the families ungenerated
     for fam in legal:
         if fam["type"] != "propose" or fam["kind"] != "swap":
@@ -223,16 +223,24 @@ def propose(v: View, me: int, legal: list[Action], style: Style) -> Action | Non
     return None
 
 
-def _may_propose(owner: list, me: int, wanted: set[int], budget: int, style: Style) -> bool:
-    """False only when `propose` surely finds nothing: for every wanted tile, the cash offer
-    (at least `trade_premium` times its price) is over budget, and no tile of ours completes
-    its holder's industry at a cost (zero or more) within budget."""
+def _may_propose(v: View, me: int, wanted: set[int], budget: int, style: Style) -> bool:
+    """False only when `propose` surely finds nothing. For each wanted tile: the cash offer
+    is at least `trade_premium` times its price, so it fails when that is over budget, or
+    leaves less than the worst rent (`gives_away`), or the holder declined these tiles in
+    the last 5 rounds (`offer_ok`); and no tile of ours completes the holder's industry at a
+    cost (zero or more) within budget."""
+    owner = v["owner"]
+    cash = v["cash"][me]
+    asks = v["asks"]
     for x in wanted:
-        if int(PRICE[x] * style.trade_premium) <= budget:
-            return True
+        r = owner[x]
+        want = int(PRICE[x] * style.trade_premium)
+        if want <= budget and cash - want >= worst_rent(v, me):
+            until = asks.get(ask_key(me, r, x, None)) if asks else None
+            if until is None or v["round"] >= until:
+                return True
         if budget < 0:
             continue
-        r = owner[x]
         for y in range(40):
             if owner[y] == me and completes(owner, r, y, gaining=y, losing=x):
                 return True
