@@ -58,11 +58,12 @@ def to_decide(st: State) -> list[int]:
 
 
 def legal_actions(st: State, seat: int, *, clock: bool = False,
-                  families: bool = True, lazy: bool = False) -> list[Action]:
+                  families: bool | str = True, lazy: bool = False) -> list[Action]:
     """Everything `seat` may do now. `clock=True` adds what only the site's clocks may apply:
     `forfeit` (a move clock ran out, or the seat left: bankrupt to the bank) and
     `lot_expired` (an auction with no first bid after 60 seconds). `families=False` leaves
-    out the trade and lot families (for checking an action that is neither). `lazy=True`
+    out the trade and lot families (for checking an action that is neither; "propose" or
+    "auction_own": only that family, for checking one of its members). `lazy=True`
     (a simulation's bot, deciding before the state moves on) may return a `LazyLegal`:
     the same list, whose trade and lot families after the roll are generated the first time
     anything reads past the concrete actions."""
@@ -82,7 +83,7 @@ def legal_actions(st: State, seat: int, *, clock: bool = False,
         if a is not None and a["high"] is None and a["at"] == seat:
             out.append({"type": "lot_expired"})
         out.append({"type": "forfeit"})
-    elif families:
+    elif families is True:
         _LAST[:] = [st, st["version"], seat, out,
                     {id(a): a.copy() for a in out if a["type"] not in FAMILIES}]
         if at >= 0:
@@ -170,7 +171,7 @@ LazyLegal.__hash__ = None  # type: ignore[assignment]
 _LAST: list[Any] = [None, -1, -1, (), {}]
 
 
-def _decision(st: State, seat: int, out: list[Action], families: bool,
+def _decision(st: State, seat: int, out: list[Action], families: bool | str,
               lazy: bool = False) -> int:
     """Fills `out`; returns where the after-roll families go when `lazy` left them out
     (else -1)."""
@@ -215,21 +216,25 @@ def _decision(st: State, seat: int, out: list[Action], families: bool,
         else:
             held = tradeable_by_seat(st)
             free = _free_rivals(st, seat)
-            out.extend(_proposals(st, seat, ("swap", "sell"), held, free))
-            out.extend(_own_auctions(st, seat, (), held, free))
+            if families != "auction_own":
+                out.extend(_proposals(st, seat, ("swap", "sell"), held, free))
+            if families != "propose":
+                out.extend(_own_auctions(st, seat, (), held, free))
     out.append({"type": "end_turn"})
     return at
 
 
-def _raising_money(st: State, seat: int, out: list[Action], families: bool) -> None:
+def _raising_money(st: State, seat: int, out: list[Action], families: bool | str) -> None:
     debt = st["debts"][0]
     for t in closable(st, seat):
         out.append({"type": "close", "tile": t})
     if families:
         held = tradeable_by_seat(st)
         free = _free_rivals(st, seat)
-        out.extend(_own_auctions(st, seat, debt["auctioned"], held, free))
-        out.extend(_proposals(st, seat, ("sell",), held, free))
+        if families != "propose":
+            out.extend(_own_auctions(st, seat, debt["auctioned"], held, free))
+        if families != "auction_own":
+            out.extend(_proposals(st, seat, ("sell",), held, free))
     for t in bank_sales(st, seat):
         out.append({"type": "sell_bank", "tile": t})
     out.append({"type": "give_up"})
@@ -393,7 +398,9 @@ def problem(st: State, seat: int, action: Any, *, clock: bool = False) -> str | 
         if k != "accept" and isinstance(v, bool):
             return f"{k} must be a number"
     kind = action["type"]
-    legal = legal_actions(st, seat, clock=clock, families=kind in FAMILIES)
+    # Checking a member of one family needs only that family (and the concrete actions).
+    legal = legal_actions(st, seat, clock=clock,
+                          families=kind if kind in FAMILIES else False)
     if kind in FAMILIES:
         reason = None
         for fam in legal:
