@@ -55,7 +55,9 @@ def first_type(legal: list[Action]) -> str:
     """The type of the first concrete legal action (what the bots' dispatch looks at: bid,
     pass, answer, buy, decline; the families come only after the roll and in debt, where it
     takes the same branch)."""
-    return concrete(legal)[0]["type"]
+    if type(legal) is LazyLegal and legal._st is not None:  # families pending
+        return list.__getitem__(legal, 0)["type"]
+    return legal[0]["type"]
 
 
 def completes(owner: list, seat: int, tile: int, gaining: int | None = None,

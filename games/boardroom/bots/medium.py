@@ -185,7 +185,8 @@ def _consolidate(v: View, me: int, legal: list[Action], style: Style) -> Action 
 def propose(v: View, me: int, legal: list[Action], style: Style) -> Action | None:
     """A trade for the last tile of one of our industries: a swap where both sides complete
     one, else cash. At most `proposals_per_turn` tries a turn."""
-    tried = sum(1 for k in v["refused"] if k.startswith(f"{me}>"))
+    refused = v["refused"]
+    tried = sum(1 for k in refused if k.startswith(f"{me}>")) if refused else 0
     if tried >= style.proposals_per_turn:
         return None
     owner = v["owner"]
