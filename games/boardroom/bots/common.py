@@ -90,6 +90,12 @@ def worst_rent(v: View, seat: int) -> int:
 _WORST: dict[tuple, tuple[int, int | None, int]] = {}
 
 
+def _worst_rent(owner: list, level: list, seat: int) -> int:
+    """`worst_rent` from the lists, uncached (kept for callers of the earlier helper)."""
+    top = _top_rents(owner, level)
+    return top[0] if top[1] != seat else top[2]
+
+
 def _top_rents(owner: list, level: list) -> tuple[int, int | None, int]:
     """(the highest rent on the board, its owner, the highest rent of any other owner)."""
     by_owner: dict[int, int] = {}
