@@ -35,9 +35,10 @@ def play(seats: int, seed: int, level: str, cap: int) -> tuple[int, int, str]:
     n = 0
     while st["phase"] != "finished":
         seat = to_decide(st)[0]
-        legal = legal_actions(st, seat)
+        # The after-roll families wait until the bot reads them (most turns it does not).
+        legal = legal_actions(st, seat, lazy=True)
         # A single legal action is what any bot would play: no view needed for it.
-        action = legal[0] if len(legal) == 1 else \
+        action = legal[0] if type(legal) is list and len(legal) == 1 else \
             choose_action(view(st, seat, copy=False, legal=legal), level, rng)
         step(st, seat, action)
         n += 1

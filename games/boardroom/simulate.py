@@ -46,9 +46,10 @@ def play_game(seats: int, seed: int, level: str, *, check: bool = False,
         if level == "random":
             action = random_choose(st, seat, legal_actions(st, seat), rng)
         else:
-            legal = legal_actions(st, seat)
+            # The after-roll families wait until the bot reads them (most turns it does not).
+            legal = legal_actions(st, seat, lazy=True)
             # A single legal action is what any bot would play: no view needed for it.
-            action = legal[0] if len(legal) == 1 else \
+            action = legal[0] if type(legal) is list and len(legal) == 1 else \
                 choose_action(view(st, seat, copy=False, legal=legal), level, rng)
         if record:
             log.append([seat, action])

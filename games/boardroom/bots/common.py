@@ -20,7 +20,7 @@ from ..engine.board import (
     PRICE,
     RENTS,
 )
-from ..engine.legal import ask_key, offer_key
+from ..engine.legal import LazyLegal, ask_key, offer_key
 from ..engine.state import BETTER_BY
 
 # Handing a rival the last tile of an industry is fair only for this many times its price
@@ -31,11 +31,33 @@ View = dict[str, Any]
 Action = dict[str, Any]
 
 
+def concrete(legal: list[Action]) -> list[Action]:
+    """The legal actions a bot may read without the after-roll trade and lot families being
+    generated: all of them for a plain list; for a `LazyLegal` whose families are still
+    pending, the concrete actions (in order, the families' place left out)."""
+    if type(legal) is LazyLegal and legal._st is not None:  # families pending
+        return list.copy(legal)
+    return legal
+
+
 def find(legal: list[Action], type_: str) -> Action | None:
-    for a in legal:
+    """The first legal action of this type (a concrete type: not "propose" or
+    "auction_own", whose families may not be generated yet)."""
+    # A pending LazyLegal's own items are its concrete actions: read them without a copy.
+    pending = type(legal) is LazyLegal and legal._st is not None
+    for a in list.__iter__(legal) if pending else legal:
         if a["type"] == type_:
             return a
     return None
+
+
+def first_type(legal: list[Action]) -> str:
+    """The type of the first concrete legal action (what the bots' dispatch looks at: bid,
+    pass, answer, buy, decline; the families come only after the roll and in debt, where it
+    takes the same branch)."""
+    if type(legal) is LazyLegal and legal._st is not None:  # families pending
+        return list.__getitem__(legal, 0)["type"]
+    return legal[0]["type"]
 
 
 def completes(owner: list, seat: int, tile: int, gaining: int | None = None,
@@ -53,24 +75,33 @@ def completes(owner: list, seat: int, tile: int, gaining: int | None = None,
 def worst_rent(v: View, seat: int) -> int:
     """The highest rent a rival could charge this seat now (a cash reserve guide)."""
     owner, level = v["owner"], v["level"]
-    # Owners and buildings change rarely, so the same board (and answer) comes back often.
-    key = (seat, *owner, *level)
-    worst = _WORST.get(key)
-    if worst is None:
+    # Owners and buildings change rarely, so the same board (and answer) comes back often;
+    # one entry per board answers for every seat (the top rent, whose it is, and the top of
+    # the other owners).
+    key = (*owner, *level)
+    top = _WORST.get(key)
+    if top is None:
         if len(_WORST) >= 4096:
             _WORST.clear()
-        worst = _WORST[key] = _worst_rent(owner, level, seat)
-    return worst
+        top = _WORST[key] = _top_rents(owner, level)
+    return top[0] if top[1] != seat else top[2]
 
 
-_WORST: dict[tuple, int] = {}
+_WORST: dict[tuple, tuple[int, int | None, int]] = {}
 
 
 def _worst_rent(owner: list, level: list, seat: int) -> int:
-    worst = 0
+    """`worst_rent` from the lists, uncached (kept for callers of the earlier helper)."""
+    top = _top_rents(owner, level)
+    return top[0] if top[1] != seat else top[2]
+
+
+def _top_rents(owner: list, level: list) -> tuple[int, int | None, int]:
+    """(the highest rent on the board, its owner, the highest rent of any other owner)."""
+    by_owner: dict[int, int] = {}
     for t in OWNABLE:
         o = owner[t]
-        if o is None or o == seat:
+        if o is None:
             continue
         kind = KIND[t]
         if kind == "business":
@@ -84,9 +115,15 @@ def _worst_rent(owner: list, level: list, seat: int) -> int:
             r = LOGISTICS_RENT[(owner[5] == o) + (owner[15] == o) + (owner[25] == o)]
         else:
             r = 70 if owner[12] == owner[28] else 28
-        if r > worst:
-            worst = r
-    return worst
+        if r > by_owner.get(o, 0):
+            by_owner[o] = r
+    best, who, second = 0, None, 0
+    for o, r in by_owner.items():
+        if r > best:
+            best, who, second = r, o, best
+        elif r > second:
+            second = r
+    return best, who, second
 
 
 def tile_value(v: View, seat: int, tile: int) -> int:
@@ -96,15 +133,32 @@ def tile_value(v: View, seat: int, tile: int) -> int:
     price = PRICE[tile]
     kind = KIND[tile]
     if kind == "business":
-        mine = sum(1 for t in GROUP[tile] if owner[t] == seat and t != tile)
-        others = {owner[t] for t in GROUP[tile] if t != tile and owner[t] not in (None, seat)}
+        # Plain loops over the three tiles (this runs for every bid): `mine` of the others
+        # are ours; `rival` is the one other owner among them (`rivals` how many distinct).
+        group = GROUP[tile]
+        mine = rivals = 0
+        rival = None
+        for t in group:
+            if t == tile:
+                continue
+            o = owner[t]
+            if o == seat:
+                mine += 1
+            elif o is not None and o != rival:
+                rivals += 1
+                rival = o
         if mine == 2:
             return price * 2 + 100
-        if len(others) == 1 and sum(1 for t in GROUP[tile] if owner[t] in others) == 2:
+        if rivals == 1 and (owner[group[0]] == rival) + (owner[group[1]] == rival) + \
+                (owner[group[2]] == rival) == 2:
             return price * 3 // 2  # blocks a rival's industry
         return price + 20 * mine
     if kind == "logistics":
-        return price + 40 * sum(1 for t in LOGISTICS if owner[t] == seat and t != tile)
+        n = 0
+        for t in LOGISTICS:
+            if t != tile and owner[t] == seat:
+                n += 1
+        return price + 40 * n
     return price
 
 
@@ -152,5 +206,5 @@ def my_tradeable(v: View, seat: int) -> list[int]:
             and (KIND[t] != "business" or not any(level[x] for x in GROUP[t]))]
 
 
-__all__ = ["COMPLETION_FACTOR", "completes", "find", "gives_away", "my_tradeable", "offer_ok",
-           "tile_value", "worst_rent"]
+__all__ = ["COMPLETION_FACTOR", "completes", "concrete", "find", "first_type", "gives_away",
+           "my_tradeable", "offer_ok", "tile_value", "worst_rent"]

@@ -10,7 +10,7 @@ from typing import Any
 
 from ..engine.board import BRANCH_COST, PRICE
 from . import medium
-from .common import find
+from .common import find, first_type
 
 STYLE = medium.Style(reserve_min=40, reserve_max=120, reserve_share=0.2, bid_factor=0.85,
                      auction_instead=0,
@@ -24,7 +24,7 @@ BUILD_CUSHION = 800
 def choose_action(v: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     legal = v["legal"]
     me = v["viewer"]
-    first = legal[0]["type"] if legal else None
+    first = first_type(legal) if legal else None
     if first == "bid":
         tile = v["auction"]["tile"]
         amount = legal[0]["amount"]

@@ -13,7 +13,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..engine.board import BRANCH_COST, GROUP, INDUSTRIES, INDUSTRY, PRICE, RENTS
-from .common import completes, find, gives_away, offer_ok, tile_value, worst_rent
+from ..engine.legal import LazyLegal, ask_key
+from .common import (
+    completes,
+    concrete,
+    find,
+    first_type,
+    gives_away,
+    offer_ok,
+    tile_value,
+    worst_rent,
+)
 
 View = dict[str, Any]
 Action = dict[str, Any]
@@ -62,7 +72,7 @@ def choose_action(v: View, rng: random.Random, style: Style = STYLE) -> Action:
     legal = v["legal"]
     if not legal:
         raise ValueError("This seat has no decision to make now")
-    first = legal[0]["type"]
+    first = first_type(legal)
     if first == "bid" or first == "pass":
         return _bid(v, me, legal, style)
     if first == "answer":
@@ -162,7 +172,7 @@ def _consolidate(v: View, me: int, legal: list[Action], style: Style) -> Action 
         return None
     gain = _step_rent(pos, lvl)
     best = None
-    for a in legal:
+    for a in concrete(legal):
         t = a["type"] == "close" and a["tile"]
         if not t or t in group or level[t] == 5:
             continue
@@ -175,7 +185,8 @@ def _consolidate(v: View, me: int, legal: list[Action], style: Style) -> Action 
 def propose(v: View, me: int, legal: list[Action], style: Style) -> Action | None:
     """A trade for the last tile of one of our industries: a swap where both sides complete
     one, else cash. At most `proposals_per_turn` tries a turn."""
-    tried = sum(1 for k in v["refused"] if k.startswith(f"{me}>"))
+    refused = v["refused"]
+    tried = sum(1 for k in refused if k.startswith(f"{me}>")) if refused else 0
     if tried >= style.proposals_per_turn:
         return None
     owner = v["owner"]
@@ -184,6 +195,9 @@ def propose(v: View, me: int, legal: list[Action], style: Style) -> Action | Non
         return None
     cash = v["cash"][me]
     budget = cash - reserve(v, me, style)
+    if type(legal) is LazyLegal and legal.pending and \
+            not _may_propose(v, me, wanted, budget, style):
+        return None  # nothing below could be offered: leave the families ungenerated
     for fam in legal:
         if fam["type"] != "propose" or fam["kind"] != "swap":
             continue
@@ -208,6 +222,30 @@ def propose(v: View, me: int, legal: list[Action], style: Style) -> Action | Non
                     not gives_away(v, me, a, answering=False):
                 return a
     return None
+
+
+def _may_propose(v: View, me: int, wanted: set[int], budget: int, style: Style) -> bool:
+    """False only when `propose` surely finds nothing. For each wanted tile: the cash offer
+    is at least `trade_premium` times its price, so it fails when that is over budget, or
+    leaves less than the worst rent (`gives_away`), or the holder declined these tiles in
+    the last 5 rounds (`offer_ok`); and no tile of ours completes the holder's industry at a
+    cost (zero or more) within budget."""
+    owner = v["owner"]
+    cash = v["cash"][me]
+    asks = v["asks"]
+    for x in wanted:
+        r = owner[x]
+        want = int(PRICE[x] * style.trade_premium)
+        if want <= budget and cash - want >= worst_rent(v, me):
+            until = asks.get(ask_key(me, r, x, None)) if asks else None
+            if until is None or v["round"] >= until:
+                return True
+        if budget < 0:
+            continue
+        for y in range(40):
+            if owner[y] == me and completes(owner, r, y, gaining=y, losing=x):
+                return True
+    return False
 
 
 def _wanted(owner: list, me: int) -> set[int]:

@@ -58,26 +58,110 @@ def to_decide(st: State) -> list[int]:
 
 
 def legal_actions(st: State, seat: int, *, clock: bool = False,
-                  families: bool = True) -> list[Action]:
+                  families: bool | str = True, lazy: bool = False) -> list[Action]:
     """Everything `seat` may do now. `clock=True` adds what only the site's clocks may apply:
     `forfeit` (a move clock ran out, or the seat left: bankrupt to the bank) and
     `lot_expired` (an auction with no first bid after 60 seconds). `families=False` leaves
-    out the trade and lot families (for checking an action that is neither)."""
+    out the trade and lot families (for checking an action that is neither; "propose" or
+    "auction_own": only that family, for checking one of its members). `lazy=True`
+    (a simulation's bot, deciding before the state moves on) may return a `LazyLegal`:
+    the same list, whose trade and lot families after the roll are generated the first time
+    anything reads past the concrete actions."""
     if st["phase"] == "finished" or type(seat) is not int or not 0 <= seat < st["seats"] \
             or not st["active"][seat]:
         return []
     out: list[Action] = []
-    if seat in to_decide(st):
-        _decision(st, seat, out, families)
+    at = -1
+    a = st["auction"]
+    o = st["offer"]
+    # to_decide, inline (this runs before every decision of a simulation)
+    if seat == (a["at"] if a is not None else o["to"] if o is not None else
+                st["debts"][0]["seat"] if st["debts"] else st["turn"]):
+        at = _decision(st, seat, out, families, lazy and not clock)
     if clock:
         a = st["auction"]
         if a is not None and a["high"] is None and a["at"] == seat:
             out.append({"type": "lot_expired"})
         out.append({"type": "forfeit"})
-    elif families:
+    elif families is True:
         _LAST[:] = [st, st["version"], seat, out,
-                    {id(a): dict(a) for a in out if a["type"] not in FAMILIES}]
+                    {id(a): a.copy() for a in out if a["type"] not in FAMILIES}]
+        if at >= 0:
+            out = _LAST[3] = LazyLegal(out, st, seat, at)
     return out
+
+
+class LazyLegal(list):
+    """The after-roll legal actions with the trade and lot families not yet generated.
+
+    It holds the concrete actions (build, close, end turn) and the place the families go.
+    Reading an item among those before them, the last one (end turn), or its truth value
+    needs nothing more; anything else (iteration, length, other items, comparison, edits)
+    first generates the families, by the same functions as `legal_actions`, and from then on
+    it is that very list. Bots that only want concrete actions read them with
+    `concrete(legal)` (bots/common.py). The families are those of the state the list was
+    made for: reading them once that state has moved on is an error, not a silent mistake.
+    """
+
+    __slots__ = ("_at", "_seat", "_st", "_version")
+
+    def __init__(self, concrete: list[Action], st: State, seat: int, at: int) -> None:
+        super().__init__(concrete)
+        self._st: State | None = st
+        self._seat = seat
+        self._version = st["version"]
+        self._at = at
+
+    @property
+    def pending(self) -> bool:
+        return self._st is not None
+
+    def fill(self) -> LazyLegal:
+        st = self._st
+        if st is None:
+            return self
+        if st["version"] != self._version:
+            raise RuntimeError("These legal actions were made for an earlier state")
+        self._st = None
+        seat = self._seat
+        held = tradeable_by_seat(st)
+        free = _free_rivals(st, seat)
+        fams = _proposals(st, seat, ("swap", "sell"), held, free) + \
+            _own_auctions(st, seat, (), held, free)
+        list.__setitem__(self, slice(self._at, self._at), fams)
+        return self
+
+    def __getitem__(self, i: Any) -> Any:
+        if self._st is not None and type(i) is int and (0 <= i < self._at or i == -1):
+            return list.__getitem__(self, i)
+        self.fill()
+        return list.__getitem__(self, i)
+
+    def __bool__(self) -> bool:
+        return True  # end turn is always there
+
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        return (list, (list(self.fill()),))
+
+
+def _filled(name: str) -> Any:
+    method = getattr(list, name)
+
+    def call(self: LazyLegal, *args: Any, **kwargs: Any) -> Any:
+        self.fill()
+        return method(self, *args, **kwargs)
+
+    call.__name__ = name
+    return call
+
+
+for _name in ("__iter__", "__len__", "__contains__", "__reversed__", "__eq__", "__ne__",
+              "__lt__", "__le__", "__gt__", "__ge__", "__add__", "__mul__", "__rmul__",
+              "__iadd__", "__imul__", "__setitem__", "__delitem__", "__repr__", "__str__",
+              "__sizeof__", "append", "extend", "insert", "pop", "remove", "clear", "index",
+              "count", "copy", "sort", "reverse"):
+    setattr(LazyLegal, _name, _filled(_name))
+LazyLegal.__hash__ = None  # type: ignore[assignment]
 
 
 # The last full list handed out, with the state (held, so its id is not reused), the version
@@ -87,19 +171,22 @@ def legal_actions(st: State, seat: int, *, clock: bool = False,
 _LAST: list[Any] = [None, -1, -1, (), {}]
 
 
-def _decision(st: State, seat: int, out: list[Action], families: bool) -> None:
+def _decision(st: State, seat: int, out: list[Action], families: bool | str,
+              lazy: bool = False) -> int:
+    """Fills `out`; returns where the after-roll families go when `lazy` left them out
+    (else -1)."""
     a = st["auction"]
     if a is not None:
         out.append({"type": "bid", "amount": next_bid(a)})
         out.append({"type": "pass"})
-        return
+        return -1
     if st["offer"] is not None:
         out.append({"type": "answer", "accept": True})
         out.append({"type": "answer", "accept": False})
-        return
+        return -1
     if st["debts"]:
         _raising_money(st, seat, out, families)
-        return
+        return -1
     phase = st["phase"]
     cash = st["cash"][seat]
     if phase == "roll":
@@ -109,36 +196,45 @@ def _decision(st: State, seat: int, out: list[Action], families: bool) -> None:
             if st["releases"][seat]:
                 out.append({"type": "use_release"})
         out.append({"type": "roll"})
-        return
+        return -1
     if phase == "buy":
         pos = st["pos"][seat]
         if cash >= PRICE[pos]:
             out.append({"type": "buy", "tile": pos})
         out.append({"type": "decline", "tile": pos})
-        return
+        return -1
     # phase "act": after the roll
     pos = st["pos"][seat]
     if can_build(st, seat, pos):
         out.append({"type": "build", "tile": pos})
     for t in closable(st, seat):
         out.append({"type": "close", "tile": t})
+    at = -1
     if families and not st["trade_used"]:
-        held = tradeable_by_seat(st)
-        free = _free_rivals(st, seat)
-        out.extend(_proposals(st, seat, ("swap", "sell"), held, free))
-        out.extend(_own_auctions(st, seat, (), held, free))
+        if lazy:
+            at = len(out)
+        else:
+            held = tradeable_by_seat(st)
+            free = _free_rivals(st, seat)
+            if families != "auction_own":
+                out.extend(_proposals(st, seat, ("swap", "sell"), held, free))
+            if families != "propose":
+                out.extend(_own_auctions(st, seat, (), held, free))
     out.append({"type": "end_turn"})
+    return at
 
 
-def _raising_money(st: State, seat: int, out: list[Action], families: bool) -> None:
+def _raising_money(st: State, seat: int, out: list[Action], families: bool | str) -> None:
     debt = st["debts"][0]
     for t in closable(st, seat):
         out.append({"type": "close", "tile": t})
     if families:
         held = tradeable_by_seat(st)
         free = _free_rivals(st, seat)
-        out.extend(_own_auctions(st, seat, debt["auctioned"], held, free))
-        out.extend(_proposals(st, seat, ("sell",), held, free))
+        if families != "propose":
+            out.extend(_own_auctions(st, seat, debt["auctioned"], held, free))
+        if families != "auction_own":
+            out.extend(_proposals(st, seat, ("sell",), held, free))
     for t in bank_sales(st, seat):
         out.append({"type": "sell_bank", "tile": t})
     out.append({"type": "give_up"})
@@ -177,27 +273,33 @@ def can_build(st: State, seat: int, pos: int) -> bool:
 def closable(st: State, seat: int) -> list[int]:
     """Own tiles whose top building may close now: the most developed of the industry, and a
     holding only when the stock has the four branches it breaks into."""
-    owner, level = st["owner"], st["level"]
+    level = st["level"]
     if not any(level):
         return []
-    key = (seat, st["stock"][0] >= 4, *owner, *level)
-    out = _CLOSABLE.get(key)
-    if out is not None:
-        return out
+    owner = st["owner"]
+    ok = st["stock"][0] >= 4
     out = []
-    for t in BUSINESSES:
-        lvl = level[t]
-        if lvl and owner[t] == seat and lvl == max(level[x] for x in GROUP[t]) \
-                and (lvl < 5 or st["stock"][0] >= 4):
-            out.append(t)
-    if len(_CLOSABLE) >= 4096:
-        _CLOSABLE.clear()
-    _CLOSABLE[key] = out
+    # Industry by industry (three tiles each): quicker than a cache keyed by the whole board,
+    # which every purchase, auction and building turns into a miss.
+    for a, b, c in _TRIPLES:
+        la, lb, lc = level[a], level[b], level[c]
+        if not (la or lb or lc):
+            continue
+        top = la if la >= lb and la >= lc else lb if lb >= lc else lc
+        if top == 5 and not ok:
+            continue
+        if la == top and owner[a] == seat:
+            out.append(a)
+        if lb == top and owner[b] == seat:
+            out.append(b)
+        if lc == top and owner[c] == seat:
+            out.append(c)
+    if len(out) > 1:
+        out.sort()  # board order
     return out
 
 
-# Like `_HELD` below: the same buildings come back often; callers never edit the list.
-_CLOSABLE: dict[tuple, list[int]] = {}
+_TRIPLES: tuple[tuple[int, int, int], ...] = tuple(sorted({GROUP[t] for t in BUSINESSES}))
 
 
 def tradeable_by_seat(st: State) -> dict[int, list[int]]:
@@ -284,18 +386,21 @@ def _is_int(v: Any) -> bool:
 
 def problem(st: State, seat: int, action: Any, *, clock: bool = False) -> str | None:
     """None when `action` is legal for `seat` now; otherwise why not, in words."""
+    last = _LAST
+    if last[0] is st and last[1] == st["version"] and last[2] == seat and not clock:
+        # One of the actions just listed, unchanged (so also well-formed): legal.
+        listed = last[4].get(id(action))
+        if listed is not None and listed == action and type(action) is dict:
+            return None
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
         return "An action is an object with a type"
     for k, v in action.items():
         if k != "accept" and isinstance(v, bool):
             return f"{k} must be a number"
     kind = action["type"]
-    last = _LAST
-    if last[0] is st and last[1] == st["version"] and last[2] == seat and not clock:
-        listed = last[4].get(id(action))
-        if listed is not None and listed == action:
-            return None
-    legal = legal_actions(st, seat, clock=clock, families=kind in FAMILIES)
+    # Checking a member of one family needs only that family (and the concrete actions).
+    legal = legal_actions(st, seat, clock=clock,
+                          families=kind if kind in FAMILIES else False)
     if kind in FAMILIES:
         reason = None
         for fam in legal:

@@ -290,8 +290,8 @@ def roll_dice(s: State) -> tuple[int, int]:
     if s["dice_queue"]:
         a, b = s["dice_queue"].pop(0)
         return a, b
-    s["rng"], a = rng_below(s["rng"], 6)
-    s["rng"], b = rng_below(s["rng"], 6)
+    r, a = rng_below(s["rng"], 6)
+    s["rng"], b = rng_below(r, 6)
     return a + 1, b + 1
 
 
@@ -314,7 +314,7 @@ def advance_auction(s: State, ev: Events, after: int | None) -> None:
     n = len(order)
     i = order.index(a["at"]) if after is None else (order.index(after) + 1) % n
     amount = next_bid(a)
-    debtors = {d["seat"] for d in s["debts"]}
+    debtors = {d["seat"] for d in s["debts"]} if s["debts"] else ()
     for k in range(n):
         seat = order[(i + k) % n]
         if seat in out or seat == a["leader"]:
