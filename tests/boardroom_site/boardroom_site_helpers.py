@@ -13,7 +13,7 @@ from django.contrib.sessions.backends.db import SessionStore
 from games.platform import services
 from games.platform.identity import GUEST_SESSION_KEY, Viewer
 from games.platform.interface import get_game
-from games.platform.models import Game
+from games.platform.models import Game, Table
 
 ENGINE = get_game("boardroom")
 
@@ -41,7 +41,10 @@ def _session_cookie(viewer: Viewer | None) -> bytes:
 
 async def connect(code: str, viewer: Viewer | None) -> WebsocketCommunicator:
     cookie = await database_sync_to_async(_session_cookie)(viewer)
-    comm = WebsocketCommunicator(_application(), f"/ws/table/{code}/", headers=[
+    # As the page opens it: with the invite token, which a watcher of a private table needs.
+    token = await database_sync_to_async(
+        lambda: Table.objects.get(code=code).invite_token)()
+    comm = WebsocketCommunicator(_application(), f"/ws/table/{code}/?invite={token}", headers=[
         (b"origin", b"http://localhost"), (b"host", b"localhost"), (b"cookie", cookie)])
     connected, _ = await comm.connect()
     assert connected

@@ -277,7 +277,8 @@ async def test_no_boardroom_frame_or_page_shows_the_seed_the_deck_order_or_other
     me = next(i for i, p in enumerate(game.players) if p["name"] == "Alice")
     socks = {}
     for who, key in cookies.items():
-        comm = WebsocketCommunicator(application, f"/ws/table/{game.table.code}/", headers=[
+        comm = WebsocketCommunicator(application, game.table.invite_path.replace("/t/", "/ws/table/"),
+                                     headers=[
             (b"origin", b"http://localhost"), (b"host", b"localhost"),
             (b"cookie", f"sessionid={key}".encode())])
         assert (await comm.connect())[0]
@@ -292,7 +293,7 @@ async def test_no_boardroom_frame_or_page_shows_the_seed_the_deck_order_or_other
     def page(who: str) -> str:
         client = Client()
         client.cookies["sessionid"] = cookies[who]
-        return client.get(f"/t/{game.table.code}/").content.decode()
+        return client.get(game.table.invite_path).content.decode()
 
     def step() -> Game:
         game.refresh_from_db()
