@@ -215,25 +215,35 @@ def audit_game(game_id: int, seats: dict[int, liveplay.ScriptedSeat]) -> dict[st
 
     `seats` maps engine seat -> the scripted client that played it.
     """
-    from games.platform.interface import get_game
+    from games.platform.interface import expand_action, get_game
     from games.platform.models import Game, GameAction
 
     game = Game.objects.get(pk=game_id)
+    engine = get_game(game.game_kind)
     rows = list(GameAction.objects.filter(game=game).order_by("version"))
-    by_version = {row.version: row for row in rows}
     problems: list[str] = []
     if [row.version for row in rows] != list(range(len(rows))) or len(rows) != game.version:
         problems.append("the log's versions are not 0..n-1")
     acked = lost = 0
+    matched: set[int] = set()
     for seat, client in seats.items():
         for version, move in client.acked_moves:
             acked += 1
-            row = by_version.get(version)
-            if row is None or row.seat != seat or row.action != expected_action(move, version):
+            # A move sent from a page `version` shows lands there, or later when only other
+            # seats' independent moves came between (the decision token let it through).
+            # A page action may stand for several engine actions, logged one after the other
+            # ("Pay with these cards": accept, then pay).
+            wants = expand_action(engine, {}, seat, expected_action(move, version))
+            start = next((i for i in range(version, len(rows) - len(wants) + 1)
+                          if all(rows[i + k].version not in matched and rows[i + k].seat == seat
+                                 and rows[i + k].action == want
+                                 for k, want in enumerate(wants))), None)
+            if start is None:
                 lost += 1
                 problems.append(f"seat {seat}: the acknowledged move at version {version} "
                                 f"is not in the log")
-    engine = get_game(game.game_kind)
+            else:
+                matched.update(range(start, start + len(wants)))
     replayed = engine.replay(ruleset=game.ruleset, seats=game.seat_count, seed=game.seed,
                              actions=[(row.seat, row.action) for row in rows])
     same = json.dumps(replayed, sort_keys=True) == json.dumps(game.state, sort_keys=True)

@@ -276,9 +276,9 @@ async def test_no_boardroom_frame_or_page_shows_the_seed_the_deck_order_or_other
     game, cookies = await database_sync_to_async(setup)()
     me = next(i for i, p in enumerate(game.players) if p["name"] == "Alice")
     socks = {}
+    path = game.table.invite_path.replace("/t/", "/ws/table/")  # as the page opens it
     for who, key in cookies.items():
-        comm = WebsocketCommunicator(application, game.table.invite_path.replace("/t/", "/ws/table/"),
-                                     headers=[
+        comm = WebsocketCommunicator(application, path, headers=[
             (b"origin", b"http://localhost"), (b"host", b"localhost"),
             (b"cookie", f"sessionid={key}".encode())])
         assert (await comm.connect())[0]
