@@ -216,7 +216,7 @@ PERIODIC_TASKS: dict[str, float] = {}
 # embedded default keeps them in this process's memory.
 if REDIS_URL:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
-                          "LOCATION": REDIS_URL, "KEY_PREFIX": "chudopoly"}}
+                          "LOCATION": REDIS_URL, "KEY_PREFIX": f"{CHANNEL_PREFIX}-cache"}}
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 

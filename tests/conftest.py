@@ -301,8 +301,22 @@ def page(browser: Any) -> Iterator[Any]:
 def _fresh_throttles() -> Iterator[None]:
     """The throttles count in Django's cache (process memory on the embedded default): each
     test starts with none of another test's hits."""
-    from django.core.cache import cache
-
-    cache.clear()
+    _clear_cache()
     yield
-    cache.clear()
+    _clear_cache()
+
+
+def _clear_cache() -> None:
+    """Forget the cache's own keys only. On Redis, `cache.clear()` is FLUSHDB: it would also
+    wipe the channel layer, the Celery queues and the worker's heartbeats in the same db."""
+    from django.core.cache import caches
+    from django.core.cache.backends.redis import RedisCache
+
+    cache = caches["default"]
+    if not isinstance(cache, RedisCache):
+        cache.clear()
+        return
+    client = cache._cache.get_client(None, write=True)
+    keys = list(client.scan_iter(match=f"{cache.key_prefix}:*"))
+    if keys:
+        client.delete(*keys)
