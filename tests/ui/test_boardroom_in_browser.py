@@ -19,6 +19,11 @@ BUTTONS = ("#bid", "#pass", "#buy", "#decline", "#roll", "#end-turn")
 
 
 def _look(page: Any, axe: Path, artifacts: Path, name: str) -> None:
+    # A button a push just swapped in may still be fading its colour (a 0.12 s transition):
+    # axe would read the colour half-way (CI saw #end-turn at 2:1 contrast mid-fade).
+    page.wait_for_function(
+        "() => document.getAnimations().every(a => a.playState !== 'running')",
+        timeout=5_000)
     shot(page, artifacts, name)
     check_layout(page, name)
     check_axe(page, axe, name)
