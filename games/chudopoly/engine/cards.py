@@ -262,7 +262,7 @@ def card_dict(card: Card, colour: str | None = None) -> dict:
 class Catalogue:
     """Parallel per-id lookups for one deck, built once and shared by every state using it."""
 
-    __slots__ = ("_dicts", "cards", "colours", "is_property", "is_wild", "key", "kind", "rainbow",
+    __slots__ = ("_dicts", "_shared", "cards", "colours", "is_property", "is_wild", "key", "kind", "rainbow",
                  "size", "value")
 
     def __init__(self, cards: tuple[Card, ...]) -> None:
@@ -276,6 +276,7 @@ class Catalogue:
         self.is_property = [c.kind in ("property", "wild") for c in cards]
         self.rainbow = [c.key == "wild_any" for c in cards]
         self._dicts = [card_dict(c) for c in cards]
+        self._shared: dict[str | None, list[dict]] = {}
 
     def card(self, cid: int, colour: str | None = None) -> dict:
         """A fresh `card_dict` for id `cid` (events and views)."""
@@ -291,6 +292,16 @@ class Catalogue:
             for d in out:
                 d["colour"] = colour
         return out
+
+    def shared_card_dicts(self, ids: Iterable[int], colour: str | None = None) -> list[dict]:
+        """`card_dicts(ids, colour)` for readers that never change a card: one dict per card
+        and zone colour, the same object in every list. Shared views show every card in play
+        at every decision; building fresh dicts for them was most of what the garbage
+        collector had to walk."""
+        table = self._shared.get(colour)
+        if table is None:
+            table = self._shared[colour] = self.card_dicts(range(self.size), colour)
+        return list(map(table.__getitem__, ids))
 
 
 @lru_cache(maxsize=64)

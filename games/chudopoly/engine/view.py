@@ -128,7 +128,7 @@ def _board(cat: Catalogue, p: dict, pure: bool) -> list:
 
 def _shown(cat: Catalogue, board: list, p: dict) -> tuple[list[dict], list[dict]]:
     """A board's bank and zones as a shared view shows them, built once per board."""
-    cards = cat.card_dicts
+    cards = cat.shared_card_dicts
     rows = board[3]
     bank = cards(p["bank"])
     zones = [{"colour": colour, "cards": cards(zone, colour),
@@ -148,7 +148,7 @@ def _shown_discard(cat: Catalogue, discard: list[int]) -> list[dict]:
     if shown is None:
         if len(_DISCARDS) >= _CACHE_CAP:
             _forget()
-        shown = _DISCARDS[key] = cat.card_dicts(reversed(discard))
+        shown = _DISCARDS[key] = cat.shared_card_dicts(reversed(discard))
         _SHARED[id(shown)] = (shown, discard[::-1])
     return shown
 
