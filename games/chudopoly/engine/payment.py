@@ -97,28 +97,31 @@ def _minimal_covers(groups: list[Group], amount: int, cap: int) -> list[list[int
     for i in range(n - 1, -1, -1):
         suffix[i] = suffix[i + 1] + groups[i][0] * len(groups[i][2])
     found: list[list[int]] = []
-    chosen: list[int] = []
-
-    def walk(i: int, total: int) -> None:
-        # Called only where group i exists and the cards from it on can still cover.
-        v, _, ids = groups[i]
-        below = suffix[i + 1]
-        k = 0
-        for k in range(1, len(ids) + 1):
-            chosen.append(ids[k - 1])
-            t = total + k * v
-            if t >= amount:
-                found.append(sorted(chosen))
-                break
-            if t + below >= amount and len(found) < cap:
-                walk(i + 1, t)
-        del chosen[len(chosen) - k:]
-        if total + below >= amount and len(found) < cap:
-            walk(i + 1, total)
-
     if cap > 0 and n and suffix[0] >= amount:
-        walk(0, 0)
+        _walk(groups, suffix, amount, cap, found, [], 0, 0)
     return found[:cap]
+
+
+def _walk(groups: list[Group], suffix: list[int], amount: int, cap: int, found: list[list[int]],
+          chosen: list[int], i: int, total: int) -> None:
+    """`_minimal_covers`'s depth-first walk from group i, `chosen` holding the cards so far.
+    A module function, not a closure: a closure that calls itself is a reference cycle, left
+    for the garbage collector at every payment."""
+    # Called only where group i exists and the cards from it on can still cover.
+    v, _, ids = groups[i]
+    below = suffix[i + 1]
+    k = 0
+    for k in range(1, len(ids) + 1):
+        chosen.append(ids[k - 1])
+        t = total + k * v
+        if t >= amount:
+            found.append(sorted(chosen))
+            break
+        if t + below >= amount and len(found) < cap:
+            _walk(groups, suffix, amount, cap, found, chosen, i + 1, t)
+    del chosen[len(chosen) - k:]
+    if total + below >= amount and len(found) < cap:
+        _walk(groups, suffix, amount, cap, found, chosen, i + 1, total)
 
 
 def _cheapest_cover(groups: list[Group], amount: int) -> list[int]:
