@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.chudopoly.engine.board import SET_SIZE
+from games.chudopoly.engine.recent import Recent
 from games.chudopoly.engine.state import HAND_LIMIT, REARRANGE_BUDGET
 
 from .observe import LazyRng, Obs, draws_nothing
@@ -110,7 +111,7 @@ def zone_score(colour: str, n: int, complete: bool, rent: int = 0) -> float:
 # (engine.view(..., shared=True)) or a state shows an unchanged board with the same zones
 # dicts, so the other seats' answers carry over from decision to decision. The key holds
 # everything else they read (weights, armed, whether the seat is the decider, the target).
-_SEAT_MEMOS: dict[tuple, tuple[Any, ...]] = {}
+_SEAT_MEMOS: Recent[tuple, tuple[Any, ...]] = Recent(1024)
 
 
 def seat_memo(o: Obs, seat: int) -> dict[Any, float]:
@@ -127,9 +128,7 @@ def seat_memo(o: Obs, seat: int) -> dict[Any, float]:
             memo = hit[4]
         else:
             memo = {}
-            if len(_SEAT_MEMOS) >= 4096:
-                _SEAT_MEMOS.clear()
-            _SEAT_MEMOS[key] = (zones, ups, st, cat, memo)
+            _SEAT_MEMOS.put(key, (zones, ups, st, cat, memo))
         memos[seat] = memo
     return memo
 

@@ -19,6 +19,7 @@ from typing import Any
 from games.chudopoly.engine.board import RENT_TABLE, SET_SIZE
 from games.chudopoly.engine.cards import Catalogue, catalogue
 from games.chudopoly.engine.legal import legal_actions
+from games.chudopoly.engine.recent import Recent
 from games.chudopoly.engine.view import shared_ids
 from games.chudopoly.engine.winning import checkpoint_forecast
 
@@ -179,9 +180,7 @@ class Obs:
                 memo = hit[3]
             else:
                 memo = {}
-                if len(_BOARD_MEMOS) >= 4096:
-                    _BOARD_MEMOS.clear()
-                _BOARD_MEMOS[bkey] = (zones, ups, cat, memo)  # held: ids are not reused
+                _BOARD_MEMOS.put(bkey, (zones, ups, cat, memo))  # held: ids are not reused
             self._boards[seat] = memo
         return memo
 
@@ -272,7 +271,8 @@ class Obs:
         return int(self.rules["setsToWin"])
 
 
-_BOARD_MEMOS: dict[tuple, tuple[Any, ...]] = {}
+# About as many boards as the view keeps (engine/view.py), plus the hard bot's worlds' boards.
+_BOARD_MEMOS: Recent[tuple, tuple[Any, ...]] = Recent(512)
 
 
 def seed_of(view: dict[str, Any], salt: str = "") -> int:

@@ -262,8 +262,8 @@ def card_dict(card: Card, colour: str | None = None) -> dict:
 class Catalogue:
     """Parallel per-id lookups for one deck, built once and shared by every state using it."""
 
-    __slots__ = ("_dicts", "_shared", "cards", "colours", "is_property", "is_wild", "key", "kind", "rainbow",
-                 "size", "value")
+    __slots__ = ("_dicts", "_shared", "cards", "colours", "is_property", "is_wild", "key", "kind",
+                 "rainbow", "size", "value")
 
     def __init__(self, cards: tuple[Card, ...]) -> None:
         self.cards = cards

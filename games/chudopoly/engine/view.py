@@ -6,6 +6,7 @@ from __future__ import annotations
 from .board import complete_colours, net_worth, rent_for
 from .cards import COLOUR_KEYS, Catalogue
 from .legal import legal_actions, to_decide
+from .recent import Recent
 from .state import CONTEST_LAP_CAP, DECK_CYCLE_LIMIT, HAND_LIMIT, catalogue_for
 from .winning import checkpoint_forecast, contest_bar, contest_laps
 
@@ -33,9 +34,7 @@ def view(state: dict, seat: int | None, *, shared: bool = False) -> dict:
                 board = known[2]
             else:
                 board = _board(cat, p, pure)
-                if len(_BY_PLAYER) >= _CACHE_CAP:
-                    _BY_PLAYER.clear()
-                _BY_PLAYER[id(p)] = (p, cat, board)
+                _BY_PLAYER.put(id(p), (p, cat, board))
         else:
             board = _board(cat, p, pure)
         bank_total, worth, sets, rows = board[:4]
@@ -99,14 +98,21 @@ def view(state: dict, seat: int | None, *, shared: bool = False) -> dict:
 
 # What a board shows (bank total, net worth, sets, per zone in colour-table order: colour,
 # cards, upgrades, complete, rent; and for shared views its bank and zones as shown), by the
-# board's content: most boards are the same from seat to seat and from move to move.
-_BOARDS: dict[tuple, list] = {}
-_DISCARDS: dict[tuple[Catalogue, tuple[int, ...]], list[dict]] = {}
-# The parts of shared views, by identity (held, so an id is not reused while here): the card
-# ids they show, so a bot reads them without converting card dicts back (`shared_ids`).
-_SHARED: dict[int, tuple[object, object]] = {}
-_BY_PLAYER: dict[int, tuple[dict, Catalogue, list]] = {}  # shared views: id(player) -> board
-_CACHE_CAP = 4096
+# board's content: most boards are the same from seat to seat and from move to move. Each
+# game makes a few hundred boards; a bench replaying a deal finds them all again.
+_BOARDS: Recent[tuple, list] = Recent(512)
+_DISCARDS: Recent[tuple[Catalogue, tuple[int, ...]], list[dict]] = Recent(256)
+# Shared views: id(player) -> (player, catalogue, board). Only the latest states' players come
+# back; the player is held, so its id is not reused while here.
+_BY_PLAYER: Recent[int, tuple[dict, Catalogue, list]] = Recent(64)
+_NO_UPGRADES: list[dict] = []  # shared views: every zone without upgrades shows this list
+
+
+class _Shown(list):
+    """A bank, zones list or discard pile of a shared view, with the card ids it shows, so a
+    bot reads them without converting card dicts back (`shared_ids`). Encodes as a list."""
+
+    __slots__ = ("ids",)
 
 
 def _board(cat: Catalogue, p: dict, pure: bool) -> list:
@@ -120,9 +126,7 @@ def _board(cat: Catalogue, p: dict, pure: bool) -> list:
                  rent_for(cat, p, colour))
                 for colour in COLOUR_KEYS if zones.get(colour)]
         hit = [sum(cat.value[c] for c in p["bank"]), net_worth(cat, p), len(sets), rows, None]
-        if len(_BOARDS) >= _CACHE_CAP:
-            _forget()
-        _BOARDS[key] = hit
+        _BOARDS.put(key, hit)
     return hit
 
 
@@ -130,14 +134,14 @@ def _shown(cat: Catalogue, board: list, p: dict) -> tuple[list[dict], list[dict]
     """A board's bank and zones as a shared view shows them, built once per board."""
     cards = cat.shared_card_dicts
     rows = board[3]
-    bank = cards(p["bank"])
-    zones = [{"colour": colour, "cards": cards(zone, colour),
-              "upgrades": cards(ups, colour) if ups else [], "complete": complete,
-              "rent": rent}
-             for colour, zone, ups, complete, rent in rows]
-    _SHARED[id(bank)] = (bank, list(p["bank"]))
-    _SHARED[id(zones)] = (zones, ({row[0]: list(row[1]) for row in rows},
-                                  {row[0]: list(row[2]) for row in rows if row[2]}))
+    bank = _Shown(cards(p["bank"]))
+    bank.ids = list(p["bank"])
+    zones = _Shown({"colour": colour, "cards": cards(zone, colour),
+                    "upgrades": cards(ups, colour) if ups else _NO_UPGRADES,
+                    "complete": complete, "rent": rent}
+                   for colour, zone, ups, complete, rent in rows)
+    zones.ids = ({row[0]: list(row[1]) for row in rows},
+                 {row[0]: list(row[2]) for row in rows if row[2]})
     board[4] = (bank, zones)
     return bank, zones
 
@@ -146,29 +150,17 @@ def _shown_discard(cat: Catalogue, discard: list[int]) -> list[dict]:
     key = (cat, tuple(discard))
     shown = _DISCARDS.get(key)
     if shown is None:
-        if len(_DISCARDS) >= _CACHE_CAP:
-            _forget()
-        shown = _DISCARDS[key] = cat.shared_card_dicts(reversed(discard))
-        _SHARED[id(shown)] = (shown, discard[::-1])
+        shown = _Shown(cat.shared_card_dicts(reversed(discard)))
+        shown.ids = discard[::-1]
+        _DISCARDS.put(key, shown)
     return shown
-
-
-def _forget() -> None:
-    # All together, so every shared part still handed out is registered in `_SHARED`.
-    _BOARDS.clear()
-    _DISCARDS.clear()
-    _SHARED.clear()
-    _BY_PLAYER.clear()
 
 
 def shared_ids(part: object) -> object | None:
     """For a bank, a zones list or the discard pile of a shared view: the ids it shows (a list;
     for zones, ({colour: card ids}, {colour: upgrade ids})), read only. None for any other
     object, e.g. a part of an unshared view."""
-    hit = _SHARED.get(id(part))
-    if hit is not None and hit[0] is part:
-        return hit[1]
-    return None
+    return part.ids if type(part) is _Shown else None
 
 
 def copy_result(result: dict | None) -> dict | None:
