@@ -36,17 +36,23 @@ from games.chudopoly.bots import LEVELS, choose_action, hard, medium  # noqa: E4
 from games.chudopoly.bots.arena import play_game  # noqa: E402
 
 _HARD_BUDGET = hard.DEFAULT_BUDGET
+_NO_DEADLINE = False
 
 
 def _choose(view: dict[str, Any], level: str) -> dict[str, Any]:
     if level == "hard":
+        if _NO_DEADLINE:
+            # The budget's steps, never cut by the clock: the moves of an idle machine.
+            return hard.choose_action(view, budget=3600.0,
+                                      steps=int(_HARD_BUDGET * hard.STEPS_PER_SECOND))
         return hard.choose_action(view, budget=_HARD_BUDGET)
     return choose_action(view, level=level)
 
 
-def _init(hard_budget: float) -> None:
-    global _HARD_BUDGET
+def _init(hard_budget: float, no_deadline: bool = False) -> None:
+    global _HARD_BUDGET, _NO_DEADLINE
     _HARD_BUDGET = hard_budget
+    _NO_DEADLINE = no_deadline
     # Experiments: HARD_PARAMS='{"HORIZON": "turn"}' overrides the hard module's constants;
     # "STYLE": {"money": 0.7} overrides fields of the hard bot's own weights.
     for name, value in json.loads(os.environ.get("HARD_PARAMS", "{}")).items():
@@ -89,7 +95,7 @@ def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def run_table(lineup: Sequence[str], *, games: int, seed: int, jobs: int, hard_budget: float,
-              ruleset: dict[str, Any]) -> dict[str, Any]:
+              ruleset: dict[str, Any], no_deadline: bool = False) -> dict[str, Any]:
     work = [(list(lineup), g, seed, ruleset) for g in range(games)]
     started = time.perf_counter()
     rows: list[dict[str, Any]] = []
@@ -103,11 +109,11 @@ def run_table(lineup: Sequence[str], *, games: int, seed: int, jobs: int, hard_b
                   f"({time.perf_counter() - started:.0f} s)", file=sys.stderr, flush=True)
 
     if jobs > 1:
-        with Pool(jobs, initializer=_init, initargs=(hard_budget,)) as pool:
+        with Pool(jobs, initializer=_init, initargs=(hard_budget, no_deadline)) as pool:
             for row in pool.imap(_one, work, chunksize=1):
                 progress(row)
     else:
-        _init(hard_budget)
+        _init(hard_budget, no_deadline)
         for w in work:
             progress(_one(w))
     wall = time.perf_counter() - started
@@ -115,6 +121,7 @@ def run_table(lineup: Sequence[str], *, games: int, seed: int, jobs: int, hard_b
     levels = list(dict.fromkeys(lineup))
     out: dict[str, Any] = {"lineup": list(lineup), "seats": k, "games": games, "seed": seed,
                            "hard_budget": hard_budget if "hard" in lineup else None,
+                           "no_deadline": no_deadline and "hard" in lineup,
                            "wall_seconds": round(wall, 1), "levels": {}}
     # CPU time of the games themselves (each in its own process with --jobs), so the speed
     # figure holds on a shared box: games and engine actions per second of one core.
@@ -151,6 +158,8 @@ def run_table(lineup: Sequence[str], *, games: int, seed: int, jobs: int, hard_b
 
 def print_table(t: dict[str, Any]) -> None:
     budget = f", hard budget {t['hard_budget']} s" if t["hard_budget"] is not None else ""
+    if t.get("no_deadline"):
+        budget += f" ({int(t['hard_budget'] * hard.STEPS_PER_SECOND)} steps, no deadline)"
     print(f"\n{t['seats']} seats: {' / '.join(t['lineup'])} - {t['games']} games, seed "
           f"{t['seed']}{budget}, avg {t['avg_turns']} turns, endings {t['endings']}, "
           f"{t['wall_seconds']} s")
@@ -185,6 +194,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seats", default="2,3,4,5", help="round-robin seat counts")
     parser.add_argument("--hard-budget", type=float, default=hard.DEFAULT_BUDGET,
                         help="seconds per hard-bot decision (default %(default)s)")
+    parser.add_argument("--no-deadline", action="store_true",
+                        help="hard searches take their budget's steps whatever the clock says, "
+                             "so a loaded machine plays the same moves as an idle one")
     parser.add_argument("--seed", type=int, default=20_000, help="first deal's seed")
     parser.add_argument("--preset", default="chudopoly")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
@@ -202,7 +214,8 @@ def main(argv: list[str] | None = None) -> int:
           f"{args.preset}, jobs {args.jobs}, pid {os.getpid()}")
     for lineup in tables:
         t = run_table(lineup, games=args.games, seed=args.seed, jobs=args.jobs,
-                      hard_budget=args.hard_budget, ruleset={"preset": args.preset})
+                      hard_budget=args.hard_budget, ruleset={"preset": args.preset},
+                      no_deadline=args.no_deadline)
         print_table(t)
         if args.json:
             print(json.dumps(t))

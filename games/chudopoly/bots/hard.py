@@ -528,10 +528,12 @@ def pick(values: list[list[float]]) -> int:
     return 0
 
 
-def choose_action(view: dict[str, Any], budget: float | None = None) -> dict[str, Any]:
+def choose_action(view: dict[str, Any], budget: float | None = None, steps: int | None = None
+                  ) -> dict[str, Any]:
+    """The hard bot's move. `steps` overrides the step budget, as in `search`."""
     o = Obs.from_view(view)
     # Answers and discards with nothing to weigh, and turns with no play left, need no search.
     if o.phase == "play" and o.plays_left == 0:
         with medium.playing(STYLE):
             return medium.decide(o, random.Random(seed_of(view, "hard")))
-    return search(view, DEFAULT_BUDGET if budget is None else budget)[0]
+    return search(view, DEFAULT_BUDGET if budget is None else budget, steps)[0]
