@@ -18,23 +18,29 @@ def view(state: dict, seat: int | None, *, shared: bool = False) -> dict:
     """What `seat` may see (None: a spectator). The only thing a browser is ever sent.
 
     Every call returns new objects, unless `shared`: then the parts that read the same from
-    seat to seat and from move to move (each board's bank and zones, the discard pile) are
-    the same objects in every view that shows them, for callers that only read the view (bots
-    in the arena). The content is the same either way."""
+    seat to seat and from move to move (each board's bank and zones, an unarmed player's
+    entry, the discard pile, the ruleset) are the same objects in every view that shows them,
+    for callers that only read the view (bots in the arena). The content is the same either
+    way."""
     cat = catalogue_for(state)
     card, cards = cat.card, cat.card_dicts
     pure = state["ruleset"]["pureSetRequired"]
     players = []
     for s, p in enumerate(state["players"]):
+        known = None
         if shared:
             # A state is a value (apply copies a player it changes), so a player dict seen
-            # before shows the same board: found by identity, its content not even hashed.
+            # before shows the same board: found by identity, its content not even hashed;
+            # unless armed (the forecast reads the whole state), its whole entry too.
             known = _BY_PLAYER.get(id(p))
-            if known is not None and known[0] is p and known[1] is cat:
-                board = known[2]
+            if known is not None and known[0] is p and known[1] is cat and known[2] == s:
+                if known[3] is not None:
+                    players.append(known[3])
+                    continue
+                board = known[4]
             else:
+                known = None
                 board = _board(cat, p, pure)
-                _BY_PLAYER.put(id(p), (p, cat, board))
         else:
             board = _board(cat, p, pure)
         bank_total, worth, sets, rows = board[:4]
@@ -48,7 +54,7 @@ def view(state: dict, seat: int | None, *, shared: bool = False) -> dict:
                      for colour, zone, ups, complete, rent in rows]
         # None for anyone not armed (checkpoint_forecast's first answer), without the call.
         forecast = None if p["armed_at"] is None else checkpoint_forecast(state, s)
-        players.append({
+        entry = {
             "seat": s,
             "active": p["active"],
             "hand_count": len(p["hand"]),
@@ -61,7 +67,10 @@ def view(state: dict, seat: int | None, *, shared: bool = False) -> dict:
             "armed_at": p["armed_at"],
             "checkpoint_turn": forecast[0] if forecast else None,
             "opponent_turns_remaining": forecast[1] if forecast else None,
-        })
+        }
+        players.append(entry)
+        if shared and known is None:
+            _BY_PLAYER.put(id(p), (p, cat, s, entry if forecast is None else None, board))
     own = seat is not None and 0 <= seat < len(state["players"])
     discard = state["discard"]
     return {
@@ -91,7 +100,7 @@ def view(state: dict, seat: int | None, *, shared: bool = False) -> dict:
         "contest_laps": contest_laps(state),
         "contest_lap_cap": CONTEST_LAP_CAP,
         "contest_bar": contest_bar(state),
-        "ruleset": {**state["ruleset"], "deck": dict(state["ruleset"]["deck"])},
+        "ruleset": _shared_ruleset(state["ruleset"]) if shared else _copy_ruleset(state["ruleset"]),
         "result": copy_result(state["result"]),
     }
 
@@ -102,9 +111,24 @@ def view(state: dict, seat: int | None, *, shared: bool = False) -> dict:
 # game makes a few hundred boards; a bench replaying a deal finds them all again.
 _BOARDS: Recent[tuple, list] = Recent(512)
 _DISCARDS: Recent[tuple[Catalogue, tuple[int, ...]], list[dict]] = Recent(256)
-# Shared views: id(player) -> (player, catalogue, board). Only the latest states' players come
-# back; the player is held, so its id is not reused while here.
-_BY_PLAYER: Recent[int, tuple[dict, Catalogue, list]] = Recent(64)
+# Shared views: id(player) -> (player, catalogue, seat, its entry in `players` unless armed,
+# board). Only the latest states' players come back; the player is held, so its id is not
+# reused while here.
+_BY_PLAYER: Recent[int, tuple[dict, Catalogue, int, dict | None, list]] = Recent(64)
+# Shared views: id(ruleset) -> (ruleset, its copy); a game's states share one ruleset dict.
+_RULESETS: Recent[int, tuple[dict, dict]] = Recent(64)
+
+
+def _copy_ruleset(rules: dict) -> dict:
+    return {**rules, "deck": dict(rules["deck"])}
+
+
+def _shared_ruleset(rules: dict) -> dict:
+    hit = _RULESETS.get(id(rules))
+    if hit is None or hit[0] is not rules:
+        hit = (rules, _copy_ruleset(rules))
+        _RULESETS.put(id(rules), hit)
+    return hit[1]
 _NO_UPGRADES: list[dict] = []  # shared views: every zone without upgrades shows this list
 
 
