@@ -110,6 +110,11 @@ class CommonwealthGame:
     def legal_actions(self, state: dict[str, Any], seat: int) -> list[dict[str, Any]]:
         return engine.legal_actions(state, seat)
 
+    def acts_any_time(self, state: dict[str, Any], seat: int, action: Mapping[str, Any]
+                      ) -> bool:
+        """Deals may be offered at any time, whoever is deciding (the seed)."""
+        return action.get("type") == "offer" and engine.can_offer(state, seat)
+
     def apply(self, state: dict[str, Any], seat: int, action: dict[str, Any]) -> Applied:
         try:
             applied = engine.apply(state, seat, action)
