@@ -153,6 +153,30 @@ def _two_guests(ann: Any, ben: Any) -> tuple[Game, int, int]:
     return game, a, b
 
 
+def _offer_and_accept(proposer: Any, recipient: Any, project: str, field: str, cash: str,
+                      axe: Path, artifacts: Path, size: str) -> None:
+    """The proposer ticks a project and asks for cash in the deal form; the recipient reads
+    the terms on its own screen and accepts."""
+    proposer.locator("#deal-panel summary").click()
+    form = proposer.locator(".cw-deal-form").first
+    form.get_by_label(project).check()
+    form.locator(f'input[data-path="{field}"]').fill(cash)
+    _look(proposer, axe, artifacts, f"{size}-commonwealth-deal-form")
+    before = _version(proposer)
+    form.locator("button.offer-deal").click()
+    proposer.wait_for_function(
+        "v => document.getElementById('table-version').value !== v", arg=before,
+        timeout=15_000)
+    recipient.wait_for_selector("#decision #accept", timeout=15_000)
+    terms = recipient.locator("#deal").inner_text()
+    assert project in terms and f"{cash} in cash" in terms, terms
+    _look(recipient, axe, artifacts, f"{size}-commonwealth-deal-answer")
+    _click(recipient, "#accept")
+    proposer.wait_for_function(
+        "() => document.querySelector('#log').innerText.includes('accepted the deal')",
+        timeout=15_000)
+
+
 def test_two_guests_make_a_deal_online(live_server_url: str, browser: Any,
                                        axe_script: Path, artifacts: Path) -> None:
     ann, ben = guest("ann"), guest("ben")
@@ -168,31 +192,24 @@ def test_two_guests_make_a_deal_online(live_server_url: str, browser: Any,
             page.goto(url)
             settle(page)
             pages[who] = page
-        p_ann, p_ben = pages["ann"], pages["ben"]
         if size == "phone":
-            # Ann offers Ben the Tool Lending Shed (with Ben's own chip on it) for 30.
-            p_ann.locator("#deal-panel summary").click()
-            form = p_ann.locator(".cw-deal-form").first
-            form.get_by_label("Tool Lending Shed").check()
-            form.locator('input[data-path="get.cash"]').fill("30")
-            _look(p_ann, axe_script, artifacts, "phone-commonwealth-deal-form")
-            before = _version(p_ann)
-            form.locator("button.offer-deal").click()
-            p_ann.wait_for_function(
-                "v => document.getElementById('table-version').value !== v", arg=before,
-                timeout=15_000)
-            p_ben.wait_for_selector("#decision #accept", timeout=15_000)
-            assert "Tool Lending Shed" in p_ben.locator("#deal").inner_text()
-            assert "30 in cash" in p_ben.locator("#deal").inner_text()
-            _look(p_ben, axe_script, artifacts, "phone-commonwealth-deal-answer")
-            _click(p_ben, "#accept")
-            p_ann.wait_for_function(
+            # Ann offers Ben the Tool Lending Shed (with Ben's own chip on it) for 30 of his.
+            _offer_and_accept(pages["ann"], pages["ben"], "Tool Lending Shed", "get.cash", "30",
+                              axe_script, artifacts, size)
+        else:
+            # Ben sells it back to Ann for 20 of hers.
+            _offer_and_accept(pages["ben"], pages["ann"], "Tool Lending Shed", "get.cash", "20",
+                              axe_script, artifacts, size)
+        state = off_loop(lambda: Game.objects.get(pk=game.pk).state)
+        if size == "phone":
+            assert state["projects"][1]["manager"] == b and state["players"][a]["cash"] == 40
+        else:
+            assert state["projects"][1]["manager"] == a and state["players"][a]["cash"] == 20
+        assert state["projects"][1]["chips"] == [b]  # chips move with their project
+        for who, page in pages.items():
+            page.wait_for_function(
                 "() => document.querySelector('#log').innerText.includes('accepted the deal')",
                 timeout=15_000)
-        state = off_loop(lambda: Game.objects.get(pk=game.pk).state)
-        assert state["projects"][1]["manager"] == b and state["players"][a]["cash"] == 40
-        for who, page in pages.items():
-            assert "accepted the deal" in page.locator("#log").inner_text()
             _look(page, axe_script, artifacts, f"{size}-commonwealth-after-deal-{who}")
             _weigh(page, f"{size} {who}")
             assert not page.console_errors, page.console_errors
