@@ -24,6 +24,17 @@ def _space(index: Any) -> str:
     return data.SPACES[index]["name"] if isinstance(index, int) and 0 <= index < 40 else "?"
 
 
+def _side(side: Any) -> str:
+    """One side of a deal in words ("Union Hall and 40 in cash")."""
+    side = side if isinstance(side, Mapping) else {}
+    parts = [_project(pid) for pid in side.get("projects") or []]
+    if side.get("cash"):
+        parts.append(f"{side['cash']} in cash")
+    if side.get("jail_card"):
+        parts.append("the Get Out of Jail Free card")
+    return " and ".join(parts) or "nothing"
+
+
 def describe_event(event: Mapping[str, Any], *, viewer: int | None, names: Sequence[str]
                    ) -> str | None:
     """One log line in words for an already-redacted event (None: leave it out).
@@ -124,11 +135,15 @@ def describe_event(event: Mapping[str, Any], *, viewer: int | None, names: Seque
     if t == "pledge":
         return f"{s} gave {event.get('amount')} toward {who('jailed', False)}’s Jail fee."
     if t == "offer":
-        return f"{s} offered {who('to', False)} a deal."
+        if "give" not in event:  # the terms are the two parties' business (engine/view.py)
+            return f"{s} offered {who('to', False)} a deal."
+        return (f"{s} offered {who('to', False)}: {_side(event['give'])} for "
+                f"{_side(event['get'])}.")
     if t in ("decline", "withdraw"):
         return f"{s} {'declined' if t == 'decline' else 'withdrew'} the deal."
     if t == "deal":
-        return f"{s} accepted the deal from {who('from', False)}."
+        return (f"{s} accepted the deal from {who('from', False)}: {_side(event.get('give'))} "
+                f"for {_side(event.get('get'))}.")
     if t == "order":
         return None
     if t == "game_over":

@@ -20,7 +20,7 @@ from games.platform import services
 from games.platform.models import Game, Seat
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
-from page_weight import BUDGET, weigh  # noqa: E402
+from page_weight import BUDGET, weigh
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
