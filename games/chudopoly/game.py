@@ -54,6 +54,8 @@ class ChudopolyGame:
     name = "Chudopoly"
     min_seats = 2
     max_seats = 5
+    # Quick match seats 2-4: a five-seat table of strangers is a long game to queue for.
+    quick_match_seats = (2, 3, 4)
 
     # --- rules and setup --------------------------------------------------------------------
     def presets(self) -> dict[str, str]:
