@@ -117,10 +117,8 @@ class CommonwealthGame:
         return engine.events_for(list(events), seat)
 
     def result(self, state: dict[str, Any]) -> dict[str, Any] | None:
-        r = engine.result(state)
-        if r is not None:
-            r["rated"] = r["end_reason"] == "chips"  # a ruined community rates nobody
-        return r
+        # Who is rated, and how, is `ladder_places`'s answer: the result is the engine's.
+        return engine.result(state)
 
     def ladder_places(self, result: Mapping[str, Any]) -> LadderPlaces:
         """Issue 18: the winner first, the rest by chips placed (equal counts share a place);
