@@ -37,7 +37,11 @@ class QueueForm(forms.Form):
         self.game_kind = game_kind or default_game()
         self.fields["game"].choices = game_choices()
         self.fields["game"].initial = self.game_kind
-        self.fields["preset"].choices = list(ladders(self.game_kind).items())
+        presets = list(ladders(self.game_kind).items())
+        self.fields["preset"].choices = presets
+        if len(presets) == 1:  # the stock rules only (Boardroom): nothing to choose
+            self.fields["preset"].widget = forms.HiddenInput()
+            self.fields["preset"].initial = presets[0][0]
         sizes = queue_seats(self.game_kind)
         self.fields["seats"].choices = [(n, f"{n} players") for n in sizes]
         self.fields["seats"].initial = 4 if 4 in sizes else sizes[0]

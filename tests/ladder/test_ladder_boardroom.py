@@ -148,6 +148,8 @@ def test_the_queue_page_offers_boardrooms_sizes_and_joins_its_queue(alice) -> No
     assert "Boardroom quick match" in page
     assert 'name="game" value="boardroom"' in page
     assert 'name="seats" value="6"' in page
+    # One stock preset: it travels hidden instead of a menu of one.
+    assert '<select name="preset"' not in page and 'name="preset" value="standard"' in page
     response = client.post(url, {"game": BOARDROOM, "preset": "standard", "seats": "6",
                                  "mode": "ranked"})
     assert response.status_code == 302
