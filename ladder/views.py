@@ -18,7 +18,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseClientRedirect
 
 from games.platform.identity import GUEST_NAME_SESSION_KEY, Viewer, viewer_from_request
-from games.platform.interface import default_game, get_game, registered_games
+from games.platform.interface import default_game, get_game, ladder_placing, registered_games
 from games.platform.models import Game
 from ladder import elo, queries, replay, services
 from ladder.forms import HistoryFilterForm, QueueForm
@@ -44,7 +44,8 @@ def _method_context() -> dict[str, Any]:
     return {"start_rating": round(elo.START_RATING), "k_provisional": round(elo.K_PROVISIONAL),
             "k_established": round(elo.K_ESTABLISHED),
             "provisional_games": elo.PROVISIONAL_GAMES,
-            "min_games": queries.LEADERBOARD_MIN_GAMES}
+            "min_games": queries.LEADERBOARD_MIN_GAMES,
+            "placing_rules": [ladder_placing(get_game(kind)) for kind in registered_games()]}
 
 
 @require_GET

@@ -67,6 +67,9 @@ class BoardroomGame:
     name = "Boardroom"
     min_seats = MIN_SEATS
     max_seats = MAX_SEATS
+    ladder_placing = ("Boardroom: by order of bankruptcy, the last one standing first (leaving "
+                      "and running out of clock are bankruptcies too); at the turn limit, "
+                      "those still in by net worth.")
 
     # --- rules and setup --------------------------------------------------------------------
     def presets(self) -> dict[str, str]:

@@ -21,6 +21,8 @@ class CommonwealthGame:
     name = "Commonwealth"
     min_seats = 2
     max_seats = 4
+    ladder_placing = ("Commonwealth: the winner first, the rest by chips placed; when the Fund "
+                      "runs dry the community is ruined, everyone lost and nobody is rated.")
 
     # --- rules and setup --------------------------------------------------------------------
     def presets(self) -> dict[str, str]:

@@ -192,8 +192,9 @@ class GameEngine(Protocol):
         ...
 
     # --- replay and history (the ladder's pages) --------------------------------------------
-    # Optional: `ladder_places(result)`, `stock_preset(ruleset)` and `quick_match_seats`, each
-    # with a default most games want (see the functions of those names below).
+    # Optional: `ladder_places(result)`, `stock_preset(ruleset)`, `quick_match_seats` and
+    # `ladder_placing` (a sentence), each with a default most games want (see the functions
+    # of those names below).
     replay_template: str  # draws one replay frame's board from `replay_board` output
 
     def replay_board(self, view: View, *, seat: int | None, names: Sequence[str],
@@ -247,6 +248,13 @@ def stock_preset(engine: GameEngine, ruleset: Mapping[str, Any] | None) -> str |
         except RulesetInvalid:
             continue
     return None
+
+
+def ladder_placing(engine: GameEngine) -> str:
+    """One sentence for the ladders' "How ratings work": how this game places its players
+    (its own `ladder_placing`, or the engine's order)."""
+    return getattr(engine, "ladder_placing", None) or (
+        f"{engine.name}: players are placed in the order the game's result gives.")
 
 
 def quick_match_seats(engine: GameEngine) -> tuple[int, ...]:

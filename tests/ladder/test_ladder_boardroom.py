@@ -208,6 +208,16 @@ def test_the_replay_page_steps_through_a_boardroom_game(three_bankrupt_in_turn, 
     assert f"Step {game.actions.count()} of {game.actions.count()}" in last
     first = Client().get(url + "?step=0").content.decode()
     assert f"Step 0 of {game.actions.count()}" in first
+    # Boardroom hides no hands, so there are none to open.
+    assert 'id="open-hands"' not in first
+    names = {r.user_id: r.name for r in PlayerResult.objects.filter(record__game=game)}
+    assert "Final placings: 1. alice · 2. bob · 3. carol" in last.replace(
+        names[alice.user_id], "alice")
+
+
+def test_how_ratings_work_says_how_boardroom_places_players() -> None:
+    page = Client().get(reverse("ladder:index")).content.decode()
+    assert "Boardroom: by order of bankruptcy, the last one standing first" in page
 
 
 def test_a_boardroom_export_replays_to_the_same_result(three_bankrupt_in_turn,

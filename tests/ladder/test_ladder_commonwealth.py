@@ -84,6 +84,8 @@ def test_a_ruined_community_rates_nobody_and_nobody_won(alice, bob, monkeypatch)
     assert record.ranked and not record.rated
     assert record.unrated_reason == "The Fund ran dry: everyone lost, nobody is rated."
     assert _places(game, alice, bob) == [2, 2]  # everyone shares the last place
+    final = replay_frame(game, step=game.actions.count(), seat=None, open_hands=False)
+    assert final.everyone_lost  # the replay says so instead of listing placings
     assert not Rating.objects.exists()
     assert not PlayerResult.objects.filter(rating_after__isnull=False).exists()
 
@@ -169,4 +171,6 @@ def test_replay_frames_step_through_a_commonwealth_game(alice, bob, monkeypatch)
     assert first.step == 0 and first.result is None and first.board["fund"] == 1848
     last = replay_frame(game, step=total, seat=None, open_hands=False)
     assert last.last and last.broken_at is None and last.result == game.result
-    assert last.placements[0] == game.players[game.result["winner"]]["name"]
+    winner, loser = (p["name"] for p in game.players)  # WON_BY_CHIPS: engine seat 0 wins
+    assert last.placings == [(1, [winner]), (2, [loser])] and not last.everyone_lost
+    assert not last.can_open_hands
