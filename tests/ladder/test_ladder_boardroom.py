@@ -243,3 +243,16 @@ def test_the_export_keeps_each_players_engine_seat(three_bankrupt_in_turn, alice
     assert data["players"][engine_seat(game, alice)]["name"] == "alice"
     assert PlayerResult.objects.get(record__game=game, user_id=alice.user_id).seat == \
         engine_seat(game, alice)
+
+
+def test_a_running_ranked_table_shows_each_players_boardroom_rating(alice, bob) -> None:
+    from ladder.table_ratings import table_ratings
+
+    # The same ladder key on another game ("standard") is another rating.
+    set_rating(alice, "standard", 1610, game_kind=BOARDROOM)
+    set_rating(alice, "standard", 1700, game_kind="commonwealth")
+    game = matched_game(alice, bob, preset="standard", game_kind=BOARDROOM)
+    shown = table_ratings(game)
+    assert shown["rated"] is True
+    assert shown["seats"][engine_seat(game, alice)]["rating"] == 1610
+    assert shown["seats"][engine_seat(game, bob)]["rating"] == 1500
