@@ -5,6 +5,7 @@ export, all through the ladder code Chudopoly uses."""
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 from io import StringIO
 from pathlib import Path
 
@@ -20,7 +21,7 @@ from games.platform import services as tables
 from games.platform.identity import Viewer
 from games.platform.models import Game, Table
 from ladder import services
-from ladder.models import GameRecord, PlayerResult, Rating
+from ladder.models import GameRecord, PlayerResult, QueueTicket, Rating
 from ladder.services import LadderError
 
 pytestmark = pytest.mark.django_db
@@ -129,6 +130,18 @@ def test_boardroom_and_chudopoly_players_never_share_a_table(alice, bob, carol, 
     kinds = sorted(Table.objects.get(pk=m.table_id).game_kind
                    for m in services.queue_pair(now=now))
     assert kinds == [BOARDROOM, "chudopoly"]
+
+
+def test_a_casual_boardroom_player_may_fill_a_six_seat_table_with_bots(guest_gus) -> None:
+    t = ticket(guest_gus, preset="standard", seats=6, ranked=False, name="Gus",
+               game_kind=BOARDROOM)
+    QueueTicket.objects.filter(pk=t.pk).update(joined_at=timezone.now() - timedelta(seconds=31))
+    match = services.queue_fill_with_bots(viewer=guest_gus)
+    table = Table.objects.get(pk=match.table_id)
+    assert (table.game_kind, table.status) == (BOARDROOM, Table.Status.PLAYING)
+    assert sorted(table.seats.values_list("is_bot", flat=True)) == [False] + [True] * 5
+    game = tables.current_game(table)
+    assert game is not None and game.ruleset["bots"].count(True) == 5
 
 
 def test_queue_sizes_are_each_games_own(alice) -> None:

@@ -103,6 +103,20 @@ def test_after_the_winner_equal_chip_counts_share_a_place(alice, bob, carol,
     assert ratings[third.user_id] == pytest.approx(1490)
 
 
+def test_a_ranked_player_who_leaves_takes_last_place_even_with_more_chips(
+        alice, bob, monkeypatch) -> None:
+    # Commonwealth has no rule for leaving: a bot plays the seat, and the ladder places the
+    # leaver last (here the seat that goes on to place its tenth chip).
+    monkeypatch.setattr(tables.secrets, "randbits", lambda bits: WON_BY_CHIPS)
+    game = matched_game(alice, bob, preset="standard", game_kind=COMMONWEALTH)
+    winner, other = _by_engine_seat(game, alice, bob)
+    tables.seat_leave(table_id=game.table_id, viewer=winner)
+    game = play_moves(game, 400)
+    assert game.status == Game.Status.FINISHED and game.result["winner"] == 0
+    assert _places(game, other, winner) == [1, 2]
+    assert PlayerResult.objects.get(record__game=game, user_id=winner.user_id).left
+
+
 def test_the_rest_are_placed_by_chips_placed_most_first() -> None:
     result = {"winner": 2, "end_reason": "chips", "placements": [2, 3, 0, 1],
               "chips": [4, 1, 10, 7]}
