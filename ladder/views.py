@@ -278,7 +278,10 @@ def replay_view(request: HttpRequest, game_id: int) -> HttpResponse:
     context = {"game": game, "frame": frame, "record": record,
                "ladder_name": services.ladder_title(game.game_kind,
                                                     services.stock_preset(game) or "custom"),
-               "open_q": "&open=1" if open_hands else ""}
+               "open_q": "&open=1" if open_hands else "",
+               # The board is drawn by the game's own template: its styles come with it (its
+               # scripts drive a live table, not a replay).
+               "game_styles": getattr(get_game(game.game_kind), "page_styles", ())}
     if request.htmx and request.htmx.target == "replay-frame":
         return render(request, "ladder/_replay_frame.html", context)
     return render(request, "ladder/replay.html", context)

@@ -221,6 +221,7 @@ def test_the_replay_page_steps_through_a_boardroom_game(three_bankrupt_in_turn, 
     assert f"Step {game.actions.count()} of {game.actions.count()}" in last
     first = Client().get(url + "?step=0").content.decode()
     assert f"Step 0 of {game.actions.count()}" in first
+    assert "boardroom/board.css" in last  # the game's board template comes with its styles
     # Boardroom hides no hands, so there are none to open.
     assert 'id="open-hands"' not in first
     names = {r.user_id: r.name for r in PlayerResult.objects.filter(record__game=game)}
