@@ -270,3 +270,23 @@ def test_a_running_ranked_table_shows_each_players_boardroom_rating(alice, bob) 
     assert shown["rated"] is True
     assert shown["seats"][engine_seat(game, alice)]["rating"] == 1610
     assert shown["seats"][engine_seat(game, bob)]["rating"] == 1500
+
+
+def _status(game: Game, viewer: Viewer) -> str:
+    from games.platform import presenters
+
+    game.refresh_from_db()
+    return presenters.render_all(presenters.load_screen(game.table, viewer), oob=False)["status"]
+
+
+def test_a_ranked_boardroom_table_shows_rated_then_each_change_and_the_replay(alice,
+                                                                             bob) -> None:
+    game = matched_game(alice, bob, preset="standard", game_kind=BOARDROOM)
+    assert 'id="rated-badge"' in _status(game, alice)
+    game = _bankrupt_in_turn(game, bob)
+    status = _status(game, bob)
+    assert "1500 → 1520 (<span class=\"delta\">+20</span>)" in status
+    assert "1500 → 1480 (<span class=\"delta\">−20</span>)" in status
+    assert f'href="/ladder/games/{game.pk}/replay/"' in status
+    casual = matched_game(alice, bob, preset="standard", game_kind=BOARDROOM, ranked=False)
+    assert "rated-badge" not in _status(casual, alice)
