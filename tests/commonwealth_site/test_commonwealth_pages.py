@@ -114,7 +114,7 @@ def test_a_ruined_community_says_everyone_lost_on_the_table(client: Client) -> N
     game = services.table_apply_action(game_id=game.pk, seat=seat, expected_version=game.version,
                                        action={"type": "ride", "to": 6})
     assert game.status == Game.Status.FINISHED and game.result["end_reason"] == "fund_dry"
-    assert game.result["rated"] is False
+    assert ENGINE.ladder_places(game.result).everyone_lost
     table.refresh_from_db()
     html = client.get(table.invite_path).content.decode()
     assert "The Community Fund ran dry: everyone lost" in html
