@@ -4,11 +4,12 @@
 package. Only Commonwealth's own modules import its engine: this adapter, `board.py` (the
 board's template data, from a view), `rules.py` (the rules page) and `describe.py` (log lines).
 
-The optional methods the platform's clocks, auto move and leaving look for are here too:
-`timeout_actions` and `auto_move` (the engine's defaults), `clock_seconds` (5 minutes for a
-seat's own decisions, 60 s for bids and answers) and `leave_actions` (running out of anything
-never retires a player, so leaving only withdraws the leaver's open offer; a bot then plays
-the seat until its owner returns).
+The optional methods the platform's clocks and auto move look for are here too:
+`timeout_actions` and `auto_move` (the engine's defaults) and `clock_seconds` (5 minutes for a
+seat's own decisions, 60 s for bids and answers). There is deliberately no `leave_actions`:
+nothing ever retires a seat in this game, so a leaver's seat is played by the stand-in bot
+until they return, and the ladder places a leaver last (its `_leavers`, which treats a game
+with `leave_actions` as one whose result already places them).
 """
 
 from __future__ import annotations
@@ -169,14 +170,6 @@ class CommonwealthGame:
     def auto_move(self, state: dict[str, Any], seat: int) -> dict[str, Any] | None:
         """The site's auto move: what the clock would choose, at once."""
         return engine.auto_action(state, seat)
-
-    def leave_actions(self, state: dict[str, Any], seat: int) -> list[dict[str, Any]]:
-        """Leaving never retires a seat (the seed: nobody is ever out); the leaver's open offer
-        is withdrawn so nobody answers a deal its proposer is no longer there to honour."""
-        deal = state.get("deal")
-        if state.get("result") is None and deal is not None and deal["from"] == seat:
-            return [{"type": "withdraw"}]
-        return []
 
     def clock_seconds(self, state: dict[str, Any]) -> int:
         """5 minutes for a seat's own decisions, 60 seconds for bids and answers."""

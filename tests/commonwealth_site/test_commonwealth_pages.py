@@ -11,7 +11,7 @@ from django.urls import reverse
 from games.commonwealth.engine import data
 from games.platform import services
 from games.platform.identity import Viewer
-from games.platform.models import Game, GameAction, Table
+from games.platform.models import Game, GameAction, Seat, Table
 
 pytestmark = pytest.mark.django_db
 
@@ -120,28 +120,18 @@ def test_a_ruined_community_says_everyone_lost_on_the_table(client: Client) -> N
     assert "The Community Fund ran dry: everyone lost" in html
 
 
-def test_leaving_a_running_game_withdraws_only_the_leavers_open_offer() -> None:
+def test_leaving_a_running_game_retires_nobody_a_bot_plays_the_seat() -> None:
     ann = Viewer(user_id=None, guest_key="guest-leaver-00000000000000000")
     table = services.table_play_vs_bots(viewer=ann, name="Ann", levels=["easy", "easy"],
                                         game_kind="commonwealth", turn_seconds=0)
     game = services.current_game(table)
     me = next(i for i, p in enumerate(game.players) if not p["bot"])
-    rival = next(i for i, p in enumerate(game.players) if p["bot"])
-    state = dict(game.state)
-    state["players"] = [dict(p) for p in state["players"]]
-    state["bank"] -= 30
-    state["players"][me]["cash"] = 30
-    game.state = state
-    game.save(update_fields=["state"])
-    game = services.table_apply_action(
-        game_id=game.pk, seat=me, expected_version=game.version,
-        action={"type": "offer", "to": rival, "give": {"cash": 30}, "get": {}})
-    assert game.state["deal"] is not None
     services.seat_leave(table_id=table.pk, viewer=ann)
     game.refresh_from_db()
-    assert game.state["deal"] is None and game.status == Game.Status.RUNNING
-    assert game.state["players"][me]["cash"] == 30  # nobody is retired, nothing is lost
-    assert GameAction.objects.filter(game=game, source="leave").count() == 1
+    assert game.status == Game.Status.RUNNING
+    assert not GameAction.objects.filter(game=game, source="leave").exists()
+    assert Seat.objects.get(table=table, game_seat=me).away  # the stand-in bot plays it
+    assert game.state["players"][me]["supply"] == 10
 
 
 def test_the_table_page_mid_game_weighs_under_100_kb_gzip(client: Client) -> None:
