@@ -118,6 +118,15 @@ def test_commonwealth_against_a_bot_to_the_end_by_clicking(
             page.wait_for_timeout(200)  # the bot is moving
             continue
         kind = page.locator("#decision-heading").inner_text()
+        if "GO" in kind and "gift" not in done and _visible(page, "#amount-form"):
+            # Once, a gift of an amount of my own choosing (the form builds the action).
+            page.locator('#amount-form input[data-path="amount"]').fill("7")
+            _click(page, "#amount-form button")
+            done["gift"] = 1
+            page.wait_for_function(
+                "() => document.querySelector('#log').innerText"
+                ".includes('received 7 as a GO donation')", timeout=15_000)
+            continue
         if kind not in looked and ("Auction" in kind or "Chance" in kind or "GO" in kind):
             looked.add(kind)
             _look(page, axe_script, artifacts, f"{size}-commonwealth-{len(looked)}")
