@@ -155,7 +155,7 @@ def _two_guests(ann: Any, ben: Any) -> tuple[Game, int, int]:
     # A few rounds in: Ann manages both brown projects, Ben has saved some cash; it is Ben's
     # turn, so Ann's offer is made while she is not the one deciding.
     state = scenario(seats=2, turn=b, cash={a: 10, b: 80}, managers={0: a, 1: a},
-                     chips={0: [a], 1: [b]}, pos={a: 3, b: 8})
+                     chips={0: [a], 1: [b]}, pos={a: 3, b: 8}, dice=[[3, "2"]])
     state["version"] = game.state["version"]
     game.state = state
     game.save(update_fields=["state"])
@@ -163,13 +163,22 @@ def _two_guests(ann: Any, ben: Any) -> tuple[Game, int, int]:
 
 
 def _offer_and_accept(proposer: Any, recipient: Any, project: str, field: str, cash: str,
-                      axe: Path, artifacts: Path, size: str) -> None:
-    """The proposer ticks a project and asks for cash in the deal form; the recipient reads
+                      axe: Path, artifacts: Path, size: str, meanwhile: Any = None) -> None:
+    """The proposer ticks a project and asks for cash in the deal form (while `meanwhile`
+    moves the game on, if given: the half-made offer survives the push); the recipient reads
     the terms on its own screen and accepts."""
     proposer.locator("#deal-panel summary").click()
     form = proposer.locator(".cw-deal-form").first
     form.get_by_label(project).check()
     form.locator(f'input[data-path="{field}"]').fill(cash)
+    if meanwhile is not None:
+        changed = meanwhile()  # text that shows up in the proposer's deal form once redrawn
+        proposer.wait_for_function(
+            "t => document.querySelector('.cw-deal-form').innerText.includes(t)", arg=changed,
+            timeout=15_000)
+        form = proposer.locator(".cw-deal-form").first
+        assert form.is_visible() and form.get_by_label(project).is_checked()
+        assert form.locator(f'input[data-path="{field}"]').input_value() == cash
     _look(proposer, axe, artifacts, f"{size}-commonwealth-deal-form")
     before = _version(proposer)
     form.locator("button.offer-deal").click()
@@ -202,9 +211,16 @@ def test_two_guests_make_a_deal_online(live_server_url: str, browser: Any,
             settle(page)
             pages[who] = page
         if size == "phone":
-            # Ann offers Ben the Tool Lending Shed (with Ben's own chip on it) for 30 of his.
+            # Ann offers Ben the Tool Lending Shed (with Ben's own chip on it) for 30 of his;
+            # while she fills in the form, Ben rolls onto the Laundry Cooperative and buys it,
+            # which redraws her deal form (his projects and cash changed).
+            def ben_buys(ben: Any = pages["ben"]) -> str:
+                _click(ben, "#roll")
+                _click(ben, "#buy")
+                return "Laundry Cooperative"
+
             _offer_and_accept(pages["ann"], pages["ben"], "Tool Lending Shed", "get.cash", "30",
-                              axe_script, artifacts, size)
+                              axe_script, artifacts, size, meanwhile=ben_buys)
         else:
             # Ben sells it back to Ann for 20 of hers.
             _offer_and_accept(pages["ben"], pages["ann"], "Tool Lending Shed", "get.cash", "20",
