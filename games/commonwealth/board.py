@@ -147,8 +147,8 @@ def _amount_form(view: Mapping[str, Any], me: int, kind: str) -> dict[str, Any] 
     cash = view["players"][me]["cash"]
     if kind == "auction":
         low = max(data.AUCTION_START, step.get("high", 0) + data.AUCTION_STEP)
-        high = cash + view["fund"] - 1
-        high -= high % data.AUCTION_STEP
+        # The engine's cap (rules.bid_cap): what the bidder and the Fund together could pay.
+        high = (cash + view["fund"]) // data.AUCTION_STEP * data.AUCTION_STEP
         if high < low:
             return None
         return {"type": "bid", "low": low, "high": high, "step": data.AUCTION_STEP,

@@ -97,3 +97,14 @@ def test_deal_forms_offer_each_rival_your_projects_and_theirs() -> None:
     assert [p["id"] for p in to_cy["give_projects"]] == [0]
     assert [p["id"] for p in to_cy["get_projects"]] == [5]
     assert to_cy["give_cash_max"] == 25 and to_cy["get_jail_card"] is True
+
+
+def test_the_free_bid_field_spans_exactly_the_bids_the_engine_accepts() -> None:
+    st = scenario(seats=3, turn=1, cash={0: 12}, fund=100)
+    st["step"] = {"kind": "auction", "project": 9, "sender": 1, "high": 10, "leader": 2,
+                  "to_act": 0, "bidders": [2, 0]}
+    form = _context(st, 0)["decision"]["amount_form"]
+    assert (form["low"], form["high"], form["step"]) == (15, 110, 5)
+    for amount, ok in ((form["low"], True), (form["high"], True), (form["high"] + 5, False),
+                       (form["low"] - 5, False)):
+        assert (engine.legal.problem(st, 0, {"type": "bid", "amount": amount}) is None) is ok
