@@ -100,11 +100,18 @@ class CommonwealthGame:
 
     # --- playing ----------------------------------------------------------------------------
     def decision_key(self, state: dict[str, Any], seat: int) -> Any:
-        # Every move changes every seat's decision here: a move from a page a version behind
-        # is refused as stale. (Seats of this game rarely decide at the same moment; a finer
-        # key would let independent answers through, as Chudopoly's does.)
+        """What `seat` is deciding. The GO gifts are owed by every seat at once and answered
+        independently: a gift chosen while another seat gave first still counts (its key is
+        that GO's, which no other seat's gift changes; the seat's own gift ends it). Every
+        other decision is one seat's at a time, so any move makes a page a version behind
+        stale."""
         if seat not in self.to_decide(state):
             return None
+        step = state.get("step") or {}
+        if state.get("deal") is None and step.get("kind") == "donate":
+            turn = state["turn"]
+            return ["donate", state["turn_number"], state["round"],
+                    state["players"][turn]["pos"]]
         return ["version", state["version"]]
 
     def to_decide(self, state: dict[str, Any]) -> list[int]:

@@ -138,7 +138,8 @@ def test_commonwealth_against_a_bot_to_the_end_by_clicking(
     page.wait_for_selector("#result", timeout=15_000)
     result = page.locator("#result").inner_text()
     assert "won" in result or "everyone lost" in result, result
-    assert done.get("#roll", 0) >= 5, done
+    # The table's seed is its own, so the length varies (a medium bot may win in a few rounds).
+    assert done.get("#roll", 0) >= 1 and sum(done.values()) >= 5, done
     assert page.locator("#log li.fund-line").count() > 0  # the Fund's history is in the log
     settle(page)
     _look(page, axe_script, artifacts, f"{size}-commonwealth-end")
