@@ -77,6 +77,8 @@ def _perform(page: Any, action: dict[str, Any]) -> None:
     elif t == "propose" and action["kind"] == "swap":
         if not page.locator("#trade").evaluate("d => d.open"):
             page.locator("#trade summary").click()
+        if page.locator("#pick-swap").count():
+            page.locator("#pick-swap").select_option(str(action["to"]))
         form = page.locator(f'#trade .swap-form[data-to="{action["to"]}"]')
         form.locator('select[name="take"]').select_option(str(action["take"]))
         form.locator('select[name="give"]').select_option("")

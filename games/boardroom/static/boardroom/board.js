@@ -43,6 +43,28 @@
     show(chosen);
   }
 
+  // --- the Trade panel: one form shown per kind (a rival, or a tile to auction) -----------
+  // Each rival (each tile for an auction) has its form; a picker above them shows the one
+  // chosen. The picker's value survives pushes (table.js keeps selects), so this re-applies.
+  var picked = {};
+  function applyPicks() {
+    document.querySelectorAll("select.br-pick").forEach(function (select) {
+      var want = picked[select.id];
+      if (want !== undefined && select.querySelector('option[value="' + want + '"]')) {
+        select.value = want;
+      }
+      var cls = select.getAttribute("data-pick");
+      select.closest("section").querySelectorAll("." + cls).forEach(function (f) {
+        f.hidden = f.getAttribute("data-pick-value") !== select.value;
+      });
+    });
+  }
+
+  function pick(id, value) {
+    var select = document.getElementById(id);
+    if (select) { picked[id] = String(value); applyPicks(); }
+  }
+
   // --- the Trade panel, opened on a tile from the portfolio --------------------------------
   function openTrade(kind, pos) {
     var trade = document.getElementById("trade");
@@ -50,11 +72,16 @@
     trade.open = true;
     var form = null;
     if (kind === "lot") {
+      pick("pick-lot", pos);
       form = trade.querySelector('.lot-form[data-tile="' + pos + '"]');
     } else {
-      trade.querySelectorAll(".sell-form").forEach(function (f) {
+      var shown = trade.querySelector(".sell-form:not([hidden])");
+      var forms = shown ? [shown] : [];
+      trade.querySelectorAll(".sell-form").forEach(function (f) { forms.push(f); });
+      forms.forEach(function (f) {
         var select = f.querySelector('select[name="give"]');
         if (!form && select && select.querySelector('option[value="' + pos + '"]')) {
+          pick("pick-sell", f.getAttribute("data-to"));
           select.value = String(pos);
           sellMin(select);
           form = f;
@@ -108,6 +135,10 @@
   document.addEventListener("change", function (evt) {
     if (evt.target.matches && evt.target.matches('.sell-form select[name="give"]')) {
       sellMin(evt.target);
+    }
+    if (evt.target.matches && evt.target.matches("select.br-pick")) {
+      picked[evt.target.id] = evt.target.value;
+      applyPicks();
     }
   });
   document.addEventListener("input", function (evt) {
@@ -187,7 +218,9 @@
     where = now;
   }
 
+  applyPicks();
   document.body.addEventListener("htmx:wsAfterMessage", function () {
+    applyPicks();
     if (chosen !== null) { show(chosen); }
     moveTokens();
   });
