@@ -111,3 +111,16 @@ def test_the_tile_card_has_the_rent_now_the_whole_table_and_the_bank_payback() -
         80, 40, "Bea", 80)
     assert [r["amount"] for r in card["rows"]] == [4, 8, 80, 240, 430, 590, 710]
     assert [r["label"] for r in card["rows"] if r["now"]] == ["With 1 branch"]
+
+
+def test_a_log_line_of_a_new_branch_asks_the_page_for_the_branch_sound() -> None:
+    from django.template.loader import render_to_string
+
+    from games.platform.presenters import LogLine
+
+    lines = [LogLine("Bea opened a branch on Juice Stand.", 7, 0,
+                     ({"type": "build", "seat": 1, "tile": 4, "level": 1},)),
+             LogLine("Bea rolled 1 and 2.", 6, 0, ({"type": "roll", "seat": 1},))]
+    html = render_to_string("boardroom/_log.html", {"game": True, "c": {"log": lines}})
+    assert html.count('data-sound="branch"') == 1
+    assert 'data-k="7.0" data-sound="branch"' in html

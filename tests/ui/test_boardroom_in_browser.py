@@ -165,6 +165,9 @@ def test_a_whole_boardroom_game_against_three_bots_by_clicking(
             looked.add(kind)
             _look(page, axe_script, artifacts, f"{size}-boardroom-{kind}")
         _perform(page, action)
+        if action["type"] == "build":
+            # The new branch's log line asks for its own sound (table.js plays it).
+            page.wait_for_selector('#log li[data-sound="branch"]')
     else:
         raise AssertionError(f"the game did not end in {GAME_SECONDS} s: {script.seen}")
 
