@@ -16,7 +16,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from ui_helpers import check_axe, check_layout, guest, off_loop, settle, shot, sign_in
+from ui_helpers import (
+    check_axe,
+    check_layout,
+    guest,
+    off_loop,
+    settle,
+    shot,
+    sign_in,
+    wait_version_change,
+)
 
 from games.platform.interface import get_game
 from games.platform.models import Game, GameAction
@@ -130,11 +139,19 @@ def test_a_whole_boardroom_game_against_three_bots_by_clicking(
     else:
         assert "With a holding" in card.locator(".br-rents").inner_text()
     _look(page, axe_script, artifacts, f"{size}-boardroom-tile-card")
+    # By keyboard: a tile takes the focus and Enter shows its card.
+    page.locator('.br-tile[data-tile="5"]').focus()
+    page.keyboard.press("Enter")
+    assert "North Freight Depot" in page.locator("#inspect .br-card").inner_text()
+    if size == "phone":
+        # The phone asks for reduced motion: tokens jump instead of walking.
+        page.emulate_media(reduced_motion="reduce")
 
     script = Script()
     seen_version = 0
     looked: set[str] = set()
     reloaded = False
+    walked = False
     decided_at = -1
     stop = time.monotonic() + GAME_SECONDS
     while time.monotonic() < stop:
@@ -165,6 +182,14 @@ def test_a_whole_boardroom_game_against_three_bots_by_clicking(
             looked.add(kind)
             _look(page, axe_script, artifacts, f"{size}-boardroom-{kind}")
         _perform(page, action)
+        if action["type"] == "roll" and not walked:
+            walked = True
+            if size == "desktop":  # the token walks tile by tile (a ghost crosses the board)
+                page.wait_for_selector(".br-ghost", state="attached", timeout=5_000)
+            else:
+                wait_version_change(page, str(game.version))
+                page.wait_for_timeout(100)
+                assert page.locator(".br-ghost").count() == 0
         if action["type"] == "build":
             # The new branch's log line asks for its own sound (table.js plays it).
             page.wait_for_selector('#log li[data-sound="branch"]')
