@@ -1,12 +1,13 @@
 """Boardroom in real Chromium at 390×844 (touch) and 1440×900: a whole game against three bots
 played by clicking, on a fixed seed where it has everything — buying, sending a tile to
-auction and winning one, opening a branch from the portfolio, a trade a bot refuses and one it
-accepts, a debt paid off by raising money, the audit and the way out — reloading the page in
-the middle of an auction, to the result at the turn limit. The choices are the scripted
-player's (tests/boardroom_site/boardroom_script.py, which proves the seed offline); here each
-one is made with the page's own buttons and forms. Every kind of screen passes the table's UI
-checks once: no sideways scroll, tap targets of at least 44 px, no overlapping controls, no
-console errors, axe-core clean."""
+auction and winning one, opening a branch from the portfolio (with its sound, then muted and
+remembered across a reload), a trade a bot refuses and one it accepts, a debt paid off by
+raising money, the audit and the way out — reloading the page in the middle of an auction, to
+the result at the turn limit. The choices are the scripted player's
+(tests/boardroom_site/boardroom_script.py, which proves the seed offline); here each one is
+made with the page's own buttons and forms. Every kind of screen passes the table's UI checks
+once: no sideways scroll, tap targets of at least 44 px, no overlapping controls, no console
+errors, axe-core clean."""
 
 from __future__ import annotations
 
@@ -40,6 +41,23 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 ENGINE = get_game("boardroom")
 GAME_SECONDS = 420
+BRANCH_TONE = 1760  # the last note of table.js's "branch" sound, in no other sound
+# Notes every oscillator of the page is set to, so the test can hear which sound played.
+TONES_JS = """
+window.__tones = [];
+if (window.AudioContext) {
+  const make = AudioContext.prototype.createOscillator;
+  AudioContext.prototype.createOscillator = function () {
+    const osc = make.call(this);
+    const set = osc.frequency.setValueAtTime.bind(osc.frequency);
+    osc.frequency.setValueAtTime = (value, at) => {
+      window.__tones.push(value);
+      return set(value, at);
+    };
+    return osc;
+  };
+}
+"""
 
 
 def _look(page: Any, axe: Path, artifacts: Path, name: str) -> None:
@@ -117,6 +135,7 @@ def test_a_whole_boardroom_game_against_three_bots_by_clicking(
     game, _ = off_loop(_load, off_loop(lambda: Game.objects.get(table_id=table.pk).pk), 0)
     me, _levels = off_loop(seats_of, game)
     sign_in(page, live_server_url, ann)
+    page.add_init_script(TONES_JS)
     page.goto(f"{live_server_url}/t/{table.code}/")
     settle(page)
     assert page.locator(".br-tile").count() == 40
@@ -191,8 +210,14 @@ def test_a_whole_boardroom_game_against_three_bots_by_clicking(
                 page.wait_for_timeout(100)
                 assert page.locator(".br-ghost").count() == 0
         if action["type"] == "build":
-            # The new branch's log line asks for its own sound (table.js plays it).
+            # The new branch's log line asks for its own sound, and table.js plays it.
             page.wait_for_selector('#log li[data-sound="branch"]')
+            page.wait_for_function("t => window.__tones.includes(t)", arg=BRANCH_TONE)
+            # Muting is remembered by the browser, across a reload.
+            page.locator("#sound-toggle").click()
+            page.reload()
+            settle(page)
+            assert page.locator("#sound-toggle").inner_text() == "Sound off"
     else:
         raise AssertionError(f"the game did not end in {GAME_SECONDS} s: {script.seen}")
 
