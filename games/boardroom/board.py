@@ -19,7 +19,7 @@ from typing import Any
 from .describe import REASONS
 from .engine.board import BUYBACK, INDUSTRY_NAMES, KIND, LOGISTICS_RENT, TILES, UTILITY_FACTOR
 from .engine.cards import CARDS
-from .engine.rules import owns_industry, rent
+from .engine.rules import bank_price, owns_industry, rent
 from .engine.state import BID_STEP
 
 # One colour per seat (tokens and owner stripes); names for the colour-blind and the reader.
@@ -76,7 +76,8 @@ def tile_card(view: Mapping[str, Any], pos: int, *, names: Sequence[str],
         "kind_label": KIND_LABELS.get(t["kind"], t["kind"]),
         "industry": INDUSTRY_NAMES.get(t.get("industry") or "", ""),
         "industry_key": t.get("industry") or "", "price": t.get("price"),
-        "buyback": BUYBACK[pos] or None, "owner": owner,
+        # What the bank pays back: half the price, plus half the buildings on it.
+        "buyback": bank_price(view, pos) or None, "owner": owner,
         "owner_name": _name(names, owner, me, subject=True) if owner is not None else None,
         "level": level, "level_words": LEVEL_WORDS[level], "rows": [], "rent_now": None,
     }
@@ -307,7 +308,7 @@ def portfolio(view: Mapping[str, Any], me: int | None, dec: Mapping[str, Any]
         level = view["level"][pos]
         group["tiles"].append({
             "pos": pos, "name": t["name"], "industry": group["name"], "industry_key": key,
-            "level": level, "level_words": LEVEL_WORDS[level], "buyback": BUYBACK[pos],
+            "level": level, "level_words": LEVEL_WORDS[level], "buyback": bank_price(view, pos),
             "rent_now": rent(view, pos, sum(view.get("dice") or [0, 0]))
             if t["kind"] != "utility" else None,
             "here": view["pos"][me] == pos, "actions": per_tile.get(pos, [])})

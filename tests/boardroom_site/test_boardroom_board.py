@@ -46,6 +46,7 @@ def test_the_portfolio_offers_closing_on_a_built_industry_and_no_auction_there()
     assert actions_on(ctx, 1) == []
     tile = next(t for t in ctx["portfolio"][0]["tiles"] if t["pos"] == 4)
     assert tile["level_words"] == "2 branches" and tile["rent_now"] == 240
+    assert tile["buyback"] == 40 + 50  # half the price and half the two branches
 
 
 def test_someone_elses_portfolio_is_not_built_for_a_spectator() -> None:
@@ -107,8 +108,9 @@ def test_the_debt_panel_names_the_sum_the_creditor_and_the_ways_out() -> None:
 def test_the_tile_card_has_the_rent_now_the_whole_table_and_the_bank_payback() -> None:
     st = scenario(seats=3, owners={1: 1, 3: 1, 4: 1}, levels={4: 1})
     card = next(t for t in context(st)["tiles"] if t["pos"] == 4)["card"]
+    # The bank pays back half the price and half the branch: 40 + 25.
     assert (card["price"], card["buyback"], card["owner_name"], card["rent_now"]) == (
-        80, 40, "Bea", 80)
+        80, 65, "Bea", 80)
     assert [r["amount"] for r in card["rows"]] == [4, 8, 80, 240, 430, 590, 710]
     assert [r["label"] for r in card["rows"] if r["now"]] == ["With 1 branch"]
 
