@@ -376,7 +376,8 @@ def board_context(view: Mapping[str, Any], *, me: int | None, names: Sequence[st
                       "to": ", ".join(_name(names, c, me, subject=False) for c, _ in d["to"])})
     dec = decision(view, me, names)
     focus = view["pos"][me] if me is not None else view["pos"][view["turn"]]
-    my_tiles = [t for group in portfolio(view, me, dec) for t in group["tiles"]]
+    groups = portfolio(view, me, dec)
+    my_tiles = [t for group in groups for t in group["tiles"]]
     return {
         "tiles": tiles, "players": players, "dice": dice,
         "dice_total": sum(dice) if dice else None,
@@ -392,7 +393,7 @@ def board_context(view: Mapping[str, Any], *, me: int | None, names: Sequence[st
         "offer": _offer(view, me, names),
         "debts": debts, "my_debt": next((d for d in debts if d["mine"]), None),
         "decision": dec, "focus": focus, "focus_card": tiles[focus]["card"],
-        "my_tiles": my_tiles, "portfolio": portfolio(view, me, dec),
+        "my_tiles": my_tiles, "portfolio": groups,
         "lot_deadline": lot_deadline, "me_active": me is not None and view["active"][me],
         "card_titles": {c["id"]: c["title"] for c in CARDS},
         "turn_number": view.get("turn_number"), "round": view.get("round"),
