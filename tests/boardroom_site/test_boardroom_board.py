@@ -126,3 +126,13 @@ def test_a_log_line_of_a_new_branch_asks_the_page_for_the_branch_sound() -> None
     html = render_to_string("boardroom/_log.html", {"game": True, "c": {"log": lines}})
     assert html.count('data-sound="branch"') == 1
     assert 'data-k="7.0" data-sound="branch"' in html
+
+
+def test_a_seat_whose_turn_clock_waits_for_answers_shows_what_is_left() -> None:
+    from django.template.loader import render_to_string
+
+    seats = [dict(s) for s in SEATS]
+    seats[0]["paused"] = "3:12"
+    ctx = context(_auction(), 1, seats)
+    html = render_to_string("boardroom/_players.html", {"game": True, "c": ctx})
+    assert "turn clock paused at 3:12" in html
