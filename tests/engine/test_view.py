@@ -117,3 +117,19 @@ def test_importing_the_engine_imports_no_django() -> None:
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
                          text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_a_shared_view_reads_as_the_unshared_one_at_every_state_of_a_game() -> None:
+    # Shared views reuse unchanged boards, player entries and the ruleset between views; an
+    # armed player's forecast and every count must still be the current state's.
+    rng = random.Random(7)
+    state = new_game(ruleset=None, seats=4, seed=8)
+    armed_seen = False
+    while state["result"] is None:
+        seat = to_decide(state)[0]
+        for viewer in (seat, None):
+            assert json.dumps(view(state, viewer, shared=True)) == json.dumps(view(state, viewer))
+        armed_seen |= any(p["armed_at"] is not None for p in state["players"])
+        action = choose(state, seat, rng)
+        state = apply(state, seat, action).state
+    assert armed_seen
