@@ -18,6 +18,7 @@ from typing import Any
 
 from django.template.loader import render_to_string
 
+from games.platform import clocks
 from games.platform.identity import Viewer
 from games.platform.interface import GameEngine, get_game
 from games.platform.models import ChatMessage, Game, GameAction, Seat, Table
@@ -197,6 +198,13 @@ def build_context(screen: TableScreen, engine: GameEngine,
                         if result and result.get("winner") is not None else None),
         "log": build_log(game, engine, me, names, rows=log_rows, cache=log_cache),
         "my_deadline": _deadline_for(game, me),
+        # The whole lot's deadline while an auction waits for its first bid.
+        "lot_deadline": (clocks.lot_deadline(game.deadlines)
+                         if game.status == Game.Status.RUNNING else None),
+        # The auto move toggle (games with an engine `auto_move`), for a seat still playing.
+        "auto_move": ({"on": bool(screen.me.auto_move)}
+                      if screen.me is not None and me is not None and result is None
+                      and callable(getattr(engine, "auto_move", None)) else None),
         "my_paused": paused_left if me is not None and me == paused_seat else None,
         "finished": game.status == Game.Status.FINISHED,
     })
@@ -275,7 +283,17 @@ def lobby_context(screen: TableScreen) -> dict[str, Any]:
     is_host = screen.me is not None and host_seat is not None and screen.me.pk == host_seat.pk
     free = table.max_seats - len(screen.seats)
     joinable = table.status in (Table.Status.OPEN, Table.Status.FINISHED) and free > 0
+    engine = get_game(table.game_kind)
+    humans = sum(1 for s in screen.seats if not s.is_bot)
     return {
+        # Games with their own clocks and leaving rules (games/platform/clocks.py).
+        "own_clocks": (getattr(engine, "clock_words", "the game's own clocks")
+                       if callable(getattr(engine, "clock_seconds", None)) else None),
+        "leave_bankrupts": getattr(engine, "leave_actions", None) is not None,
+        # A game against bots is saved for its player: "Continue on another device".
+        "bot_game": table.status == Table.Status.PLAYING and humans == 1
+        and len(screen.seats) > 1,
+        "paused": table.paused_at is not None,
         "table": table, "seats": screen.seats, "me": screen.me, "is_host": is_host,
         "host_seat": host_seat, "free_seats": max(0, free), "joinable": joinable,
         "can_start": is_host and table.status == Table.Status.OPEN and len(screen.seats) >= 2,
@@ -336,6 +354,7 @@ def lobby_key(screen: TableScreen, extra: Mapping[str, Any] | None) -> tuple[Any
     t = screen.table
     return (t.pk, t.code, t.status, t.host_id, t.max_seats, t.turn_seconds, t.response_seconds,
             t.is_public, t.ruleset_label, json.dumps(t.rematch or {}, sort_keys=True),
+            t.paused_at,
             tuple((s.pk, s.position, s.name, s.is_bot, s.bot_level, s.away, s.away_reason)
                   for s in screen.seats),
             screen.me.pk if screen.me else None, screen.viewer.user_id is None,

@@ -53,9 +53,18 @@ def bots_watchdog(idle_seconds: float = 5.0) -> int:
     from games.platform.services import schedule_bot_moves
 
     # Games nobody plays are left alone (games/platform/abandoned.py).
-    stale = Game.objects.filter(played(), status=Game.Status.RUNNING,
+    stale = Game.objects.filter(played(), status=Game.Status.RUNNING, table__paused_at=None,
                                 updated_at__lt=timezone.now() - timedelta(seconds=idle_seconds))
     return sum(schedule_bot_moves(game_id=pk) for pk in stale.values_list("pk", flat=True)[:200])
+
+
+@shared_task(name="tables.auto_move")
+def auto_move(game_id: int, seat: int, version: int, decision: str | None = None) -> bool:
+    """One seat's scheduled auto move; nothing if anything moved since it was scheduled."""
+    from games.platform.services import game_auto_move
+
+    return game_auto_move(game_id=game_id, seat=seat, version=version,
+                          decision=decision) is not None
 
 
 @_task("tables.clock_expire", also="chudopoly.clock_expire")
