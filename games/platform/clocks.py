@@ -45,6 +45,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 from games.platform import abandoned, scheduler
@@ -67,6 +68,7 @@ SOCKET_STALE_SECONDS = 60.0
 
 CLOCK_EXPIRE_TASK = "tables.clock_expire"
 GRACE_TASK = "tables.seat_grace_check"
+HOST_GRACE_TASK = "tables.host_grace_check"
 
 
 def now() -> datetime:
@@ -458,10 +460,17 @@ def _recount(seat: Seat, *, closed_at: datetime) -> None:
     seat.save(update_fields=["connections", "disconnected_at"])
     if seat.connections or seat.is_bot or seat.away or not was:
         return
-    if not Table.objects.filter(pk=seat.table_id, status=Table.Status.PLAYING).exists():
-        return
+    status, host_id = Table.objects.filter(pk=seat.table_id).values_list(
+        "status", "host_id").first() or (None, None)
     seat_id, since = seat.pk, seat.disconnected_at.isoformat()
     wait = max(0.0, disconnect_grace_seconds() - (now() - closed_at).total_seconds())
+    if status == Table.Status.OPEN and host_id == seat.pk:
+        # The creator gone before the start: the right to start passes on after the grace.
+        transaction.on_commit(lambda: scheduler.run_after(
+            wait, HOST_GRACE_TASK, seat_id=seat_id, since=since))
+        return
+    if status != Table.Status.PLAYING:
+        return
     transaction.on_commit(lambda: scheduler.run_after(wait, GRACE_TASK, seat_id=seat_id,
                                                       since=since))
 
@@ -513,6 +522,35 @@ def seat_takeover_if_gone(*, seat_id: int, since: str | None = None) -> bool:
         _announce(table, lobby=False)
         game_id = game.pk
         transaction.on_commit(lambda: schedule_bot_moves(game_id=game_id))
+        return True
+
+
+def host_pass_if_gone(*, seat_id: int, since: str | None = None) -> bool:
+    """Before the start, a host with no socket open for the grace period (they closed the
+    page, lost their connection) hands the right to start to the longest-seated human who is
+    here (the guide: "if the creator disappears before the start, that right passes on")."""
+    from games.platform.services import _announce
+
+    table_id = Seat.objects.filter(pk=seat_id).values_list("table_id", flat=True).first()
+    if table_id is None:
+        return False
+    with transaction.atomic():
+        table = Table.objects.select_for_update().get(pk=table_id)
+        seat = Seat.objects.select_for_update().filter(pk=seat_id).first()
+        if (seat is None or table.host_id != seat.pk or table.status != Table.Status.OPEN
+                or seat.connections or seat.disconnected_at is None):
+            return False
+        if since is not None and seat.disconnected_at.isoformat() != since:
+            return False
+        if (now() - seat.disconnected_at).total_seconds() < disconnect_grace_seconds():
+            return False
+        heir = (table.seats.filter(is_bot=False, connections__gt=0).exclude(pk=seat.pk)
+                .order_by("joined_at", "pk").first())
+        if heir is None:
+            return False  # nobody else is here: the creator keeps it until someone is
+        table.host = heir
+        table.save(update_fields=["host", "updated_at"])
+        _announce(table)
         return True
 
 
@@ -580,5 +618,13 @@ def clocks_sweep(*, limit: int = SWEEP_LIMIT) -> int:
             .values_list("pk", flat=True)[:limit])
     for seat_id in list(gone):
         acted += int(seat_takeover_if_gone(seat_id=seat_id))
+    someone_here = Exists(Seat.objects.filter(table_id=OuterRef("pk"), is_bot=False,
+                                              connections__gt=0))
+    hosts_gone = (Table.objects.filter(someone_here, status=Table.Status.OPEN,
+                                       host__is_bot=False, host__connections=0,
+                                       host__disconnected_at__lte=cutoff)
+                  .values_list("host_id", flat=True)[:limit])
+    for seat_id in list(hosts_gone):
+        acted += int(host_pass_if_gone(seat_id=seat_id))
     abandoned.close_abandoned(at, limit=limit)
     return acted

@@ -23,7 +23,7 @@ from games.platform.identity import Viewer
 from games.platform.interface import GameEngine, get_game
 from games.platform.models import ChatMessage, Game, GameAction, Seat, Table
 from games.platform.rendering import render_unlocalized
-from games.platform.services import Move, decision_token
+from games.platform.services import Move, decision_token, ranked_table
 
 LOG_LINES = 40
 CHAT_LINES = 50
@@ -304,6 +304,10 @@ def lobby_context(screen: TableScreen) -> dict[str, Any]:
         "invite_path": table.invite_path,
         "viewer_is_guest": screen.viewer.user_id is None,
         "bot_levels": list(get_game(screen.table.game_kind).bot_levels().items()),
+        # A casual host may seat bots; a ranked table has none (asked only when it matters).
+        "can_add_bots": is_host and free > 0
+        and table.status in (Table.Status.OPEN, Table.Status.FINISHED)
+        and not ranked_table(table),
         "rematch": _rematch_context(screen),
     }
 

@@ -320,6 +320,8 @@ def seat_add_bot(*, table_id: int, viewer: Viewer, level: str = "") -> Seat:
         _require_host(table, viewer)
         if table.status not in (Table.Status.OPEN, Table.Status.FINISHED):
             raise TableError("Bots can only be added before the game starts.", code="in_progress")
+        if ranked_table(table):
+            raise TableError("Ranked tables are for people only: no bots.", code="ranked")
         levels = get_game(table.game_kind).bot_levels()
         if level not in levels:
             level = next(iter(levels))
@@ -331,6 +333,11 @@ def seat_add_bot(*, table_id: int, viewer: Viewer, level: str = "") -> Seat:
                                    is_bot=True, bot_level=level)
         _announce(table)
         return seat
+
+
+def ranked_table(table: Table) -> bool:
+    """Whether the ladder paired this table for a ranked game (a host seats no bots there)."""
+    return Table.objects.filter(pk=table.pk, ladder_match__ranked=True).exists()
 
 
 def seat_remove_bot(*, table_id: int, viewer: Viewer, seat_id: int) -> None:

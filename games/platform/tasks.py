@@ -92,6 +92,15 @@ def seat_grace_check(seat_id: int, since: str) -> bool:
     return seat_takeover_if_gone(seat_id=seat_id, since=since)
 
 
+@shared_task(name="tables.host_grace_check")
+def host_grace_check(seat_id: int, since: str) -> bool:
+    """A host closed their last socket `since` before the start: the right to start passes on
+    if they stayed away."""
+    from games.platform.clocks import host_pass_if_gone
+
+    return host_pass_if_gone(seat_id=seat_id, since=since)
+
+
 @shared_task(name="tables.rematch_due")
 def rematch_due(table_id: int) -> bool:
     """A rematch offer's deadline: start with those who accepted."""
