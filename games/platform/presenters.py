@@ -287,8 +287,10 @@ def lobby_context(screen: TableScreen) -> dict[str, Any]:
     humans = sum(1 for s in screen.seats if not s.is_bot)
     return {
         # Games with their own clocks and leaving rules (games/platform/clocks.py).
-        "own_clocks": (getattr(engine, "clock_words", "the game's own clocks")
-                       if callable(getattr(engine, "clock_seconds", None)) else None),
+        "own_clocks": (None if not callable(getattr(engine, "clock_seconds", None))
+                       else "no clocks against bots" if humans == 1 and len(screen.seats) > 1
+                       and table.status == Table.Status.PLAYING
+                       else getattr(engine, "clock_words", "the game's own clocks")),
         "leave_bankrupts": getattr(engine, "leave_actions", None) is not None,
         # A game against bots is saved for its player: "Continue on another device".
         "bot_game": table.status == Table.Status.PLAYING and humans == 1
