@@ -119,8 +119,11 @@ def play_bots(request: HttpRequest) -> HttpResponse:
                 table = services.table_play_vs_bots(
                     viewer=viewer, name=data.get("name"), levels=form.levels(),
                     ruleset_spec={"preset": data["preset"]},
-                    turn_seconds=data["turn_seconds"],
-                    response_seconds=data["response_seconds"], game_kind=kind)
+                    # A game with its own clocks has no clock fields (forms.py).
+                    turn_seconds=data.get("turn_seconds", services.QUICK_PLAY_TURN_SECONDS),
+                    response_seconds=data.get("response_seconds",
+                                              services.QUICK_PLAY_RESPONSE_SECONDS),
+                    game_kind=kind)
             except TableError as exc:
                 form.add_error(exc.field if exc.field in form.fields else None, exc.message)
             else:
@@ -146,8 +149,11 @@ def table_new(request: HttpRequest) -> HttpResponse:
             try:
                 table = services.table_create(
                     viewer=viewer, name=data.get("name"), ruleset_spec=form.ruleset_spec(),
-                    max_seats=data["max_seats"], turn_seconds=data["turn_seconds"],
-                    response_seconds=data["response_seconds"], is_public=data["is_public"],
+                    max_seats=data["max_seats"],
+                    turn_seconds=data.get("turn_seconds", services.TURN_SECONDS_DEFAULT),
+                    response_seconds=data.get("response_seconds",
+                                              services.RESPONSE_SECONDS_DEFAULT),
+                    is_public=data["is_public"],
                     game_kind=kind)
             except TableError as exc:
                 form.add_error(exc.field if exc.field in form.fields else None, exc.message)

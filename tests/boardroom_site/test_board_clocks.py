@@ -201,3 +201,14 @@ def test_leaving_a_running_game_is_bankrupt_to_the_bank(
     services.seat_leave(table_id=game.table_id, viewer=bob)
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED  # fewer than two left
+
+
+def test_the_start_a_table_form_states_the_games_clocks_instead_of_asking(
+        alice: Viewer, client: Any) -> None:
+    page = client.get("/tables/new/?game=boardroom").content.decode()
+    assert 'id="own-clocks"' in page and "5 min per own decision" in page
+    assert 'name="turn_seconds"' not in page
+    made = client.post("/tables/new/", {"game": "boardroom", "name": "Alice",
+                                        "preset": "standard", "max_seats": "3"})
+    assert made.status_code == 302
+    assert 'name="turn_seconds"' in client.get("/tables/new/?game=chudopoly").content.decode()
