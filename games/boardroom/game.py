@@ -189,6 +189,13 @@ class BoardroomGame:
             return []
         return [{"type": "forfeit", CLOCK_MARK: True}]
 
+    def out_place(self, state: dict[str, Any], seat: int) -> int | None:
+        """The place of a seat already bankrupt while the others play on (the first one out
+        is last), or None."""
+        if state["phase"] == "finished" or seat not in state["bankrupt"]:
+            return None
+        return state["seats"] - state["bankrupt"].index(seat)
+
     def lot_timeout(self, state: dict[str, Any]) -> tuple[int, dict[str, Any]] | None:
         """For the 60-second clock of an auction with no first bid."""
         lot = engine.lot_timeout(state)

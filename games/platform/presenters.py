@@ -23,7 +23,7 @@ from games.platform.identity import Viewer
 from games.platform.interface import GameEngine, get_game
 from games.platform.models import ChatMessage, Game, GameAction, Seat, Table
 from games.platform.rendering import render_unlocalized
-from games.platform.services import Move, decision_token, ranked_table
+from games.platform.services import Move, decision_token, out_place, ranked_table
 
 LOG_LINES = 40
 CHAT_LINES = 50
@@ -296,6 +296,9 @@ def lobby_context(screen: TableScreen) -> dict[str, Any]:
         "bot_game": table.status == Table.Status.PLAYING and humans == 1
         and len(screen.seats) > 1,
         "paused": table.paused_at is not None,
+        # Out of a game the others play on: the player's place, and watch or leave.
+        "out_place": out_place(screen.game, screen.seat),
+        "seat_count": screen.game.seat_count if screen.game is not None else 0,
         "table": table, "seats": screen.seats, "me": screen.me, "is_host": is_host,
         "host_seat": host_seat, "free_seats": max(0, free), "joinable": joinable,
         "can_start": is_host and table.status == Table.Status.OPEN and len(screen.seats) >= 2,
@@ -360,7 +363,7 @@ def lobby_key(screen: TableScreen, extra: Mapping[str, Any] | None) -> tuple[Any
     t = screen.table
     return (t.pk, t.code, t.status, t.host_id, t.max_seats, t.turn_seconds, t.response_seconds,
             t.is_public, t.ruleset_label, json.dumps(t.rematch or {}, sort_keys=True),
-            t.paused_at,
+            t.paused_at, out_place(screen.game, screen.seat),
             tuple((s.pk, s.position, s.name, s.is_bot, s.bot_level, s.away, s.away_reason)
                   for s in screen.seats),
             screen.me.pk if screen.me else None, screen.viewer.user_id is None,

@@ -921,6 +921,15 @@ PAUSED_MESSAGE = ("This game is paused until it is continued on another device; 
                   "press “Resume here” to play on this one.")
 
 
+def out_place(game: Game | None, seat: int | None) -> int | None:
+    """The place of a seat that is out of a game still running (an engine `out_place`:
+    Boardroom's bankrupt seats while the others play on), or None."""
+    if game is None or seat is None or game.status != Game.Status.RUNNING:
+        return None
+    place = getattr(get_game(game.game_kind), "out_place", None)
+    return place(game.state, seat) if place is not None else None
+
+
 def is_bot_game(table: Table) -> bool:
     """One human and the rest bots: a game saved for its player ("Continue game")."""
     return table.seats.filter(is_bot=False).count() == 1 and table.seats.filter(

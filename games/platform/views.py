@@ -230,12 +230,18 @@ def table_leave(request: HttpRequest, code: str) -> HttpResponse:
         return redirect(table.invite_path)
     # Leaving a running game goes home: the table page would open a socket, and an open socket
     # is the owner coming back (the bot plays until the invite link is opened again).
+    viewer = viewer_from_request(request, create=True)
+    me = table.seats.filter(viewer.seat_filter()).first() if viewer.known else None
+    was_out = services.out_place(services.current_game(table),
+                                 me.game_seat if me is not None else None) is not None
     try:
-        services.seat_leave(table_id=table.pk, viewer=viewer_from_request(request, create=True))
+        services.seat_leave(table_id=table.pk, viewer=viewer)
     except TableError as exc:
         messages.error(request, exc.message)
         return redirect(table)
-    if getattr(get_game(table.game_kind), "leave_actions", None) is not None:
+    if was_out:
+        messages.info(request, f"You left table {table.code}.")
+    elif getattr(get_game(table.game_kind), "leave_actions", None) is not None:
         # The game's rules (Boardroom's guide): leaving is going bankrupt to the bank.
         messages.info(request, f"You left table {table.code}; leaving put you out of that "
                                "game (bankrupt to the bank).")
