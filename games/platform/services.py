@@ -1010,6 +1010,8 @@ def games_to_continue(viewer: Viewer) -> list[dict[str, Any]]:
         game = _current_game(table)
         if game is None or game.status != Game.Status.RUNNING:
             continue
+        if seat.away and out_place(game, seat.game_seat) is not None:
+            continue  # out of it and gone: nothing of theirs is left to continue
         out.append({"table": table, "game_name": get_game(table.game_kind).name,
                     "bots": table.seats.filter(is_bot=True).count(),
                     "moves": game.version, "paused": table.paused_at is not None})

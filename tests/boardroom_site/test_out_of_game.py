@@ -53,6 +53,12 @@ def test_leaving_once_out_says_only_that(alice: Viewer) -> None:
     done = client.post(f"/t/{game.table.code}/leave/", follow=True).content.decode()
     assert f"You left table {game.table.code}." in done
     assert "bankrupt to the bank" not in done
+    assert services.games_to_continue(alice) == []  # nothing of theirs left to continue
+
+
+def test_out_but_still_at_the_table_the_game_is_there_to_watch(alice: Viewer) -> None:
+    game = bankrupt_against_bots(alice)
+    assert [g["table"].pk for g in services.games_to_continue(alice)] == [game.table_id]
 
 
 def test_leaving_while_still_in_says_it_put_you_out(alice: Viewer) -> None:

@@ -1,6 +1,6 @@
 """Auto move and Continue in real Chromium (the guide's "Auto move and saving"), on a fixed
 position against two bots: the toggle by the dice makes the dice glow and rolls for the player
-on the live site's workers; pressing it again turns it off and the game waits for the player.
+on the live site's workers; tapping the dice turns it off and the game waits for the player.
 Then "Continue on another device" pauses the game, and a second browser context takes it over
 by its link; the first one no longer has it."""
 
@@ -64,7 +64,7 @@ def test_auto_move_then_continue_on_another_device(live_server_url: str, desktop
     check_layout(page, "auto move on")
     check_axe(page, axe_script, "auto move on")
 
-    page.locator("#auto-move").click()  # the button turns it off
+    page.locator("#dice").click()  # tapping the glowing dice turns it off
     page.wait_for_selector("#auto-move[aria-pressed=false]")
     assert page.locator("#dice.auto-on").count() == 0
     before = _version(page)
