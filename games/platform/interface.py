@@ -186,7 +186,8 @@ class GameEngine(Protocol):
     def board_context(self, view: View, *, me: int | None, names: Sequence[str],
                       seats: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         """Template data for the board, built from `view` only (never the state). `seats[i]`
-        holds the public facts about engine seat i: "is_bot", "is_away", "deadline"."""
+        holds the public facts about engine seat i: "is_bot", "is_away", "deadline" (and,
+        while a lot waits for its first bid, "lot_deadline": games/platform/clocks.py)."""
         ...
 
     def describe_event(self, event: Event, *, viewer: int | None, names: Sequence[str],

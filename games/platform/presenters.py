@@ -173,11 +173,14 @@ def build_context(screen: TableScreen, engine: GameEngine,
     by_seat = {s.game_seat: s for s in screen.seats if s.game_seat is not None
                and _in_game(game, s)}
     paused_seat, paused_left = _paused_turn_clock(game, engine, view)
+    # The whole lot's deadline while an auction waits for its first bid (clocks.py).
+    lot = clocks.lot_deadline(game.deadlines) if game.status == Game.Status.RUNNING else None
     seats_meta = [
         {"name": names[i], "is_bot": bool(by_seat.get(i) and by_seat[i].is_bot),
          "is_away": bool(by_seat.get(i) and by_seat[i].away),
          "deadline": _deadline_for(game, i),
-         "paused": paused_left if i == paused_seat else None}
+         "paused": paused_left if i == paused_seat else None,
+         "lot_deadline": lot}
         for i in range(len(names))
     ]
     result = view.get("result") or game.result
@@ -198,9 +201,6 @@ def build_context(screen: TableScreen, engine: GameEngine,
                         if result and result.get("winner") is not None else None),
         "log": build_log(game, engine, me, names, rows=log_rows, cache=log_cache),
         "my_deadline": _deadline_for(game, me),
-        # The whole lot's deadline while an auction waits for its first bid.
-        "lot_deadline": (clocks.lot_deadline(game.deadlines)
-                         if game.status == Game.Status.RUNNING else None),
         # The auto move toggle (games with an engine `auto_move`), for a seat still playing.
         "auto_move": ({"on": bool(screen.me.auto_move)}
                       if screen.me is not None and me is not None and result is None

@@ -1,7 +1,7 @@
 """The board games' clocks, auto move and Continue as a player's socket sees them: a paused
 game refuses moves with a reason and changes nothing; the toggle by the dice and the glow come
-and go with the seat's setting, on every tab; the lot's deadline counts down in the auction
-panel; an online table's deciding seat shows its clock."""
+and go with the seat's setting, on every tab; an online table's deciding seat shows its clock,
+and the board is handed the lot's deadline while nobody has bid."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from django.test import Client
 
 from games.platform import services
 from games.platform.identity import GUEST_SESSION_KEY, Viewer
+from games.platform.interface import get_game
 from games.platform.models import Game
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -94,13 +95,21 @@ def online_lot(alice: Viewer, bob: Viewer, carol: Viewer) -> Game:
     return act(act(game, me, {"type": "roll"}), me, {"type": "decline", "tile": 3})
 
 
-async def test_an_online_auction_shows_the_bidders_clock_and_the_lots_deadline(
-        alice: Viewer, bob: Viewer, carol: Viewer) -> None:
+async def test_an_online_auction_shows_the_bidders_clock_and_hands_the_board_the_lot_deadline(
+        alice: Viewer, bob: Viewer, carol: Viewer, monkeypatch: pytest.MonkeyPatch) -> None:
     game = await online_lot(alice, bob, carol)
+    engine = get_game("boardroom")
+    seen: list[dict] = []
+    draw = engine.board_context
+
+    def board_context(view, **kwargs):  # the board's template data, as the platform asks
+        seen.extend(kwargs["seats"])
+        return draw(view, **kwargs)
+
+    monkeypatch.setattr(engine, "board_context", board_context)
     comm = await connect(game.table.code, bob)
     first = "\n".join(await first_frames(comm))
-    assert f'data-deadline="{game.deadlines["lot"]["deadline"]}"' in first
     bidder = str(game.state["auction"]["at"])
     assert f'data-deadline="{game.deadlines[bidder]["deadline"]}"' in first
-    assert "the lot is cancelled in" in first
+    assert {m["lot_deadline"] for m in seen} == {game.deadlines["lot"]["deadline"]}
     await comm.disconnect()
