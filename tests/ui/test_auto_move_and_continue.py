@@ -80,6 +80,8 @@ def test_auto_move_then_continue_on_another_device(live_server_url: str, desktop
     page.locator("#continue-elsewhere").click()
     link = page.locator("#move-url").inner_text().strip()
     assert "24 hours" in page.locator("main").inner_text()
+    check_layout(page, "continue link")
+    check_axe(page, axe_script, "continue link")
     other_context = browser.new_context(**DESKTOP)
     try:
         other = other_context.new_page()
@@ -98,6 +100,8 @@ def test_auto_move_then_continue_on_another_device(live_server_url: str, desktop
         assert page.locator("#continue-games").count() == 0
         other.goto(f"{live_server_url}/")
         assert other.locator(f'#continue-games a[href="/t/{code}/"]').count() == 1
+        check_layout(other, "home with a game to continue")
+        check_axe(other, axe_script, "home with a game to continue")
         other.goto(link)
         assert other.locator("#link-used").count() == 1
     finally:
