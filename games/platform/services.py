@@ -910,8 +910,19 @@ def seat_auto_move_set(*, table_id: int, viewer: Viewer, on: bool) -> Seat:
         game = _current_game(table)
         if on and game is not None and game.status == Game.Status.RUNNING:
             game_id = game.pk
-            transaction.on_commit(lambda: schedule_bot_moves(game_id=game_id))
+            transaction.on_commit(lambda: schedule_auto_moves(game_id=game_id))
         return seat
+
+
+def schedule_auto_moves(*, game_id: int) -> int:
+    """Schedule the auto moves owed now (the toggle just turned on); returns how many."""
+    game = Game.objects.select_related("table").filter(pk=game_id).first()
+    if game is None or game.status != Game.Status.RUNNING or game.table.paused_at is not None:
+        return 0
+    engine = get_game(game.game_kind)
+    autos = _auto_moves_owed(game, engine, engine.to_decide(game.state), None)
+    _schedule_auto_tasks(game.pk, game.version, autos)
+    return len(autos)
 
 
 # --- continue a game against bots on another device ---------------------------------------------
