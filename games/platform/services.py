@@ -244,7 +244,11 @@ def seat_leave(*, table_id: int, viewer: Viewer) -> None:
         if table.status == Table.Status.PLAYING:
             seat.away = True
             seat.away_reason = "left"
-            seat.save(update_fields=["away", "away_reason"])
+            # A game paused for another device is not continued anywhere once its player left.
+            seat.move_token = None
+            seat.move_token_expires = None
+            seat.save(update_fields=["away", "away_reason", "move_token", "move_token_expires"])
+            _unpause_locked(table)
             _pass_host(table, seat)
             game = _current_game(table)
             if game is not None and _leave_game_locked(game, table, seat):

@@ -144,3 +144,13 @@ def test_the_paused_table_offers_to_resume_here(alice: Viewer) -> None:
     link_token(game, alice)
     page = browser(alice).get(f"/t/{game.table.code}/").content.decode()
     assert 'id="resume-here"' in page
+
+
+def test_leaving_a_paused_game_ends_the_pause_and_the_link(alice: Viewer, bob: Viewer) -> None:
+    game = vs_bots(alice)
+    token = link_token(game, alice)
+    services.seat_leave(table_id=game.table_id, viewer=alice)
+    game.table.refresh_from_db()
+    assert game.table.paused_at is None
+    assert refused(services.seat_move_claim, code=game.table.code, token=token,
+                   viewer=bob) == "bad_token"
