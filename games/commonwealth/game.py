@@ -13,7 +13,7 @@ from typing import Any
 
 from games.commonwealth import engine
 from games.commonwealth.engine import data
-from games.platform.interface import Applied, IllegalAction, RulesetInvalid
+from games.platform.interface import Applied, IllegalAction, LadderPlaces, RulesetInvalid
 
 
 class CommonwealthGame:
@@ -21,6 +21,8 @@ class CommonwealthGame:
     name = "Commonwealth"
     min_seats = 2
     max_seats = 4
+    ladder_placing = ("Commonwealth: the winner first, the rest by chips placed; when the Fund "
+                      "runs dry the community is ruined, everyone lost and nobody is rated.")
 
     # --- rules and setup --------------------------------------------------------------------
     def presets(self) -> dict[str, str]:
@@ -117,10 +119,29 @@ class CommonwealthGame:
         return engine.events_for(list(events), seat)
 
     def result(self, state: dict[str, Any]) -> dict[str, Any] | None:
-        r = engine.result(state)
-        if r is not None:
-            r["rated"] = r["end_reason"] == "chips"  # a ruined community rates nobody
-        return r
+        # Who is rated, and how, is `ladder_places`'s answer: the result is the engine's.
+        return engine.result(state)
+
+    def ladder_places(self, result: Mapping[str, Any]) -> LadderPlaces:
+        """Issue 18: the winner first, the rest by chips placed (equal counts share a place);
+        a ruined community rates nobody, and nobody won it."""
+        placements = [s for s in result.get("placements") or [] if type(s) is int]
+        if result.get("end_reason") == "fund_dry":
+            return LadderPlaces(groups=(tuple(placements),), everyone_lost=True,
+                                unrated="The Fund ran dry: everyone lost, nobody is rated.")
+        chips = result.get("chips") or []
+        winner = result.get("winner")
+        groups: list[list[int]] = [[winner]] if type(winner) is int else []
+        for seat in placements:
+            if seat == winner:
+                continue
+            if (groups and groups[-1][0] != winner and seat < len(chips)
+                    and chips[groups[-1][0]] == chips[seat]):
+                groups[-1].append(seat)
+            else:
+                groups.append([seat])
+        unrated = "" if winner is not None else "The game hit the turn limit: nobody is rated."
+        return LadderPlaces(groups=tuple(tuple(g) for g in groups), unrated=unrated)
 
     def replay(self, *, ruleset: Mapping[str, Any], seats: int, seed: int,
                actions: Sequence[tuple[int, dict[str, Any]]]) -> dict[str, Any]:
