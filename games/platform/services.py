@@ -387,7 +387,8 @@ def _deal(table: Table, engine: GameEngine, *, number: int) -> Game:
         seat.game_seat = game_seat
         seat.away = False
         seat.away_reason = ""
-        seat.save(update_fields=["game_seat", "away", "away_reason"])
+        seat.auto_move = False  # each game starts with the player deciding (a rematch too)
+        seat.save(update_fields=["game_seat", "away", "away_reason", "auto_move"])
         players.append({"seat_id": seat.pk, "name": seat.name, "bot": seat.is_bot,
                         "user_id": seat.user_id})
     humans = sum(1 for s in seats if not s.is_bot)

@@ -139,3 +139,13 @@ def test_a_watcher_has_no_toggle_to_turn(alice: Viewer, bob: Viewer) -> None:
     with pytest.raises(TableError) as refused:
         toggle(game, bob, True)
     assert refused.value.code == "no_seat"
+
+
+def test_a_new_game_at_the_table_starts_with_it_off(alice: Viewer) -> None:
+    game = vs_bots(alice)
+    toggle(game, alice, True)
+    Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED)
+    game.table.status = "finished"
+    game.table.save(update_fields=["status"])
+    services.game_rematch(table_id=game.table_id, viewer=alice)
+    assert not Seat.objects.get(table_id=game.table_id, is_bot=False).auto_move
