@@ -204,7 +204,8 @@ def build_context(screen: TableScreen, engine: GameEngine,
         # The auto move toggle (games with an engine `auto_move`), for a seat still playing.
         "auto_move": ({"on": bool(screen.me.auto_move)}
                       if screen.me is not None and me is not None and result is None
-                      and callable(getattr(engine, "auto_move", None)) else None),
+                      and callable(getattr(engine, "auto_move", None))
+                      and out_place(game, me) is None else None),
         "my_paused": paused_left if me is not None and me == paused_seat else None,
         "finished": game.status == Game.Status.FINISHED,
     })

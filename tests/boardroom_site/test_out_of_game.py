@@ -39,6 +39,7 @@ def test_the_page_shows_the_place_and_offers_to_watch_or_leave(alice: Viewer) ->
     assert 'id="out-of-game-result"' in page
     assert "place 3 of 3" in page and "The bots play on" in page
     assert 'id="leave-after-out"' in page
+    assert 'id="auto-move"' not in page  # nothing left for it to play
 
 
 def test_a_player_still_in_sees_no_result(alice: Viewer) -> None:
