@@ -16,6 +16,8 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from games.platform.board_grid import grid_place, side
+
 from .describe import REASONS
 from .engine.board import BUYBACK, INDUSTRY_NAMES, KIND, LOGISTICS_RENT, TILES, UTILITY_FACTOR
 from .engine.cards import CARDS
@@ -31,23 +33,6 @@ KIND_LABELS = {"start": "Corner", "aid": "State aid card", "market": "Market car
                "business": "Business"}
 GROUP_NAMES = {"logistics": "Logistics", "utility": "Utilities"}
 LEVEL_WORDS = ("no branches", "1 branch", "2 branches", "3 branches", "4 branches", "a holding")
-
-
-def grid_place(pos: int) -> tuple[int, int]:
-    """(row, column), 1-based, of a tile on the 11×11 grid."""
-    if pos <= 10:
-        return 11, 11 - pos
-    if pos <= 20:
-        return 11 - (pos - 10), 1
-    if pos <= 30:
-        return 1, 1 + (pos - 20)
-    return 1 + (pos - 30), 11
-
-
-def side(pos: int) -> str:
-    if pos % 10 == 0:
-        return "corner"
-    return ("bottom", "left", "top", "right")[pos // 10]
 
 
 def _act(action: Mapping[str, Any]) -> str:

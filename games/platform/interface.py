@@ -130,6 +130,10 @@ class GameEngine(Protocol):
 
     def legal_actions(self, state: State, seat: int) -> list[Action]: ...
 
+    # Optional: `acts_any_time(state, seat, action) -> bool`, true for a move `seat` may make
+    # although it is not deciding and the move is not listed (too many to list: Commonwealth's
+    # deal offers). A game without it takes only listed moves out of turn.
+
     def decision_key(self, state: State, seat: int) -> Any:
         """A JSON-able token of what `seat` is deciding now (None: nothing). Equal tokens at
         two versions mean the same decision, so a move the seat chose at the older one is
