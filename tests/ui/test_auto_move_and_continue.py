@@ -2,7 +2,8 @@
 position against two bots: the toggle by the dice makes the dice glow and rolls for the player
 on the live site's workers; tapping the dice turns it off and the game waits for the player.
 Then "Continue on another device" pauses the game, and a second browser context takes it over
-by its link; the first one no longer has it."""
+by its link; the first one no longer has it. On a phone, Commonwealth's toggle sits by its
+dice the same way and stops at a purchase too."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import pytest
 from ui_helpers import check_axe, check_layout, guest, off_loop, settle, shot, sign_in
 
 from games.boardroom.engine import scenario
+from games.commonwealth.engine import scenario as commonwealth_scenario
 from games.platform import clocks, services
 from games.platform.identity import Viewer
 from games.platform.interface import get_game
@@ -106,3 +108,35 @@ def test_auto_move_then_continue_on_another_device(live_server_url: str, desktop
         assert other.locator("#link-used").count() == 1
     finally:
         other_context.close()
+
+
+def _commonwealth_on_my_roll(viewer: Viewer) -> str:
+    """A Commonwealth table against two easy bots, the player to roll 4 and 2: they land on
+    an unmanaged project (a purchase, which auto move leaves to them)."""
+    table = services.table_play_vs_bots(viewer=viewer, name="Ava", levels=["easy", "easy"],
+                                        game_kind="commonwealth")
+    game = services.current_game(table)
+    me = next(s.game_seat for s in Seat.objects.filter(table=table, is_bot=False))
+    state = commonwealth_scenario(seats=3, turn=me, dice=[(4, "2")])
+    state["version"] = game.version
+    Game.objects.filter(pk=game.pk).update(state=state, deadlines={})
+    return table.code
+
+
+def test_commonwealth_auto_move_on_a_phone(live_server_url: str, phone: Any,
+                                           axe_script: Path, artifacts: Path) -> None:
+    page = phone
+    ava = guest("ava")
+    sign_in(page, live_server_url, ava)
+    code = off_loop(_commonwealth_on_my_roll, ava)
+    page.goto(f"{live_server_url}/t/{code}/")
+    settle(page)
+    page.locator("#auto-move").click()
+    page.wait_for_selector("#dice.auto-on")
+    page.wait_for_selector("#decision #buy", timeout=15_000)  # it rolled, and stops there
+    assert "You rolled 4 and 2" in page.locator("#log").inner_text()
+    shot(page, artifacts, "phone-commonwealth-auto-move")
+    check_layout(page, "commonwealth auto move on")
+    check_axe(page, axe_script, "commonwealth auto move on")
+    page.locator("#dice").click()  # tapping the glowing dice turns it off
+    page.wait_for_selector("#auto-move[aria-pressed=false]")
