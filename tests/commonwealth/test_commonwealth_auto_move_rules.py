@@ -55,3 +55,10 @@ def test_a_finished_game_has_no_auto_move() -> None:
     st = scenario(seats=3)
     st["result"] = {"winner": 0}
     assert auto_action(st, 0) is None
+
+
+def test_it_says_no_chip_when_that_is_the_only_answer() -> None:
+    # A chip question where placing is not allowed (here: the project has no manager).
+    st = scenario(seats=3, pos={0: 6}, step={"kind": "chip", "project": 2})
+    assert auto_action(st, 0) == {"type": "no_chip"}
+    assert apply(st, 0, auto_action(st, 0)).state["step"] != st["step"]
