@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from django.db import connection
-from django.db.models import Field, Model
+from django.db import DEFAULT_DB_ALIAS, connection, connections
+from django.db.models import Model
 from django.utils import timezone
 
 from games.platform.models import Game, GameAction, Seat, Table
@@ -71,69 +71,68 @@ def _converters(model: type[Model]) -> list[tuple[int, list[_Converter], Any]]:
     return out
 
 
-def _statements() -> _Statements:
-    # Each thread has its own connection; the texts and converters belong to it.
-    made = getattr(connection, "_move_statements", None)
+def _statements() -> tuple[Any, _Statements]:
+    """This thread's connection (looked up once: `connection` is a proxy that looks it up on
+    every attribute) and its statements, made on first use."""
+    conn = connections[DEFAULT_DB_ALIAS]
+    made = getattr(conn, "_move_statements", None)
     if made is None:
         made = _Statements()
-        connection._move_statements = made  # type: ignore[attr-defined]
-    return made
+        conn._move_statements = made
+    return conn, made
 
 
-def _instance(model: type[Model], values: Sequence[Any], stmts: _Statements) -> Any:
+def _instance(model: type[Model], values: Sequence[Any], conn: Any, stmts: _Statements) -> Any:
     row = list(values)
     for index, converters, col in stmts.converters[model]:
         for convert in converters:
-            row[index] = convert(row[index], col, connection)
-    return model.from_db(connection.alias, None, row)
+            row[index] = convert(row[index], col, conn)
+    return model.from_db(conn.alias, None, row)
 
 
 def lock_game_and_table(game_id: int) -> Game | None:
     """The game row, with its table row as `game.table`, both locked until the commit."""
-    stmts = _statements()
-    with connection.cursor() as cursor:
+    conn, stmts = _statements()
+    with conn.cursor() as cursor:
         cursor.execute(stmts.game_and_table, [game_id])
         row = cursor.fetchone()
     if row is None:
         return None
     width = len(Game._meta.concrete_fields)
-    game = _instance(Game, row[:width], stmts)
-    table = _instance(Table, row[width:], stmts)
+    game = _instance(Game, row[:width], conn, stmts)
+    table = _instance(Table, row[width:], conn, stmts)
     Game._meta.get_field("table").set_cached_value(game, table)
     return game
 
 
 def table_seats(table_id: int) -> tuple[Seat, ...]:
     """The table's seats in lobby order."""
-    stmts = _statements()
-    with connection.cursor() as cursor:
+    conn, stmts = _statements()
+    with conn.cursor() as cursor:
         cursor.execute(stmts.seats, [table_id])
         rows = cursor.fetchall()
-    return tuple(_instance(Seat, row, stmts) for row in rows)
+    return tuple(_instance(Seat, row, conn, stmts) for row in rows)
 
 
 def append_action(game: Game, *, seat: int, action: dict[str, Any], events: list[Any],
                   source: str) -> None:
     """Append one row to the game's log at its current version (append-only, as
     GameAction.save keeps it)."""
-    stmts = _statements()
+    conn, stmts = _statements()
     values = (game.pk, game.version, seat, action, events, source, timezone.now())
-    params = [field.get_db_prep_save(value, connection)
+    params = [field.get_db_prep_save(value, conn)
               for field, value in zip(stmts.log_fields, values, strict=True)]
-    with connection.cursor() as cursor:
+    with conn.cursor() as cursor:
         cursor.execute(stmts.insert_log, params)
 
 
 def save_move(game: Game) -> None:
     """Write the columns a move changes (MOVE_COLUMNS); `updated_at` is set to now, as
     auto_now would."""
-    stmts = _statements()
+    conn, stmts = _statements()
     game.updated_at = timezone.now()
-    params = [_prep(field, getattr(game, field.attname)) for field in stmts.move_fields]
+    params = [field.get_db_prep_save(getattr(game, field.attname), conn)
+              for field in stmts.move_fields]
     params.append(game.pk)
-    with connection.cursor() as cursor:
+    with conn.cursor() as cursor:
         cursor.execute(stmts.update_game, params)
-
-
-def _prep(field: Field, value: Any) -> Any:
-    return field.get_db_prep_save(value, connection)
