@@ -44,6 +44,7 @@ INSTALLED_APPS = [
     "games.platform",
     "games.chudopoly",
     "games.boardroom",
+    "games.commonwealth",
     "accounts",
     "ladder",
     "axes",

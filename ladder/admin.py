@@ -7,8 +7,9 @@ from ladder.models import GameRecord, Match, PlayerResult, Queue, QueueTicket, R
 
 @admin.register(Rating)
 class RatingAdmin(admin.ModelAdmin):
-    list_display = ("user", "ladder", "rating", "games", "wins", "peak", "updated_at")
-    list_filter = ("ladder",)
+    list_display = ("user", "game_kind", "ladder", "rating", "games", "wins", "peak",
+                    "updated_at")
+    list_filter = ("game_kind", "ladder")
     search_fields = ("user__username",)
 
 
@@ -23,9 +24,9 @@ class PlayerResultInline(admin.TabularInline):
 
 @admin.register(GameRecord)
 class GameRecordAdmin(admin.ModelAdmin):
-    list_display = ("game", "ladder", "seat_count", "ranked", "rated", "unrated_reason",
-                    "finished_at")
-    list_filter = ("ladder", "ranked", "rated")
+    list_display = ("game", "game_kind", "ladder", "seat_count", "ranked", "rated",
+                    "unrated_reason", "finished_at")
+    list_filter = ("game_kind", "ladder", "ranked", "rated")
     inlines = [PlayerResultInline]
 
 

@@ -77,6 +77,10 @@ class LadderStanding:
     def url(self) -> str:
         return leaderboard_url(self.game_kind, self.ladder)
 
+    @property
+    def anchor(self) -> str:
+        return services.ladder_anchor(self.game_kind, self.ladder)
+
 
 def standings(user_id: int) -> list[LadderStanding]:
     """Every ladder of every game for one player: rating, rank, games and wins (all games on
@@ -87,11 +91,12 @@ def standings(user_id: int) -> list[LadderStanding]:
         .annotate(games=Count("pk"), wins=Count("pk", filter=Q(placement=1))))}
     out = []
     for kind in registered_games():
-        for key, name in ladders(kind).items():
+        for key in ladders(kind):
             rating = ratings.get((kind, key))
             row = counts.get((kind, key), {})
             out.append(LadderStanding(
-                game_kind=kind, game_name=get_game(kind).name, ladder=key, name=name,
+                game_kind=kind, game_name=get_game(kind).name, ladder=key,
+                name=services.ladder_title(kind, key),
                 rating=rating, rank=rank_of(rating),
                 games=row.get("games", 0), wins=row.get("wins", 0),
                 chart=rating_chart(rating_series(user_id, key, kind)) if rating else None))
@@ -181,10 +186,11 @@ def history_page(*, user_id: int | None, guest_key: str | None, preset: str = ""
     for other in (PlayerResult.objects.filter(record_id__in=[r.record_id for r in rows])
                   .select_related("user").order_by("placement", "seat")):
         others.setdefault(other.record_id, []).append(other)
-    names = {k: ladders(k) for k in registered_games()}
+    games = set(registered_games())
     for row in rows:
         row.opponents = [o for o in others.get(row.record_id, []) if o.seat != row.seat]
-        row.ladder_name = names.get(row.game_kind, {}).get(row.ladder, "Custom")
+        row.ladder_name = (services.ladder_title(row.game_kind, row.ladder)
+                           if row.game_kind in games else row.ladder)
     page.object_list = rows
     return page
 

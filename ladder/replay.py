@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.platform.interface import IllegalAction, get_game
+from games.platform.interface import IllegalAction, get_game, ladder_places
 from games.platform.models import Game, GameAction
 
 log = logging.getLogger(__name__)
@@ -57,6 +57,10 @@ class ReplayFrame:
     broken_at: int | None = None  # the engine refused the log's action at this step
     result: dict[str, Any] | None = None
     placements: list[str] = field(default_factory=list)
+    # The final placings as the ladder counts them: (place, names sharing it), best first.
+    placings: list[tuple[int, list[str]]] = field(default_factory=list)
+    everyone_lost: bool = False  # nobody won (a ruined community)
+    can_open_hands: bool = False  # the game hides hands that "Open hands" would show
 
     @property
     def first(self) -> bool:
@@ -97,6 +101,17 @@ def replay_frame(game: Game, *, step: int, seat: int | None, open_hands: bool,
     result = view.get("result")
     placements = [names[s] for s in (result or {}).get("placements") or []
                   if isinstance(s, int) and s < len(names)]
+    placings: list[tuple[int, list[str]]] = []
+    everyone_lost = False
+    if result:
+        places = ladder_places(engine, result)
+        everyone_lost = places.everyone_lost
+        place = 1
+        for group in places.groups:
+            shown = [names[s] for s in group if 0 <= s < len(names)]
+            if shown:
+                placings.append((place, shown))
+                place += len(shown)
     status = {
         "turn_name": names[turn] if isinstance(turn, int) and turn < len(names) else None,
         "turn_number": engine.clock_context(view).get("turn_number"),
@@ -104,7 +119,9 @@ def replay_frame(game: Game, *, step: int, seat: int | None, open_hands: bool,
     }
     return ReplayFrame(step=step, total=total, seat=seat, open_hands=open_hands, names=names,
                        board_template=engine.replay_template, board=board, status=status,
-                       lines=lines, result=result, placements=placements, broken_at=broken_at)
+                       lines=lines, result=result, placements=placements, broken_at=broken_at,
+                       placings=placings, everyone_lost=everyone_lost,
+                       can_open_hands=bool(hands) or "hand" in engine.view(state, 0))
 
 
 def export_game(game: Game) -> dict[str, Any]:

@@ -18,7 +18,14 @@ from django.utils import timezone
 from games.platform import scheduler
 from games.platform import services as tables
 from games.platform.identity import Viewer, call_sign_problem
-from games.platform.interface import RulesetInvalid, default_game, get_game
+from games.platform.interface import (
+    LadderPlaces,
+    default_game,
+    get_game,
+    ladder_places,
+    quick_match_seats,
+)
+from games.platform.interface import stock_preset as game_stock_preset
 from games.platform.models import Game, GameAction, Seat, Table
 from ladder import broadcast
 from ladder.elo import START_RATING, Entrant, is_provisional, rating_changes
@@ -26,7 +33,6 @@ from ladder.models import GameRecord, Match, PlayerResult, Queue, QueueTicket, R
 
 log = logging.getLogger(__name__)
 
-QUEUE_SEATS = (2, 3, 4)
 # Rating windows: ±100 at first, 50 wider every 10 s of waiting, never wider than ±500.
 WINDOW_START = 100
 WINDOW_STEP = 50
@@ -54,34 +60,66 @@ def ladders(game_kind: str | None = None) -> dict[str, str]:
     return get_game(game_kind or default_game()).presets()
 
 
+def ladder_title(game_kind: str, ladder: str) -> str:
+    """A ladder's name on pages: the preset's for the default game ("Blitz"); another game's
+    name comes first, alone when it has a single preset ("Boardroom", "Commonwealth")."""
+    presets = ladders(game_kind)
+    name = presets.get(ladder, "Custom rules" if ladder == "custom" else ladder)
+    if game_kind == default_game():
+        return name
+    game = get_game(game_kind).name
+    return game if len(presets) == 1 and ladder in presets else f"{game} {name}"
+
+
+def ladder_anchor(game_kind: str, ladder: str) -> str:
+    """A page id for a ladder, unique across games ("blitz", "boardroom-standard")."""
+    return ladder if game_kind == default_game() else f"{game_kind}-{ladder}"
+
+
 # --- recording finished games and rating them --------------------------------------------------
 
 
 def stock_preset(game: Game) -> str | None:
     """The stock preset of its game this game was played on, or None for custom rules."""
-    label = (game.ruleset or {}).get("label")
-    if label not in ladders(game.game_kind):
-        return None
-    try:
-        stock = get_game(game.game_kind).resolve_ruleset({"preset": label})
-    except RulesetInvalid:
-        return None
-    return label if stock == game.ruleset else None
+    return game_stock_preset(get_game(game.game_kind), game.ruleset)
 
 
-def final_placements(order: list[int], seat_count: int, leavers: set[int]) -> dict[int, int]:
-    """Engine seat -> placement (1 = first). Leavers share the last place below everyone."""
-    ranked = [s for s in order if s not in leavers and 0 <= s < seat_count]
-    ranked += [s for s in range(seat_count) if s not in ranked and s not in leavers]
-    out = {seat: i + 1 for i, seat in enumerate(ranked)}
+def final_placements(places: LadderPlaces, seat_count: int, leavers: set[int]
+                     ) -> dict[int, int]:
+    """Engine seat -> placement (1 = first; a shared place is the best of the seats sharing it,
+    as in 1, 1, 3). Leavers share the last place below everyone; when everyone lost, every
+    seat shares the last place."""
+    if places.everyone_lost:
+        return dict.fromkeys(range(seat_count), seat_count)
+    out: dict[int, int] = {}
+    placed = 0
+    listed: set[int] = set()
+    groups: list[list[int]] = []
+    for group in places.groups:
+        kept = [s for s in group if s not in leavers and 0 <= s < seat_count and s not in listed]
+        listed.update(kept)
+        if kept:
+            groups.append(kept)
+    # A seat the result leaves out comes after those it lists, one place each.
+    groups += [[s] for s in range(seat_count) if s not in listed and s not in leavers]
+    for group in groups:
+        for seat in group:
+            out[seat] = placed + 1
+        placed += len(group)
     for seat in leavers:
-        out[seat] = len(ranked) + 1
+        out[seat] = placed + 1
     return out
 
 
 def _leavers(game: Game, seats: dict[int, Seat | None]) -> set[int]:
     """Human seats that had left the game when it ended: still away, or whose last decision was
-    made by the bot standing in for them (the away flag may already have been cleared)."""
+    made by the bot standing in for them (the away flag may already have been cleared).
+
+    None in a game whose rules say what leaving does (`leave_actions`: Boardroom's leaver goes
+    bankrupt): its result already places them, and a player who went bankrupt and then closed
+    the page keeps the place their bankruptcy gave them."""
+    if hasattr(get_game(game.game_kind), "leave_actions"):
+        return set()
     humans = {i for i, p in enumerate(game.players) if not p.get("bot")}
     left = {i for i in humans if (seat := seats.get(i)) is not None and seat.away}
     last_source: dict[int, str] = {}
@@ -93,7 +131,8 @@ def _leavers(game: Game, seats: dict[int, Seat | None]) -> set[int]:
 
 
 def _unrated_reason(game: Game, preset: str | None, ranked: bool,
-                    owners: list[tuple[int | None, str | None, bool]]) -> str:
+                    owners: list[tuple[int | None, str | None, bool]],
+                    places: LadderPlaces) -> str:
     if preset is None:
         return "Custom rules are not rated."
     if any(is_bot for _, _, is_bot in owners):
@@ -104,7 +143,7 @@ def _unrated_reason(game: Game, preset: str | None, ranked: bool,
         return "Games with guests are not rated."
     if len({user_id for user_id, _, _ in owners}) != len(owners):
         return "A player held two seats."
-    return ""
+    return places.unrated
 
 
 def ladder_record_game(*, game: Game) -> GameRecord | None:
@@ -141,8 +180,9 @@ def ladder_record_game(*, game: Game) -> GameRecord | None:
         ranked = bool(match and match.ranked and not match.with_bots and game.number == 1)
         preset = stock_preset(game)
         leavers = _leavers(game, seats) if ranked else set()
-        placements = final_placements(list(game.result.get("placements") or []), n, leavers)
-        reason = _unrated_reason(game, preset, ranked, owners)
+        places = ladder_places(get_game(game.game_kind), game.result)
+        placements = final_placements(places, n, leavers)
+        reason = _unrated_reason(game, preset, ranked, owners, places)
         rated = not reason
         finished_at = game.finished_at or timezone.now()
         record = GameRecord.objects.create(
@@ -235,12 +275,25 @@ def ladder_adopt_guest(*, guest_key: str, user_id: int) -> int:
 # --- queues -----------------------------------------------------------------------------------
 
 
+def queue_seats(game_kind: str | None = None) -> tuple[int, ...]:
+    """The table sizes one game's quick match offers (the default game's unless named)."""
+    return quick_match_seats(get_game(game_kind or default_game()))
+
+
+def _either(sizes: tuple[int, ...]) -> str:
+    """(2, 3, 4) -> "2, 3 or 4"."""
+    words = [str(n) for n in sizes]
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
+
+
 def queue_for(*, preset: str, seats: int, ranked: bool, game_kind: str | None = None) -> Queue:
     game_kind = game_kind or default_game()
     if preset not in ladders(game_kind):
         raise LadderError("There is no such preset.", code="bad_preset")
-    if seats not in QUEUE_SEATS:
-        raise LadderError("Quick match tables seat 2, 3 or 4 players.", code="bad_seats")
+    sizes = queue_seats(game_kind)
+    if seats not in sizes:
+        raise LadderError(f"Quick match tables of {get_game(game_kind).name} seat "
+                          f"{_either(sizes)} players.", code="bad_seats")
     queue, _ = Queue.objects.get_or_create(game_kind=game_kind, preset=preset, seats=seats,
                                            ranked=bool(ranked))
     return queue
@@ -348,7 +401,8 @@ def queue_seen(*, ticket_id: int) -> None:
 
 
 def queue_label(queue: Queue) -> str:
-    name = ladders(queue.game_kind).get(queue.preset, queue.preset)
+    """"Blitz 2-player ranked", "Boardroom 6-player casual"."""
+    name = ladder_title(queue.game_kind, queue.preset)
     return f"{name} {queue.seats}-player {'ranked' if queue.ranked else 'casual'}"
 
 

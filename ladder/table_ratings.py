@@ -79,7 +79,8 @@ def _read(game: Game) -> dict[str, Any]:
         return out
     out["rated"] = True
     user_ids = [p["user_id"] for p in game.players]
-    ratings = dict(Rating.objects.filter(user_id__in=user_ids, ladder=preset)
+    ratings = dict(Rating.objects.filter(user_id__in=user_ids, game_kind=game.game_kind,
+                                         ladder=preset)
                    .values_list("user_id", "rating"))
     for seat, uid in enumerate(user_ids):
         out["seats"][seat] = {"rating": round(ratings.get(uid, START_RATING)),

@@ -18,7 +18,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseClientRedirect
 
 from games.platform.identity import GUEST_NAME_SESSION_KEY, Viewer, viewer_from_request
-from games.platform.interface import default_game, registered_games
+from games.platform.interface import default_game, get_game, ladder_placing, registered_games
 from games.platform.models import Game
 from ladder import elo, queries, replay, services
 from ladder.forms import HistoryFilterForm, QueueForm
@@ -31,10 +31,10 @@ READY_TABLE_MINUTES = 10  # how long the queue page keeps pointing at a matched 
 def _ladder_name(preset: str, game_kind: str | None) -> str:
     if game_kind is not None and game_kind not in registered_games():
         raise Http404("No such game")
-    name = services.ladders(game_kind).get(preset)
-    if name is None:
+    game_kind = game_kind or default_game()
+    if preset not in services.ladders(game_kind):
         raise Http404("No such ladder")
-    return name
+    return services.ladder_title(game_kind, preset)
 
 
 # --- leaderboards -----------------------------------------------------------------------------
@@ -44,17 +44,20 @@ def _method_context() -> dict[str, Any]:
     return {"start_rating": round(elo.START_RATING), "k_provisional": round(elo.K_PROVISIONAL),
             "k_established": round(elo.K_ESTABLISHED),
             "provisional_games": elo.PROVISIONAL_GAMES,
-            "min_games": queries.LEADERBOARD_MIN_GAMES}
+            "min_games": queries.LEADERBOARD_MIN_GAMES,
+            "placing_rules": [ladder_placing(get_game(kind)) for kind in registered_games()]}
 
 
 @require_GET
 def ladder_index(request: HttpRequest) -> HttpResponse:
     boards = []
     for kind in registered_games():
-        for key, name in services.ladders(kind).items():
+        for key in services.ladders(kind):
             top = list(queries.leaderboard_queryset(key, kind)[:5])
-            boards.append({"key": key, "name": name, "top": top, "game_kind": kind,
-                           "url": queries.leaderboard_url(kind, key)})
+            boards.append({"key": key, "name": services.ladder_title(kind, key), "top": top,
+                           "game_kind": kind, "anchor": services.ladder_anchor(kind, key),
+                           "url": queries.leaderboard_url(kind, key),
+                           "queue_url": f"{reverse('ladder:queue')}?game={kind}"})
     return render(request, "ladder/index.html", {"boards": boards, **_method_context()})
 
 
@@ -83,8 +86,12 @@ def leaderboard(request: HttpRequest, preset: str, game_kind: str | None = None)
         "preset": preset, "ladder_name": name, "page": page, "rows": rows, "mine": mine,
         "my_rank": my_rank, "my_page": queries.page_of_rank(my_rank) if my_rank else None,
         "mine_on_page": on_page, "ladders": services.ladders(game_kind),
-        "tabs": [(key, tab, queries.leaderboard_url(game_kind, key))
-                 for key, tab in services.ladders(game_kind).items()],
+        # Every ladder of every game, this one marked.
+        "tabs": [(services.ladder_anchor(kind, key), services.ladder_title(kind, key),
+                  queries.leaderboard_url(kind, key))
+                 for kind in registered_games() for key in services.ladders(kind)],
+        "current_tab": services.ladder_anchor(game_kind, preset),
+        "queue_url": f"{reverse('ladder:queue')}?game={game_kind}",
         "game_kind": game_kind, **_method_context(),
     })
 
@@ -102,17 +109,27 @@ def _ready_ticket(viewer: Viewer) -> QueueTicket | None:
     return ticket if age < READY_TABLE_MINUTES * 60 else None
 
 
+def _queue_game(request: HttpRequest) -> str:
+    """The game whose queues the page offers: ?game= (or the form's), else the default."""
+    game_kind = request.POST.get("game") or request.GET.get("game") or default_game()
+    if game_kind not in registered_games():
+        raise Http404("No such game")
+    return game_kind
+
+
 @require_http_methods(["GET", "POST"])
 def queue_page(request: HttpRequest) -> HttpResponse:
     viewer = viewer_from_request(request, create=True)
     needs_name = viewer.user_id is None
-    form = QueueForm(request.POST or None, needs_name=needs_name,
+    game_kind = _queue_game(request)
+    form = QueueForm(request.POST or None, needs_name=needs_name, game_kind=game_kind,
                      initial={"name": request.session.get(GUEST_NAME_SESSION_KEY, "")})
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
             services.queue_join(viewer=viewer, preset=data["preset"], seats=data["seats"],
-                                ranked=data["mode"] == "ranked", name=data.get("name"))
+                                ranked=data["mode"] == "ranked", name=data.get("name"),
+                                game_kind=data["game"])
         except LadderError as exc:
             form.add_error(None, exc.message)
         else:
@@ -125,6 +142,11 @@ def queue_page(request: HttpRequest) -> HttpResponse:
     ready = _ready_ticket(viewer) if ticket is None else None
     return render(request, "ladder/queue.html", {
         "form": form, "ticket": ticket, "ready": ready,
+        "game_kind": game_kind,
+        # A waiting page names the game of its queue, whatever ?game= says.
+        "game_name": get_game(ticket.queue.game_kind if ticket else game_kind).name,
+        "games": [(kind, get_game(kind).name, f"{reverse('ladder:queue')}?game={kind}")
+                  for kind in registered_games()],
         "status": queries.queue_status_context(ticket) if ticket else None,
         "signed_in": viewer.user_id is not None,
         "bots_after": services.BOTS_AFTER_SECONDS, "arrival_seconds": services.ARRIVAL_SECONDS,
@@ -190,14 +212,14 @@ def history(request: HttpRequest) -> HttpResponse:
     else:
         player = request.user if request.user.is_authenticated else None
         user_id, guest_key = viewer.user_id, viewer.guest_key
-    form = HistoryFilterForm(request.GET or None)
-    preset = kind = ""
-    if form.is_valid():
-        preset, kind = form.cleaned_data["preset"], form.cleaned_data["kind"]
     # ?game=<kind> keeps one game's rows (every game's by default).
     game_kind = request.GET.get("game", "")
     if game_kind not in registered_games():
         game_kind = ""
+    form = HistoryFilterForm(request.GET or None, game_kind=game_kind)
+    preset = kind = ""
+    if form.is_valid():
+        preset, kind = form.cleaned_data["preset"], form.cleaned_data["kind"]
     page = queries.history_page(user_id=user_id, guest_key=guest_key, preset=preset, kind=kind,
                                 page_number=request.GET.get("page"),
                                 per_page=queries.HISTORY_PAGE, game_kind=game_kind)
@@ -254,9 +276,12 @@ def replay_view(request: HttpRequest, game_id: int) -> HttpResponse:
                                 actions=actions)
     record = GameRecord.objects.filter(game=game).first()
     context = {"game": game, "frame": frame, "record": record,
-               "ladder_name": services.ladders(game.game_kind).get(
-                   services.stock_preset(game) or "", "Custom rules"),
-               "open_q": "&open=1" if open_hands else ""}
+               "ladder_name": services.ladder_title(game.game_kind,
+                                                    services.stock_preset(game) or "custom"),
+               "open_q": "&open=1" if open_hands else "",
+               # The board is drawn by the game's own template: its styles come with it (its
+               # scripts drive a live table, not a replay).
+               "game_styles": getattr(get_game(game.game_kind), "page_styles", ())}
     if request.htmx and request.htmx.target == "replay-frame":
         return render(request, "ladder/_replay_frame.html", context)
     return render(request, "ladder/replay.html", context)

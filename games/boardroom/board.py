@@ -16,9 +16,12 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from games.platform.board_grid import grid_place, side
+
+from .describe import REASONS
 from .engine.board import BUYBACK, INDUSTRY_NAMES, KIND, LOGISTICS_RENT, TILES, UTILITY_FACTOR
 from .engine.cards import CARDS
-from .engine.rules import owns_industry, rent
+from .engine.rules import bank_price, owns_industry, rent
 from .engine.state import BID_STEP
 
 # One colour per seat (tokens and owner stripes); names for the colour-blind and the reader.
@@ -28,24 +31,8 @@ KIND_LABELS = {"start": "Corner", "aid": "State aid card", "market": "Market car
                "audit": "Corner", "forum": "Corner", "tax_office": "Corner",
                "excise": "Tax", "logistics": "Logistics", "utility": "Utility",
                "business": "Business"}
+GROUP_NAMES = {"logistics": "Logistics", "utility": "Utilities"}
 LEVEL_WORDS = ("no branches", "1 branch", "2 branches", "3 branches", "4 branches", "a holding")
-
-
-def grid_place(pos: int) -> tuple[int, int]:
-    """(row, column), 1-based, of a tile on the 11×11 grid."""
-    if pos <= 10:
-        return 11, 11 - pos
-    if pos <= 20:
-        return 11 - (pos - 10), 1
-    if pos <= 30:
-        return 1, 1 + (pos - 20)
-    return 1 + (pos - 30), 11
-
-
-def side(pos: int) -> str:
-    if pos % 10 == 0:
-        return "corner"
-    return ("bottom", "left", "top", "right")[pos // 10]
 
 
 def _act(action: Mapping[str, Any]) -> str:
@@ -74,7 +61,8 @@ def tile_card(view: Mapping[str, Any], pos: int, *, names: Sequence[str],
         "kind_label": KIND_LABELS.get(t["kind"], t["kind"]),
         "industry": INDUSTRY_NAMES.get(t.get("industry") or "", ""),
         "industry_key": t.get("industry") or "", "price": t.get("price"),
-        "buyback": BUYBACK[pos] or None, "owner": owner,
+        # What the bank pays back: half the price, plus half the buildings on it.
+        "buyback": bank_price(view, pos) or None, "owner": owner,
         "owner_name": _name(names, owner, me, subject=True) if owner is not None else None,
         "level": level, "level_words": LEVEL_WORDS[level], "rows": [], "rent_now": None,
     }
@@ -127,7 +115,8 @@ def _option(action: Mapping[str, Any], label: str, **extra: Any) -> dict[str, An
 def _tile_choice(pos: int | None, view: Mapping[str, Any]) -> dict[str, Any]:
     if pos is None:
         return {"value": "", "label": "Nothing (cash only)"}
-    return {"value": pos, "label": f"{TILES[pos]['name']} (bank pays {BUYBACK[pos]})"}
+    return {"value": pos, "label": f"{TILES[pos]['name']} (bank pays {BUYBACK[pos]})",
+            "buyback": BUYBACK[pos]}
 
 
 def decision(view: Mapping[str, Any], me: int | None, names: Sequence[str]
@@ -212,12 +201,25 @@ def decision(view: Mapping[str, Any], me: int | None, names: Sequence[str]
     return out
 
 
-def _auction(view: Mapping[str, Any], me: int | None, names: Sequence[str]
+def _auction(view: Mapping[str, Any], me: int | None, names: Sequence[str],
+             seats: Sequence[Mapping[str, Any]] = (), lot_deadline: str | None = None
              ) -> dict[str, Any] | None:
+    """The lot, the bid, and every bidder in order: out, bidding now (with their clock), or
+    waiting; the no-first-bid deadline while nobody has bid."""
     a = view.get("auction")
     if a is None:
         return None
+    bidders = []
+    for s in a["order"]:
+        meta = seats[s] if s < len(seats) else {}
+        state = "out" if s in a["out"] else "bidding" if s == a["at"] else "waiting"
+        bidders.append({
+            "seat": s, "name": _name(names, s, me), "state": state, "is_me": s == me,
+            "leads": s == a["leader"], "colour": SEAT_COLOURS[s % 6],
+            "deadline": meta.get("deadline") if state == "bidding" else None})
     return {
+        "bidders": bidders, "lot_deadline": lot_deadline if a["high"] is None else None,
+        "no_bid": a["high"] is None,
         "tile": a["tile"], "name": TILES[a["tile"]]["name"], "price": TILES[a["tile"]]["price"],
         "seller": _name(names, a["seller"], me, subject=False) if a["seller"] is not None
         else "the bank",
@@ -248,9 +250,65 @@ def _offer(view: Mapping[str, Any], me: int | None, names: Sequence[str]
     return out
 
 
+def portfolio(view: Mapping[str, Any], me: int | None, dec: Mapping[str, Any]
+              ) -> list[dict[str, Any]]:
+    """The seat's tiles by industry (logistics and utilities as groups of their own), each
+    with what the seat may do to it now: build here, close, sell to the bank, auction, sell to
+    a rival (the last two open the Trade panel on that tile)."""
+    if me is None:
+        return []
+    per_tile: dict[int, list[dict[str, Any]]] = {}
+
+    def add(pos: int, item: dict[str, Any]) -> None:
+        per_tile.setdefault(pos, []).append(item)
+
+    for o in dec["builds"]:
+        pos = json.loads(o["json"])["tile"]
+        what = "holding" if view["level"][pos] == 4 else "branch"
+        add(pos, {"json": o["json"], "label": f"Open a {what} here "
+                  f"({TILES[pos]['branch_cost']})", "kind": "build"})
+    for o in dec["closes"]:
+        pos = json.loads(o["json"])["tile"]
+        add(pos, {"json": o["json"], "label": f"Close a building "
+                  f"(+{TILES[pos]['branch_cost'] // 2})", "kind": "close"})
+    for o in dec["bank_sales"]:
+        pos = json.loads(o["json"])["tile"]
+        add(pos, {"json": o["json"], "label": f"Sell to the bank (+{BUYBACK[pos]})",
+                  "kind": "sell-bank"})
+    for lot in dec["lots"]:
+        add(lot["tile"], {"trade": "lot", "label": "To auction…", "kind": "auction"})
+    sellable = {c["value"] for s in dec["sells"] for c in s["give"]}
+    for pos in sorted(sellable):
+        add(pos, {"trade": "sell", "label": "Sell to a rival…", "kind": "sell"})
+    groups: dict[str, dict[str, Any]] = {}
+    for t in TILES:
+        pos = t["pos"]
+        if view["owner"][pos] != me:
+            continue
+        key = t.get("industry") or t["kind"]
+        group = groups.setdefault(key, {
+            "key": key, "tiles": [], "complete": bool(t.get("industry"))
+            and owns_industry(view, me, pos),
+            "name": INDUSTRY_NAMES.get(t.get("industry") or "", GROUP_NAMES.get(t["kind"], ""))})
+        level = view["level"][pos]
+        group["tiles"].append({
+            "pos": pos, "name": t["name"], "industry": group["name"], "industry_key": key,
+            "level": level, "level_words": LEVEL_WORDS[level], "buyback": bank_price(view, pos),
+            "rent_now": rent(view, pos, sum(view.get("dice") or [0, 0]))
+            if t["kind"] != "utility" else None,
+            "here": view["pos"][me] == pos, "actions": per_tile.get(pos, [])})
+    return list(groups.values())
+
+
 def board_context(view: Mapping[str, Any], *, me: int | None, names: Sequence[str],
-                  seats: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+                  seats: Sequence[Mapping[str, Any]], lot_deadline: str | None = None
+                  ) -> dict[str, Any]:
+    """`lot_deadline`: when a lot with no first bid is cancelled, if the site's clocks give
+    one (ISO time); any seat entry's "lot_deadline" is read too."""
     n = view["seats"]
+    if lot_deadline is None:
+        lot_deadline = next((m.get("lot_deadline") for m in seats if m.get("lot_deadline")),
+                            None)
     deciding = list(view.get("to_decide") or [])
     tokens: dict[int, list[dict[str, Any]]] = {}
     players = []
@@ -297,19 +355,14 @@ def board_context(view: Mapping[str, Any], *, me: int | None, names: Sequence[st
     for d in view.get("debts") or []:
         debts.append({"seat": d["seat"], "who": _name(names, d["seat"], me),
                       "amount": d["amount"], "mine": d["seat"] == me,
+                      "reason": REASONS.get(d.get("reason") or "", ""),
+                      "tile": TILES[d["tile"]]["name"] if isinstance(d.get("tile"), int)
+                      else None,
                       "to": ", ".join(_name(names, c, me, subject=False) for c, _ in d["to"])})
     dec = decision(view, me, names)
     focus = view["pos"][me] if me is not None else view["pos"][view["turn"]]
-    my_tiles = []
-    if me is not None:
-        for t in TILES:
-            if view["owner"][t["pos"]] == me:
-                my_tiles.append({"pos": t["pos"], "name": t["name"],
-                                 "industry": INDUSTRY_NAMES.get(t.get("industry") or "",
-                                                                KIND_LABELS[t["kind"]]),
-                                 "industry_key": t.get("industry") or t["kind"],
-                                 "level_words": LEVEL_WORDS[view["level"][t["pos"]]],
-                                 "buyback": BUYBACK[t["pos"]]})
+    groups = portfolio(view, me, dec)
+    my_tiles = [t for group in groups for t in group["tiles"]]
     return {
         "tiles": tiles, "players": players, "dice": dice,
         "dice_total": sum(dice) if dice else None,
@@ -321,10 +374,12 @@ def board_context(view: Mapping[str, Any], *, me: int | None, names: Sequence[st
                           and seats[s].get("deadline")), None),
         "stock": {"branches": view["stock"][0], "holdings": view["stock"][1]},
         "decks": {k: d["count"] for k, d in (view.get("decks") or {}).items()},
-        "auction": _auction(view, me, names), "offer": _offer(view, me, names),
+        "auction": _auction(view, me, names, seats, lot_deadline),
+        "offer": _offer(view, me, names),
         "debts": debts, "my_debt": next((d for d in debts if d["mine"]), None),
         "decision": dec, "focus": focus, "focus_card": tiles[focus]["card"],
-        "my_tiles": my_tiles, "me_active": me is not None and view["active"][me],
+        "my_tiles": my_tiles, "portfolio": groups,
+        "lot_deadline": lot_deadline, "me_active": me is not None and view["active"][me],
         "card_titles": {c["id"]: c["title"] for c in CARDS},
         "turn_number": view.get("turn_number"), "round": view.get("round"),
     }

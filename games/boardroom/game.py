@@ -20,7 +20,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.platform.interface import Applied, IllegalAction, RulesetInvalid
+from games.platform.interface import Applied, IllegalAction, LadderPlaces, RulesetInvalid
 
 from . import engine
 from .describe import describe_event as _describe
@@ -67,6 +67,9 @@ class BoardroomGame:
     name = "Boardroom"
     min_seats = MIN_SEATS
     max_seats = MAX_SEATS
+    ladder_placing = ("Boardroom: by order of bankruptcy, the last one standing first (leaving "
+                      "and running out of clock are bankruptcies too); at the turn limit, "
+                      "those still in by net worth.")
 
     # --- rules and setup --------------------------------------------------------------------
     def presets(self) -> dict[str, str]:
@@ -106,6 +109,15 @@ class BoardroomGame:
         return {"preset": next(iter(PRESETS))}
 
     def rule_field_for(self, error_field: str) -> str | None:
+        return None
+
+    def stock_preset(self, ruleset: Mapping[str, Any]) -> str | None:
+        """The ladder's question: which bots sat where and who moved first are how a game was
+        dealt, not its rules, so a dealt ruleset is stock when the rest is a preset's."""
+        rules = {**dict(ruleset), "bots": None, "humanFirst": None}
+        for key in PRESETS:
+            if resolve_ruleset({"preset": key}) == rules:
+                return key
         return None
 
     # --- bots -------------------------------------------------------------------------------
@@ -168,6 +180,20 @@ class BoardroomGame:
 
     def result(self, state: dict[str, Any]) -> dict[str, Any] | None:
         return engine.result(state)
+
+    def ladder_places(self, result: Mapping[str, Any]) -> LadderPlaces:
+        """By order of bankruptcy, the last one standing first (leaving and running out of
+        clock are bankruptcies too). At the turn limit the seats still in are placed by net
+        worth, and equal fortunes share a place."""
+        worth = result.get("net_worth") or {}
+        groups: list[list[int]] = []
+        for seat in result.get("placements") or []:
+            mine = worth.get(str(seat))
+            if groups and mine is not None and worth.get(str(groups[-1][0])) == mine:
+                groups[-1].append(seat)
+            else:
+                groups.append([seat])
+        return LadderPlaces(groups=tuple(tuple(g) for g in groups))
 
     def replay(self, *, ruleset: Mapping[str, Any], seats: int, seed: int,
                actions: Sequence[tuple[int, dict[str, Any]]]) -> dict[str, Any]:

@@ -25,6 +25,7 @@ from .engine.state import (
     MAX_SEATS,
     MIN_SEATS,
     START_CASH,
+    TURN_CAP,
 )
 
 
@@ -48,7 +49,7 @@ def rules_context() -> dict[str, Any]:
               "bail": AUDIT_BAIL, "tries": AUDIT_TRIES, "bid_step": BID_STEP,
               "branches": BRANCH_STOCK, "holdings": HOLDING_STOCK,
               "min_seats": MIN_SEATS, "max_seats": MAX_SEATS, "better_by": BETTER_BY,
-              "ask_pause": ASK_PAUSE_ROUNDS,
+              "ask_pause": ASK_PAUSE_ROUNDS, "turn_cap": TURN_CAP,
               "logistics": " / ".join(str(x) for x in LOGISTICS_RENT[1:]),
               "utilities": " / ".join(f"{x} ×" for x in UTILITY_FACTOR[1:])},
     }

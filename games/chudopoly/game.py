@@ -54,6 +54,11 @@ class ChudopolyGame:
     name = "Chudopoly"
     min_seats = 2
     max_seats = 5
+    # Quick match seats 2-4: a five-seat table of strangers is a long game to queue for.
+    quick_match_seats = (2, 3, 4)
+    ladder_placing = ("Chudopoly: the winner first, then the others in the order the game "
+                      "ends them; a player who scoops, or leaves a ranked game and has a bot "
+                      "finish it, takes last place.")
 
     # --- rules and setup --------------------------------------------------------------------
     def presets(self) -> dict[str, str]:

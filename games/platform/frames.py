@@ -29,13 +29,17 @@ TOP_LEVEL_KEYS = frozenset({"kind", "action", "expected_version", "decision", "s
                             "colour", "target", "take", "give", "answer", "cash", "start",
                             "text", "HEADERS"})
 # The union of every game's action fields (Boardroom adds tile, amount, accept, kind, to, cash
-# and start). Keys only the site's clocks may set (Boardroom's "clock") are never accepted.
+# and start; Commonwealth project, seat, mine, theirs, first and a deal's two sides, give and
+# get). Keys only the site's clocks may set (Boardroom's "clock") are never accepted.
 ACTION_KEYS = frozenset({"type", "card", "colour", "target", "take", "give", "answer", "cards",
-                         "tile", "amount", "accept", "kind", "to", "cash", "start"})
-INT_KEYS = ("card", "target", "take", "give", "tile", "amount", "to", "cash", "start")
-NULLABLE_KEYS = ("take", "give")  # "no tile" in a trade
+                         "tile", "amount", "accept", "kind", "to", "cash", "start",
+                         "project", "seat", "mine", "theirs", "first", "get"})
+INT_KEYS = ("card", "target", "take", "give", "tile", "amount", "to", "cash", "start",
+            "project", "seat", "mine", "theirs")
+NULLABLE_KEYS = ("take", "give", "card")  # "no tile" in a trade, "no card" kept
 BOOL_KEYS = ("accept",)
-STR_KEYS = ("colour", "answer", "type", "kind")
+STR_KEYS = ("colour", "answer", "type", "kind", "first")
+SIDE_KEYS = ("give", "get")  # as an object: one side of a deal (projects, cash, jail_card)
 FILL_KEYS = ("cards", "colour", "target", "take", "give", "answer", "cash", "start")
 
 
@@ -93,6 +97,23 @@ def _int_list(value: Any, name: str) -> list[int]:
     return [_as_int(v, name) for v in value]
 
 
+def _deal_side(value: dict[str, Any], name: str) -> dict[str, Any]:
+    """One side of a deal: {"projects": [ids], "cash": n, "jail_card": bool}, each optional."""
+    unknown = set(value) - {"projects", "cash", "jail_card"}
+    if unknown:
+        raise FrameError(f"Unknown field in {name}: {sorted(unknown)[0]}")
+    side: dict[str, Any] = {}
+    if "projects" in value:
+        side["projects"] = _int_list(value["projects"], "projects")
+    if "cash" in value:
+        side["cash"] = _as_int(value["cash"], "cash")
+    if "jail_card" in value:
+        if not isinstance(value["jail_card"], bool):
+            raise FrameError("jail_card must be true or false")
+        side["jail_card"] = value["jail_card"]
+    return side
+
+
 def _clean_action(raw: Any) -> dict[str, Any]:
     if isinstance(raw, str):
         if len(raw) > MAX_FRAME_BYTES:
@@ -112,6 +133,10 @@ def _clean_action(raw: Any) -> dict[str, Any]:
     for key, value in raw.items():
         if key in NULLABLE_KEYS and value is None:
             action[key] = None
+        elif key in SIDE_KEYS and isinstance(value, dict):
+            action[key] = _deal_side(value, key)
+        elif key == "get":
+            raise FrameError("get must be one side of a deal (projects, cash, jail_card)")
         elif key in BOOL_KEYS:
             if not isinstance(value, bool):
                 raise FrameError(f"{key} must be true or false")

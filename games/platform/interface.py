@@ -130,6 +130,10 @@ class GameEngine(Protocol):
 
     def legal_actions(self, state: State, seat: int) -> list[Action]: ...
 
+    # Optional: `acts_any_time(state, seat, action) -> bool`, true for a move `seat` may make
+    # although it is not deciding and the move is not listed (too many to list: Commonwealth's
+    # deal offers). A game without it takes only listed moves out of turn.
+
     def decision_key(self, state: State, seat: int) -> Any:
         """A JSON-able token of what `seat` is deciding now (None: nothing). Equal tokens at
         two versions mean the same decision, so a move the seat chose at the older one is
@@ -197,6 +201,9 @@ class GameEngine(Protocol):
         ...
 
     # --- replay and history (the ladder's pages) --------------------------------------------
+    # Optional: `ladder_places(result)`, `stock_preset(ruleset)`, `quick_match_seats` and
+    # `ladder_placing` (a sentence), each with a default most games want (see the functions
+    # of those names below).
     replay_template: str  # draws one replay frame's board from `replay_board` output
 
     def replay_board(self, view: View, *, seat: int | None, names: Sequence[str],
@@ -204,6 +211,68 @@ class GameEngine(Protocol):
         """A replay frame's board from `view` (a finished or past state seen by `seat`, None:
         a spectator); `hands` are the hands shown (every seat's with open hands)."""
         ...
+
+
+# --- the ladder's questions (optional methods, with the answers most games want) -------------
+
+
+@dataclass(frozen=True)
+class LadderPlaces:
+    """How a finished game places its seats on a ladder.
+
+    `groups` lists engine seats best first; the seats of one group share a place. With
+    `everyone_lost` nobody won (a ruined community): every seat shares the last place.
+    `unrated` is a sentence saying why this ending rates nobody ("" when it may be rated).
+    """
+
+    groups: tuple[tuple[int, ...], ...]
+    unrated: str = ""
+    everyone_lost: bool = False
+
+
+def ladder_places(engine: GameEngine, result: Mapping[str, Any]) -> LadderPlaces:
+    """A game's own `ladder_places(result)`, or else the result's `placements` one seat a
+    place (best first): Chudopoly's scoopers and Boardroom's order of bankruptcy are already
+    in that list."""
+    own = getattr(engine, "ladder_places", None)
+    if own is not None:
+        return own(result)
+    seats = [s for s in result.get("placements") or [] if type(s) is int]
+    return LadderPlaces(groups=tuple((s,) for s in seats))
+
+
+def stock_preset(engine: GameEngine, ruleset: Mapping[str, Any] | None) -> str | None:
+    """The stock preset a game's stored ruleset plays, or None for rules of a host's own.
+
+    A game whose dealt ruleset carries more than rules (Boardroom's bot seats) answers with
+    its own `stock_preset(ruleset)`; any other is a stock preset when the ruleset is exactly
+    what that preset resolves to."""
+    own = getattr(engine, "stock_preset", None)
+    if own is not None:
+        return own(ruleset or {})
+    for key in engine.presets():
+        try:
+            if engine.resolve_ruleset({"preset": key}) == dict(ruleset or {}):
+                return key
+        except RulesetInvalid:
+            continue
+    return None
+
+
+def ladder_placing(engine: GameEngine) -> str:
+    """One sentence for the ladders' "How ratings work": how this game places its players
+    (its own `ladder_placing`, or the engine's order)."""
+    return getattr(engine, "ladder_placing", None) or (
+        f"{engine.name}: players are placed in the order the game's result gives.")
+
+
+def quick_match_seats(engine: GameEngine) -> tuple[int, ...]:
+    """The table sizes a game's quick-match queues seat: its own `quick_match_seats`, or
+    every size it can be played at."""
+    own = getattr(engine, "quick_match_seats", None)
+    if own is not None:
+        return tuple(own)
+    return tuple(range(engine.min_seats, engine.max_seats + 1))
 
 
 def expand_action(engine: GameEngine, state: State, seat: int, action: Action) -> list[Action]:

@@ -644,6 +644,15 @@ def _owns_game_seat(game: Game, seats: Sequence[Seat], seat: int, viewer: Viewer
     return row is not None and row.game_seat == seat and viewer.owns(row)
 
 
+def _acts_any_time(engine: GameEngine, state: Mapping[str, Any], seat: int,
+                   action: Mapping[str, Any]) -> bool:
+    """A move the game allows out of turn that its legal list cannot enumerate (Commonwealth's
+    deal offers, made "at any time"): the optional `acts_any_time(state, seat, action)`. The
+    engine still judges the move itself."""
+    check = getattr(engine, "acts_any_time", None)
+    return bool(check is not None and check(dict(state), seat, dict(action)))
+
+
 def apply_locked(game: Game, table: Table, engine: GameEngine, seat: int,
                  action: Mapping[str, Any], *, source: str,
                  note: Mapping[str, Any] | None = None,
@@ -657,7 +666,8 @@ def apply_locked(game: Game, table: Table, engine: GameEngine, seat: int,
     # scoop at any time, owed a decision or not). `any_time`: an action the game allows out
     # of turn (leaving), never a player's frame.
     if (not any_time and seat not in engine.to_decide(game.state)
-            and dict(action) not in engine.legal_actions(game.state, seat)):
+            and dict(action) not in engine.legal_actions(game.state, seat)
+            and not _acts_any_time(engine, game.state, seat, action)):
         raise ActionRefused("It is not your decision right now.", code="not_your_turn")
     try:
         applied = engine.apply(game.state, seat, dict(action))

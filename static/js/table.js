@@ -299,7 +299,9 @@
     set: function () { [523, 659, 784, 1047].forEach(function (f, i) { tone(f, i * 0.08, 0.2, "triangle", 0.06); }); },
     approach: function () { tone(880, 0, 0.18, "sawtooth", 0.03); tone(660, 0.2, 0.18, "sawtooth", 0.03); tone(880, 0.4, 0.25, "sawtooth", 0.03); },
     win: function () { [523, 659, 784, 1047, 1319].forEach(function (f, i) { tone(f, i * 0.11, 0.3, "triangle", 0.07); }); },
-    lose: function () { [392, 330, 262].forEach(function (f, i) { tone(f, i * 0.16, 0.3, "sine", 0.06); }); }
+    lose: function () { [392, 330, 262].forEach(function (f, i) { tone(f, i * 0.16, 0.3, "sine", 0.06); }); },
+    // A game's log line may ask for its own sound (data-sound): Boardroom's new branch.
+    branch: function () { tone(988, 0, 0.09, "square", 0.03); tone(1319, 0.09, 0.09, "square", 0.03); tone(1760, 0.18, 0.3, "triangle", 0.05); }
   };
   function play(name) {
     if (!audio || !soundOn() || !SOUNDS[name]) { return; }
@@ -328,7 +330,9 @@
     }
     var result = $("#result");
     var sound = null;
+    var named = !Object.keys(snap.lines).length ? [] : fresh.filter(function (li) { return SOUNDS[li.getAttribute("data-sound")]; });
     if (result && !snap.result) { sound = result.classList.contains("i-won") ? "win" : "lose"; }
+    else if (named.length) { sound = named[0].getAttribute("data-sound"); }
     else if ($(".final-approach") && !snap.approach) { sound = "approach"; }
     else if (completed.length) { sound = "set"; }
     else if (decision && !snap.decision) { sound = "alert"; }

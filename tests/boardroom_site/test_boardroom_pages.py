@@ -28,6 +28,8 @@ def test_the_rules_page_shows_every_price_rent_and_card_from_the_engine(client: 
             assert " · ".join(str(r) for r in tile["rents"]) in html
     for card in card_table():
         assert card["title"] in html
+    assert "An auction with no first bid waits 60 seconds for the whole lot" in html
+    assert "A game that reaches 1000 turns ends on net worth" in html
 
 
 def test_quick_play_boardroom_starts_a_game_with_three_bots_and_you_first(

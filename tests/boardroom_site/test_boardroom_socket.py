@@ -221,3 +221,60 @@ async def test_a_trade_over_the_money_limit_is_refused_and_a_fair_one_reaches_th
     game = await reload(game)
     assert game.state["offer"] is None
     await comm.disconnect()
+
+
+async def test_building_unevenly_or_closing_unevenly_is_refused_with_a_reason(
+        alice: Viewer) -> None:
+    game = await start(alice)
+    me = seat_named(game, "Alice")
+    # Alice stands on Noodle Cart, which has a branch while its industry's others have none.
+    st = scenario(seats=4, order=game.state["order"], bots=game.state["bots"], turn=me,
+                  phase="act", pos={me: 1}, owners={1: me, 3: me, 4: me}, levels={1: 1})
+    st["dice"] = [1, 2]
+    game = await set_state(game, st)
+    comm = await connect(game.table.code, alice)
+    await first_frames(comm)
+    got = await _refused(comm, game, {"type": "build", "tile": 1})
+    assert error_code(got) == "illegal"
+    assert "Build evenly" in error_text(got)
+    st["level"] = [0] * 40
+    st["level"][3], st["level"][4] = 1, 2
+    st["stock"][0] -= 2
+    game = await set_state(game, st)
+    got = await _refused(comm, game, {"type": "close", "tile": 3})
+    assert "Close evenly" in error_text(got)
+    await comm.disconnect()
+
+
+async def test_a_sale_for_more_than_the_buyer_has_or_a_lot_off_the_step_is_refused(
+        alice: Viewer) -> None:
+    game = await start(alice)
+    me = seat_named(game, "Alice")
+    game = await set_state(game, _trade_position(me, game))
+    rival = game.state["owner"][15]
+    comm = await connect(game.table.code, alice)
+    await first_frames(comm)
+    got = await _refused(comm, game, {"type": "propose", "kind": "sell", "to": rival},
+                         give="1", cash="1501")
+    assert error_code(got) == "illegal"
+    assert "They do not have that much cash" in error_text(got)
+    got = await _refused(comm, game, {"type": "auction_own", "tile": 1}, start="35")
+    assert "steps of 10" in error_text(got)
+    got = await _refused(comm, game, {"type": "auction_own", "tile": 1}, start="20")
+    assert "cannot be lower than the bank's buyback (30)" in error_text(got).replace("&#x27;", "'")
+    await comm.disconnect()
+
+
+async def test_answering_an_offer_made_to_someone_else_is_refused(alice: Viewer) -> None:
+    game = await start(alice)
+    me = seat_named(game, "Alice")
+    st = _trade_position(me, game)
+    rival = st["owner"][15]
+    st = ENGINE.apply(st, me, {"type": "propose", "kind": "swap", "to": rival, "take": 15,
+                               "give": None, "cash": 250}).state
+    game = await set_state(game, st)
+    comm = await connect(game.table.code, alice)
+    await first_frames(comm)
+    got = await _refused(comm, game, {"type": "answer", "accept": True})
+    assert error_code(got) == "not_your_turn"
+    await comm.disconnect()

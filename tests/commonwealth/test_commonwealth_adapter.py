@@ -49,3 +49,22 @@ def test_bids_and_answers_run_on_the_short_clock():
                             "get": {"projects": [3]}}).state
     assert game.clock_seconds(st) == 60
     assert game.clock_context(game.view(st, 1))["pending"] is True
+
+
+def test_a_go_gift_chosen_while_another_seat_gave_first_still_counts():
+    game = CommonwealthGame()
+    st = scenario(seats=3, cash={0: 50, 1: 50, 2: 50})
+    st["step"] = {"kind": "donate", "owed": [0, 1, 2]}
+    before = game.decision_key(st, 2)
+    after_other = game.apply(st, 0, {"type": "donate", "amount": 5}).state
+    assert game.decision_key(after_other, 2) == before
+    after_own = game.apply(after_other, 2, {"type": "donate", "amount": 5}).state
+    assert game.decision_key(after_own, 2) != before
+
+
+def test_any_other_move_makes_a_seats_older_decision_stale():
+    game = CommonwealthGame()
+    st = scenario(seats=2, dice=[[1, "2"]])  # to an unmanaged project: seat 0 decides again
+    rolled = game.apply(st, 0, {"type": "roll"}).state
+    assert rolled["step"]["kind"] == "buy"
+    assert game.decision_key(rolled, 0) not in (None, game.decision_key(st, 0))

@@ -338,3 +338,134 @@ def test_the_boardroom_audit_would_catch_a_seed_a_deck_order_or_someone_elses_of
     mine = '<li><span class="log-text">Bea offered you: River Port for 300.</span></li>'
     assert not _boardroom_leaks(mine, state, 0)
     assert _boardroom_leaks(mine, state, None)  # a spectator is party to no offer
+
+
+def _commonwealth_secrets(state: dict[str, Any]) -> list[str]:
+    """Strings whose presence in a frame would give Commonwealth's secrets away: the seed, the
+    generator state and the Chance deck's order (as ids or as the next three titles)."""
+    from games.commonwealth.engine.data import CARDS
+
+    deck = state["deck"]
+    return [str(state["seed"]), json.dumps(state["rng"]), json.dumps(deck),
+            ",".join(map(str, deck)),
+            " ".join(CARDS[c]["title"] for c in deck[:3])]
+
+
+def _commonwealth_states(game: Game) -> list[dict[str, Any]]:
+    engine = get_game("commonwealth")
+    state = engine.create(ruleset=game.ruleset, seats=game.seat_count, seed=game.seed)
+    states = [state]
+    for row in GameAction.objects.filter(game=game).order_by("version"):
+        state = engine.apply(state, row.seat, row.action).state
+        states.append(state)
+    return states
+
+
+def _commonwealth_leaks(html: str, state: dict[str, Any], seat: int | None) -> list[str]:
+    found = [s for s in _commonwealth_secrets(state) if s in html]
+    for offerer, to in _PRIVATE_TERMS.findall(html):
+        if seat is None or (offerer != "You" and to != "you"):
+            found.append(f"the terms of {offerer}’s offer to {to}")
+    return found
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_no_commonwealth_frame_or_page_shows_the_seed_the_deck_or_others_offers() -> None:
+    from channels.db import database_sync_to_async
+    from channels.testing import WebsocketCommunicator
+    from django.contrib.sessions.backends.db import SessionStore
+    from django.test import Client
+
+    from chudopoly_site.asgi import application
+    from games.platform import services
+    from games.platform.identity import GUEST_SESSION_KEY, Viewer
+    from games.platform.scheduler import in_process_scheduler
+
+    engine = get_game("commonwealth")
+    alice = Viewer(user_id=None, guest_key="guest-alice-cw-audit-000000000")
+
+    def setup() -> tuple[Game, dict[str, str]]:
+        # Hard bots offer deals to each other: the audit sees offers Alice is no party to.
+        table = services.table_play_vs_bots(viewer=alice, name="Alice",
+                                            levels=["hard", "hard", "medium"],
+                                            game_kind="commonwealth", turn_seconds=0)
+        cookies = {}
+        for who, viewer in (("alice", alice), ("spectator", None)):
+            session = SessionStore()
+            if viewer is not None:
+                session[GUEST_SESSION_KEY] = viewer.guest_key
+            session.create()
+            cookies[who] = session.session_key
+        return services.current_game(table), cookies
+
+    game, cookies = await database_sync_to_async(setup)()
+    me = next(i for i, p in enumerate(game.players) if p["name"] == "Alice")
+    socks = {}
+    path = game.table.invite_path.replace("/t/", "/ws/table/")
+    for who, key in cookies.items():
+        comm = WebsocketCommunicator(application, path, headers=[
+            (b"origin", b"http://localhost"), (b"host", b"localhost"),
+            (b"cookie", f"sessionid={key}".encode())])
+        assert (await comm.connect())[0]
+        socks[who] = comm
+    seen: dict[str, list[str]] = {who: [] for who in socks}
+
+    async def drain(timeout: float) -> None:
+        for who, comm in socks.items():
+            while not await comm.receive_nothing(timeout=timeout):
+                seen[who].append(await comm.receive_from())
+
+    def page(who: str) -> str:
+        client = Client()
+        client.cookies["sessionid"] = cookies[who]
+        return client.get(game.table.invite_path).content.decode()
+
+    def step() -> Game:
+        game.refresh_from_db()
+        return game
+
+    await drain(3.0)
+    for n in range(160):
+        g = await database_sync_to_async(step)()
+        if g.status != Game.Status.RUNNING:
+            break
+        if me in engine.to_decide(g.state):
+            action = engine.bot_action(engine.view(g.state, me), "medium")
+            await socks["alice"].send_to(text_data=json.dumps({
+                "kind": "act", "action": json.dumps(action),
+                "expected_version": g.version}))
+        else:
+            await database_sync_to_async(in_process_scheduler().run_due)()
+        await drain(0.2)
+        if n % 30 == 0:
+            for who in socks:
+                seen[who].append(await database_sync_to_async(page)(who))
+    g = await database_sync_to_async(step)()
+    assert g.version >= 60, "the audit saw too little of a game"
+    offers = await database_sync_to_async(lambda: GameAction.objects.filter(
+        game=g, action__type="offer").exclude(seat=me).count())()
+    # The deck's order changes as cards go under it: every version's order is checked.
+    states = await database_sync_to_async(_commonwealth_states)(g)
+    secrets = {s for st in states for s in _commonwealth_secrets(st)}
+    for who, got in seen.items():
+        seat = me if who == "alice" else None
+        for html in got:
+            assert not [s for s in secrets if s in html]
+            assert not _commonwealth_leaks(html, g.state, seat), _commonwealth_leaks(
+                html, g.state, seat)
+    print("commonwealth audit:", g.version, "versions,", offers, "offers by bots")
+    for comm in socks.values():
+        await comm.disconnect()
+
+
+def test_the_commonwealth_audit_would_catch_a_seed_a_deck_order_or_someone_elses_offer(
+        ) -> None:
+    state = get_game("commonwealth").create(ruleset={}, seats=3, seed=987654321)
+    assert _commonwealth_leaks("<p>seed 987654321</p>", state, 0)
+    assert _commonwealth_leaks(f"<i>{json.dumps(state['deck'])}</i>", state, 0)
+    offer = '<p class="banner pending" id="deal">Bea offered Cal: Union Hall for 40 in cash.</p>'
+    assert _commonwealth_leaks(offer, state, 0)
+    mine = '<p class="banner pending" id="deal">Bea offered you: Union Hall for nothing.</p>'
+    assert not _commonwealth_leaks(mine, state, 0)
+    assert _commonwealth_leaks(mine, state, None)  # a spectator is party to no offer

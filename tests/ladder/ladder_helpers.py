@@ -20,10 +20,10 @@ ENGINE = get_game("chudopoly")
 
 def ticket(viewer: Viewer, *, preset: str = "chudopoly", seats: int = 2, ranked: bool = True,
            rating: float = 1500.0, joined: datetime | None = None,
-           name: str | None = None) -> QueueTicket:
+           name: str | None = None, game_kind: str | None = None) -> QueueTicket:
     """A waiting ticket with a chosen rating and join time (as if it had waited)."""
     t = services.queue_join(viewer=viewer, preset=preset, seats=seats, ranked=ranked,
-                            name=name or (viewer.username or "Guest"))
+                            name=name or (viewer.username or "Guest"), game_kind=game_kind)
     joined = joined or timezone.now()
     QueueTicket.objects.filter(pk=t.pk).update(rating=rating, joined_at=joined,
                                                last_seen=joined, sockets=1)
@@ -31,11 +31,13 @@ def ticket(viewer: Viewer, *, preset: str = "chudopoly", seats: int = 2, ranked:
     return t
 
 
-def matched_game(*viewers: Viewer, ranked: bool = True, preset: str = "chudopoly") -> Game:
+def matched_game(*viewers: Viewer, ranked: bool = True, preset: str = "chudopoly",
+                 game_kind: str | None = None) -> Game:
     """Pair these players through the queue and start their game with everyone arrived."""
     now = timezone.now()
     for v in viewers:
-        ticket(v, preset=preset, seats=len(viewers), ranked=ranked, joined=now)
+        ticket(v, preset=preset, seats=len(viewers), ranked=ranked, joined=now,
+               game_kind=game_kind)
     (match,) = services.queue_pair(now=now)
     for t in match.tickets.all():
         services.match_arrive(ticket_id=t.pk, viewer=viewer_of(t))
@@ -95,15 +97,34 @@ def scoop_out(game: Game, *losers: Viewer, warmup: int = 0) -> Game:
     raise AssertionError("the game did not end")
 
 
-def set_rating(viewer: Viewer, ladder: str, rating: float, games: int = 20) -> Rating:
-    r, _ = Rating.objects.update_or_create(user_id=viewer.user_id, ladder=ladder,
+def play_moves(game: Game, moves: int, *, level: str = "medium") -> Game:
+    """Let the game's own bot decide `moves` decisions for whoever owes one, through the
+    table's service as a player's moves (any game kind); stops early if the game ends."""
+    engine = get_game(game.game_kind)
+    for _ in range(moves):
+        game.refresh_from_db()
+        if game.status == Game.Status.FINISHED:
+            break
+        seat = engine.to_decide(game.state)[0]
+        action = engine.bot_action(engine.view(game.state, seat), level)
+        tables.table_apply_action(game_id=game.pk, seat=seat, action=action,
+                                  expected_version=game.version, source="player")
+    game.refresh_from_db()
+    return game
+
+
+def set_rating(viewer: Viewer, ladder: str, rating: float, games: int = 20,
+               game_kind: str = "chudopoly") -> Rating:
+    r, _ = Rating.objects.update_or_create(user_id=viewer.user_id, game_kind=game_kind,
+                                           ladder=ladder,
                                            defaults={"rating": rating, "games": games,
                                                      "peak": rating})
     return r
 
 
-def rating_of(viewer: Viewer, ladder: str = "chudopoly") -> Rating:
-    return Rating.objects.get(user_id=viewer.user_id, ladder=ladder)
+def rating_of(viewer: Viewer, ladder: str = "chudopoly", game_kind: str = "chudopoly"
+              ) -> Rating:
+    return Rating.objects.get(user_id=viewer.user_id, game_kind=game_kind, ladder=ladder)
 
 
 def ago(seconds: float) -> datetime:

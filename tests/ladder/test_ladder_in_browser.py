@@ -62,3 +62,29 @@ def test_two_guests_in_a_casual_queue_are_sent_to_the_same_table(live_server_url
     for p in pages:
         p.wait_for_selector("#hand h2", timeout=10_000)
     assert not errors
+
+
+def test_two_guests_from_the_home_page_meet_at_one_boardroom_table(live_server_url: str,
+                                                                  browser: Any) -> None:
+    pages = []
+    errors: list[str] = []
+    for name in ("Quinn", "Rory"):
+        context = browser.new_context()
+        p = context.new_page()
+        p.on("pageerror", lambda exc: errors.append(str(exc)))
+        p.goto(live_server_url + "/")
+        p.locator("#quick-match-boardroom").click()
+        p.wait_for_url(re.compile(r"/ladder/play/\?game=boardroom$"))
+        assert p.locator("h1").inner_text() == "Boardroom quick match"
+        p.get_by_label("2 players").check()
+        p.get_by_label("Casual (anyone, unrated)").check()
+        p.get_by_label("Your name at the table").fill(name)
+        p.get_by_role("button", name="Find a table").click()
+        pages.append(p)
+    for p in pages:
+        p.wait_for_url(re.compile(r"/t/[A-Z0-9]{4}/$"), timeout=20_000)
+    assert pages[0].url == pages[1].url
+    table = Table.objects.get(code=pages[0].url.rstrip("/").rsplit("/", 1)[1])
+    assert table.game_kind == "boardroom" and table.status == Table.Status.PLAYING
+    assert sorted(table.seats.values_list("name", flat=True)) == ["Quinn", "Rory"]
+    assert not errors

@@ -14,6 +14,7 @@ from ladder_helpers import (
 )
 
 from games.platform import services as tables
+from games.platform.interface import LadderPlaces
 from games.platform.models import Seat
 from ladder.models import GameRecord, PlayerResult, Rating
 from ladder.services import final_placements, ladder_record_game
@@ -128,6 +129,20 @@ def test_a_scoop_is_last_place_in_the_engine_result(alice, bob, carol) -> None:
     assert rating_of(carol).rating == pytest.approx(1480)
 
 
+def _one_a_place(*seats: int) -> LadderPlaces:
+    return LadderPlaces(groups=tuple((s,) for s in seats))
+
+
 def test_leavers_share_the_last_place_below_everyone() -> None:
-    assert final_placements([2, 0, 1, 3], 4, set()) == {2: 1, 0: 2, 1: 3, 3: 4}
-    assert final_placements([2, 0, 1, 3], 4, {2, 1}) == {0: 1, 3: 2, 2: 3, 1: 3}
+    assert final_placements(_one_a_place(2, 0, 1, 3), 4, set()) == {2: 1, 0: 2, 1: 3, 3: 4}
+    assert final_placements(_one_a_place(2, 0, 1, 3), 4, {2, 1}) == {0: 1, 3: 2, 2: 3, 1: 3}
+
+
+def test_seats_sharing_a_place_push_the_next_place_down() -> None:
+    places = LadderPlaces(groups=((1,), (0, 3), (2,)))
+    assert final_placements(places, 4, set()) == {1: 1, 0: 2, 3: 2, 2: 4}
+
+
+def test_when_everyone_lost_every_seat_shares_the_last_place() -> None:
+    places = LadderPlaces(groups=((1, 0, 2),), everyone_lost=True)
+    assert final_placements(places, 3, set()) == {0: 3, 1: 3, 2: 3}

@@ -36,6 +36,19 @@ def test_a_program_may_send_the_action_as_an_object() -> None:
     assert parsed.seat == 1
 
 
+def test_a_deal_offer_carries_both_sides_as_objects() -> None:
+    offer = {"type": "offer", "to": 2, "give": {"projects": [3], "cash": "40"},
+             "get": {"projects": [], "jail_card": True}}
+    parsed = parse_frame(frame(action=json.dumps(offer), expected_version=5))
+    assert parsed.action == {"type": "offer", "to": 2, "give": {"projects": [3], "cash": 40},
+                             "get": {"projects": [], "jail_card": True}}
+
+
+def test_keeping_no_card_is_a_null_card() -> None:
+    parsed = parse_frame(frame(action='{"type":"keep","card":null}', expected_version=1))
+    assert parsed.action == {"type": "keep", "card": None}
+
+
 def test_a_chat_frame_carries_its_text() -> None:
     parsed = parse_frame(frame(kind="chat", text="gg"))
     assert (parsed.kind, parsed.text) == ("chat", "gg")
@@ -56,6 +69,11 @@ def test_a_chat_frame_carries_its_text() -> None:
     (frame(kind="dance"), "Unknown kind"),
     (frame(kind="chat"), "Chat text"),
     (frame(action='{"type":"pay"}', cards=list(range(100)), expected_version=1), "Too many"),
+    (frame(action='{"type":"offer","get":5}', expected_version=1), "one side of a deal"),
+    (frame(action='{"type":"offer","give":{"rent":1}}', expected_version=1), "Unknown field"),
+    (frame(action='{"type":"offer","give":{"jail_card":1}}', expected_version=1),
+     "true or false"),
+    (frame(action='{"type":"ride","first":7}', expected_version=1), "short text"),
 ])
 def test_a_malformed_frame_is_refused_with_a_reason(text: str, why: str) -> None:
     with pytest.raises(FrameError) as refused:

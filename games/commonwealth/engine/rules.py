@@ -169,6 +169,7 @@ def roll(st: State, ev: Events) -> None:
     std, face = roll_both(st)
     double = face == "x2" or (face in ("2", "3", "4") and int(face) == std)
     ev.append({"type": "roll", "seat": seat, "die": std, "face": face, "double": double})
+    st["last_roll"] = [std, face]  # public: the table shows both dice
     st["step"] = None
     if double:
         st["doubles"] += 1
@@ -290,6 +291,7 @@ def jail_roll(st: State, ev: Events) -> None:
     p = st["players"][seat]
     die = roll_standard(st)
     ev.append({"type": "jail_roll", "seat": seat, "die": die})
+    st["last_roll"] = [die, None]  # no action die while trying to get out
     if die == 6:
         leave_jail(st, ev, seat, "six")  # then rolls both dice as usual (still pre_roll)
         return

@@ -9,7 +9,8 @@ A state is a plain JSON-able dict:
      "fund", "bank", "deck": [card id] (top first),
      "turn", "turn_number", "round", "doubles", "again", "flags": {"developed", "played"},
      "step": the decision owed now | None, "agenda": [task], "deal": open offer | None,
-     "dice": [[std, face] | [std]] (injected rolls, tests only), "result"}
+     "dice": [[std, face] | [std]] (injected rolls, tests only),
+     "last_roll": [std, face | None] | None (the latest roll, public), "result"}
 
 `bank` is the Bank's running balance (it starts at 0 and goes negative as it pays wages and
 payouts), so `sum(cash) + fund + bank` is always FUND_START: money is conserved. `rng` is the
@@ -104,7 +105,8 @@ def new_game(*, ruleset: dict[str, Any] | None = None, seats: int = 4, seed: int
         "fund": data.FUND_START, "bank": 0, "deck": deck,
         "turn": 0, "turn_number": 1, "round": 1, "doubles": 0, "again": False,
         "flags": {"developed": None, "played": False},
-        "step": {"kind": "pre_roll"}, "agenda": [], "deal": None, "dice": [], "result": None,
+        "step": {"kind": "pre_roll"}, "agenda": [], "deal": None, "dice": [], "last_roll": None,
+        "result": None,
     }
 
 

@@ -3,7 +3,8 @@
 Hidden: the deck's order (a view has its count), the seed and generator state, injected dice,
 and every kept Chance card but the viewer's own (the seed keeps them face down; others see that
 a card is held). The Get Out of Jail Free card is face up, so who holds it is public. Cards
-drawn in a Chance decision are shown only to the drawer.
+drawn in a Chance decision are shown only to the drawer. An open deal's terms are the two
+parties' business: the other seats see that one is open, between whom.
 """
 
 from __future__ import annotations
@@ -13,6 +14,16 @@ from typing import Any
 from . import data
 from .legal import can_offer, legal_actions, to_decide
 from .state import chips_placed
+
+
+def _deal(deal: dict[str, Any] | None, me: int | None) -> dict[str, Any] | None:
+    """An open offer: its terms for the two seats in it; the others see only who offered whom
+    (they learn the terms from the board if it is accepted)."""
+    if deal is None:
+        return None
+    if me not in (deal["from"], deal["to"]):
+        return {"from": deal["from"], "to": deal["to"], "private": True}
+    return {k: (dict(v) if isinstance(v, dict) else v) for k, v in deal.items()}
 
 
 def _card(cid: int | None) -> dict[str, Any] | None:
@@ -42,14 +53,14 @@ def view(st: dict[str, Any], seat: int | None) -> dict[str, Any]:
         "game": "commonwealth", "version": st["version"], "viewer": me, "seats": st["seats"],
         "order": list(st["order"]), "turn": st["turn"], "turn_number": st["turn_number"],
         "round": st["round"], "doubles": st["doubles"], "flags": dict(st["flags"]),
-        "fund": st["fund"], "bank": st["bank"], "deck_count": len(st["deck"]),
+        "fund": st["fund"], "bank": st["bank"],
+        "last_roll": list(st.get("last_roll") or []) or None, "deck_count": len(st["deck"]),
         "players": players,
         "projects": [{"id": pid, "manager": pr["manager"], "chips": list(pr["chips"]),
                       "open": data.PROJECTS[pid]["slots"] - len(pr["chips"])}
                      for pid, pr in enumerate(st["projects"])],
         "step": shown_step,
-        "deal": None if st["deal"] is None else {
-            k: (dict(v) if isinstance(v, dict) else v) for k, v in st["deal"].items()},
+        "deal": _deal(st["deal"], me),
         "to_decide": to_decide(st),
         "legal": legal_actions(st, me) if me is not None else [],
         "can_offer": me is not None and can_offer(st, me),
@@ -64,10 +75,13 @@ _SECRET_CARDS = ("draw", "return", "keep")
 
 def events_for(events: list[dict[str, Any]], seat: int | None) -> list[dict[str, Any]]:
     """The events redacted for one seat: the cards a seat drew, kept or put back stay its own
-    (immediate and played cards are shown to everyone by their own events)."""
+    (immediate and played cards are shown to everyone by their own events), and an offer's
+    terms reach only its two parties."""
     out = []
     for e in events:
         if e["type"] in _SECRET_CARDS and e.get("seat") != seat:
             e = {k: v for k, v in e.items() if k not in ("cards", "card")}
+        elif e["type"] == "offer" and seat not in (e.get("seat"), e.get("to")):
+            e = {k: v for k, v in e.items() if k not in ("give", "get")}
         out.append(e)
     return out

@@ -1,9 +1,16 @@
-// Boardroom's board: tap or click a tile (or Enter/Space on it) to show its card in the centre.
-// The card of every tile is rendered on the page (<template id="tile-card-N">); the chosen
-// tile is kept across the socket's pushes, which replace the whole board.
+// Boardroom's board on the table page (the platform's table.js does the socket, clocks,
+// focus and sounds). Here: tap or click a tile (or Enter/Space on it) to show its card in the
+// centre, turn the card over for its rent table on a phone, walk the tokens tile by tile to
+// where a push put them (reduced motion: they jump), and the portfolio's "To auction…" and
+// "Sell to a rival…" buttons that open the Trade panel on that tile. Every push replaces the
+// board, so what the player chose (the tile, the card's side) is kept here and put back.
 (function () {
   "use strict";
   var chosen = null;
+  var flipped = false;
+  var reduced = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)");
+  var STEP_MS = 110;
+  var WALK_MS_MAX = 1600;
 
   function show(pos) {
     var tpl = document.getElementById("tile-card-" + pos);
@@ -16,23 +23,205 @@
     });
     var tile = document.querySelector('.br-tile[data-tile="' + pos + '"]');
     if (tile) { tile.classList.add("inspected"); }
+    if (flipped) { turn(box.querySelector(".br-card"), true, false); }
+  }
+
+  function turn(card, over, moveFocus) {
+    if (!card || !card.querySelector(".br-card-back")) { return; }
+    card.classList.toggle("flipped", over);
+    var button = card.querySelector(".br-flip");
+    if (button) { button.setAttribute("aria-expanded", over ? "true" : "false"); }
+    if (moveFocus) {
+      var target = card.querySelector(over ? ".br-unflip" : ".br-flip");
+      if (target) { target.focus(); }
+    }
+  }
+
+  function choose(tile) {
+    chosen = tile.getAttribute("data-tile");
+    flipped = false;
+    show(chosen);
+  }
+
+  // --- the Trade panel: one form shown per kind (a rival, or a tile to auction) -----------
+  // Each rival (each tile for an auction) has its form; a picker above them shows the one
+  // chosen. The picker's value survives pushes (table.js keeps selects), so this re-applies.
+  var picked = {};
+  function applyPicks() {
+    document.querySelectorAll("select.br-pick").forEach(function (select) {
+      var want = picked[select.id];
+      if (want !== undefined && select.querySelector('option[value="' + want + '"]')) {
+        select.value = want;
+      }
+      var cls = select.getAttribute("data-pick");
+      select.closest("section").querySelectorAll("." + cls).forEach(function (f) {
+        f.hidden = f.getAttribute("data-pick-value") !== select.value;
+      });
+    });
+  }
+
+  function pick(id, value) {
+    var select = document.getElementById(id);
+    if (select) { picked[id] = String(value); applyPicks(); }
+  }
+
+  // --- the Trade panel, opened on a tile from the portfolio --------------------------------
+  function openTrade(kind, pos) {
+    var trade = document.getElementById("trade");
+    if (!trade) { return; }
+    trade.open = true;
+    var form = null;
+    if (kind === "lot") {
+      pick("pick-lot", pos);
+      form = trade.querySelector('.lot-form[data-tile="' + pos + '"]');
+    } else {
+      var shown = trade.querySelector(".sell-form:not([hidden])");
+      var forms = shown ? [shown] : [];
+      trade.querySelectorAll(".sell-form").forEach(function (f) { forms.push(f); });
+      forms.forEach(function (f) {
+        var select = f.querySelector('select[name="give"]');
+        if (!form && select && select.querySelector('option[value="' + pos + '"]')) {
+          pick("pick-sell", f.getAttribute("data-to"));
+          select.value = String(pos);
+          sellMin(select);
+          form = f;
+        }
+      });
+    }
+    if (!form) { return; }
+    form.scrollIntoView({block: "center", behavior: reduced && reduced.matches ? "auto" : "smooth"});
+    var field = form.querySelector("input[type=range], input[type=number]");
+    if (field) { field.focus({preventScroll: true}); }
+  }
+
+  // A sale may not ask less than the bank pays for the chosen tile: the field follows it.
+  function sellMin(select) {
+    var form = select.closest(".sell-form");
+    var option = select.options[select.selectedIndex];
+    if (!form || !option) { return; }
+    var min = option.getAttribute("data-min");
+    var cash = form.querySelector('input[name="cash"]');
+    var words = form.querySelector(".sell-min");
+    if (!min || !cash) { return; }
+    cash.min = min;
+    if (Number(cash.value) < Number(min)) { cash.value = min; }
+    if (words) { words.textContent = min; }
   }
 
   document.addEventListener("click", function (evt) {
-    var tile = evt.target.closest && evt.target.closest(".br-tile[data-tile]");
-    if (!tile) { return; }
-    chosen = tile.getAttribute("data-tile");
-    show(chosen);
+    var t = evt.target;
+    if (!t.closest) { return; }
+    var flip = t.closest(".br-flip, .br-unflip");
+    if (flip) {
+      flipped = flip.classList.contains("br-flip");
+      turn(flip.closest(".br-card"), flipped, true);
+      return;
+    }
+    var trade = t.closest("[data-trade]");
+    if (trade) {
+      openTrade(trade.getAttribute("data-trade"), trade.getAttribute("data-tile"));
+      return;
+    }
+    var tile = t.closest(".br-tile[data-tile]");
+    if (tile) { choose(tile); }
   });
   document.addEventListener("keydown", function (evt) {
     if (evt.key !== "Enter" && evt.key !== " ") { return; }
     var tile = evt.target.closest && evt.target.closest(".br-tile[data-tile]");
     if (!tile) { return; }
     evt.preventDefault();
-    chosen = tile.getAttribute("data-tile");
-    show(chosen);
+    choose(tile);
   });
+  document.addEventListener("change", function (evt) {
+    if (evt.target.matches && evt.target.matches('.sell-form select[name="give"]')) {
+      sellMin(evt.target);
+    }
+    if (evt.target.matches && evt.target.matches("select.br-pick")) {
+      picked[evt.target.id] = evt.target.value;
+      applyPicks();
+    }
+  });
+  document.addEventListener("input", function (evt) {
+    if (evt.target.matches && evt.target.matches('.lot-form input[type="range"]')) {
+      var out = evt.target.closest("label").querySelector(".lot-start");
+      if (out) { out.textContent = evt.target.value; }
+    }
+  });
+
+  // --- tokens walking tile by tile ---------------------------------------------------------
+  var where = positions();
+
+  function positions() {
+    var out = {};
+    document.querySelectorAll(".br-tokens .token[data-seat]").forEach(function (el) {
+      var tile = el.closest(".br-tile");
+      if (tile) { out[el.getAttribute("data-seat")] = Number(tile.getAttribute("data-tile")); }
+    });
+    return out;
+  }
+
+  // The tiles a token passes from `from` to `to`: forward by the dice (or a card), back by a
+  // card's three steps; straight to the audit it jumps, as the rules say it goes.
+  function path(from, to) {
+    var ahead = (to - from + 40) % 40;
+    var steps = [];
+    if (ahead === 0) { return steps; }
+    if (to === 10 && ahead > 12) { return steps; }
+    if (40 - ahead <= 3) {
+      for (var b = 1; b <= 40 - ahead; b++) { steps.push((from - b + 40) % 40); }
+      return steps;
+    }
+    for (var f = 1; f <= ahead; f++) { steps.push((from + f) % 40); }
+    return steps;
+  }
+
+  function centre(board, pos) {
+    var tile = board.querySelector('.br-tile[data-tile="' + pos + '"]');
+    if (!tile) { return null; }
+    var b = board.getBoundingClientRect();
+    var r = tile.getBoundingClientRect();
+    return [r.left - b.left + r.width / 2, r.top - b.top + r.height / 2];
+  }
+
+  function walk(board, token, steps) {
+    if (!token.animate || steps.length < 2) { return; }
+    var points = steps.map(function (p) { return centre(board, p); });
+    if (points.some(function (p) { return !p; })) { return; }
+    var end = points[points.length - 1];
+    var ghost = token.cloneNode(false);
+    ghost.classList.add("br-ghost");
+    ghost.removeAttribute("data-seat");
+    ghost.style.left = end[0] + "px";
+    ghost.style.top = end[1] + "px";
+    board.appendChild(ghost);
+    token.classList.add("walking");
+    var frames = points.map(function (p) {
+      return {transform: "translate(" + (p[0] - end[0]) + "px," + (p[1] - end[1]) + "px) translate(-50%,-50%)"};
+    });
+    var anim = ghost.animate(frames, {duration: Math.min(WALK_MS_MAX, STEP_MS * steps.length), easing: "linear"});
+    anim.onfinish = anim.oncancel = function () {
+      ghost.remove();
+      token.classList.remove("walking");
+    };
+  }
+
+  function moveTokens() {
+    var now = positions();
+    var board = document.getElementById("br-board");
+    if (board && !(reduced && reduced.matches)) {
+      Object.keys(now).forEach(function (seat) {
+        if (!(seat in where) || where[seat] === now[seat]) { return; }
+        var token = board.querySelector('.br-tokens .token[data-seat="' + seat + '"]');
+        if (token) { walk(board, token, [where[seat]].concat(path(where[seat], now[seat]))); }
+      });
+    }
+    where = now;
+  }
+
+  applyPicks();
   document.body.addEventListener("htmx:wsAfterMessage", function () {
+    applyPicks();
     if (chosen !== null) { show(chosen); }
+    moveTokens();
   });
 })();

@@ -1,0 +1,401 @@
+"""Commonwealth's board as template data, built from one seat's view only (never the state).
+
+    board_context(view, me=seat, names=[...], seats=[{"is_bot", "is_away", "deadline"}])
+
+Everything a template shows comes from here in plain words: the 40 spaces on an 11×11 grid
+(games/platform/board_grid.py), each project's manager and chips, the tokens, both dice (the
+standard die and the action die), the Community Fund, every seat's panel, the open auction,
+deal and Jail split, and the seat's legal actions as labelled options (one JSON action each,
+the page sends it back unchanged), plus the deal forms (one per rival) with their bounds.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from games.platform.board_grid import grid_place, side
+
+from .engine import data
+
+# One colour per seat (tokens and chips); names for the colour-blind and the reader.
+SEAT_COLOURS = ("#d1495b", "#2e86ab", "#3f9142", "#8e5ec2")
+SEAT_COLOUR_NAMES = ("red", "blue", "green", "purple")
+COLOUR_NAMES = {c["key"]: c["name"] for c in data.COLOURS}
+FACE_WORDS = {"2": "2", "3": "3", "4": "4", "x2": "×2", "+1": "+1", "+2": "+2"}
+SPACE_NOTES = {
+    "go": f"Reaching GO: every player collects {data.WAGE}, then each gives at least "
+          f"{data.MIN_DONATION} to the Community Fund.",
+    "jail": f"Just visiting, or in Jail: out with a 6 on the standard die, {data.JAIL_FEE} "
+            "or the Get Out of Jail Free card.",
+    "parking": "A free space: nothing happens.",
+    "go_to_jail": f"Go straight to Jail without passing GO; the Fund loses "
+                  f"{data.JAIL_PENALTY}.",
+    "chance": "Draw a Chance card.",
+    "shuttle": f"The Fund pays {data.SHUTTLE_FARE} for a ride to any project up to the next "
+               "Shuttle (no GO money on the way).",
+}
+DECISION_TITLES = {
+    "pre_roll": "Your turn", "order": "Move or draw first?", "buy": "An unmanaged project",
+    "auction": "Auction: your bid", "chip": "Place a chip?", "shuttle": "Community Shuttle",
+    "chance": "Chance", "donate": "GO: give to the Fund", "jail_split": "Cover the Jail fee",
+    "deal": "A deal for you", "withdraw": "Your offer",
+}
+
+
+def _act(action: Mapping[str, Any]) -> str:
+    return json.dumps(dict(action), separators=(",", ":"), sort_keys=True)
+
+
+def _name(names: Sequence[str], seat: Any, me: int | None, *, subject: bool = True) -> str:
+    if seat is not None and seat == me:
+        return "You" if subject else "you"
+    if isinstance(seat, int) and 0 <= seat < len(names):
+        return names[seat]
+    return "Someone" if subject else "someone"
+
+
+def _project(pid: int) -> dict[str, Any]:
+    return data.PROJECTS[pid]
+
+
+def face_words(face: Any) -> str:
+    return FACE_WORDS.get(str(face), str(face))
+
+
+def _card_words(card: Mapping[str, Any]) -> str:
+    return f"{card['title']}: {card['text']}"
+
+
+def option(action: Mapping[str, Any], label: str, *, id: str | None = None,
+           primary: bool = False) -> dict[str, Any]:
+    return {"json": _act(action), "label": label, "id": id, "primary": primary}
+
+
+def action_label(view: Mapping[str, Any], action: Mapping[str, Any], me: int | None,
+                 names: Sequence[str]) -> tuple[str, str | None, bool]:
+    """(label, element id, primary) of one listed action, in plain words."""
+    t = action["type"]
+    step = view.get("step") or {}
+    if t == "roll":
+        return "Roll both dice", "roll", True
+    if t == "jail_roll":
+        return "Roll for a 6", "jail-roll", True
+    if t == "pay_jail":
+        return f"Pay {data.JAIL_FEE} to leave Jail", "pay-jail", False
+    if t == "jail_card":
+        return "Use the Get Out of Jail Free card", "use-jail-card", False
+    if t == "develop":
+        p = _project(action["project"])
+        return f"Self-develop {p['name']} (fee {p['fee']})", None, False
+    if t == "play_card":
+        card = data.CARDS[action["card"]]
+        if card["kind"] == "free_chip":
+            where = _project(action["project"])["name"]
+            return f"{card['title']}: a free chip on {where}", None, False
+        if card["kind"] == "remove_chip":
+            rival = _name(names, action["seat"], me, subject=False)
+            where = _project(action["project"])["name"]
+            return f"{card['title']}: take {rival}’s chip off {where}", None, False
+        mine, theirs = _project(action["mine"])["name"], _project(action["theirs"])["name"]
+        return f"{card['title']}: swap {mine} for {theirs}", None, False
+    if t == "order":
+        if action["first"] == "move":
+            return "Move first, then draw", "move-first", True
+        return "Draw first, then move", "draw-first", False
+    if t == "buy":
+        p = _project(step.get("project", 0))
+        return f"Buy {p['name']} for {p['price']}", "buy", True
+    if t == "auction":
+        return "Send it to auction", "auction", False
+    if t == "bid":
+        return f"Bid {action['amount']}", None, False
+    if t == "pass":
+        return "Pass", "pass", False
+    if t == "chip":
+        return f"Place a chip for {data.CHIP_COST}", "chip", True
+    if t == "no_chip":
+        return "No chip", "no-chip", False
+    if t == "ride":
+        return f"Ride to {data.SPACES[action['to']]['name']}", None, False
+    if t == "stay":
+        return "Stay here", "stay", False
+    if t == "skip":
+        return "Play no card", "skip", False
+    if t == "keep":
+        if action["card"] is None:
+            return "Keep none (back under the deck)", "keep-none", False
+        return f"Keep {data.CARDS[action['card']]['title']}", None, False
+    if t == "donate":
+        return f"Give {action['amount']}", None, action["amount"] == data.MIN_DONATION
+    if t == "pledge":
+        return f"Give {action['amount']}", None, False
+    if t == "accept":
+        return "Accept the deal", "accept", True
+    if t == "decline":
+        return "Decline", "decline", False
+    if t == "withdraw":
+        return "Withdraw the offer", "withdraw", False
+    return t.replace("_", " ").capitalize(), None, False
+
+
+def _amount_form(view: Mapping[str, Any], me: int, kind: str) -> dict[str, Any] | None:
+    """The free-amount field beside a bid, a GO donation or a Jail pledge (any allowed value,
+    not only the listed ones)."""
+    step = view.get("step") or {}
+    cash = view["players"][me]["cash"]
+    if kind == "auction":
+        low = max(data.AUCTION_START, step.get("high", 0) + data.AUCTION_STEP)
+        # The engine's cap (rules.bid_cap): what the bidder and the Fund together could pay.
+        high = (cash + view["fund"]) // data.AUCTION_STEP * data.AUCTION_STEP
+        if high < low:
+            return None
+        return {"type": "bid", "low": low, "high": high, "step": data.AUCTION_STEP,
+                "value": low, "label": f"Your bid ({low}–{high}, steps of "
+                                      f"{data.AUCTION_STEP})", "button": "Bid"}
+    if kind == "donate":
+        return {"type": "donate", "low": data.MIN_DONATION, "high": cash, "step": 1,
+                "value": data.MIN_DONATION, "label": f"Your gift ({data.MIN_DONATION}–{cash})",
+                "button": "Give"}
+    if kind == "jail_split":
+        amounts = [a["amount"] for a in view["legal"] if a["type"] == "pledge"]
+        low, high = min(amounts), max(amounts)
+        return {"type": "pledge", "low": low, "high": high, "step": 1, "value": amounts[0],
+                "label": f"Your share ({low}–{high})", "button": "Give"}
+    return None
+
+
+def _deal_forms(view: Mapping[str, Any], me: int, names: Sequence[str]) -> list[dict[str, Any]]:
+    """One offer form per rival: your projects, cash and card against theirs."""
+    me_p = view["players"][me]
+    mine = [{"id": pr["id"], "name": _project(pr["id"])["name"],
+             "chips": len(pr["chips"])} for pr in view["projects"] if pr["manager"] == me]
+    forms = []
+    for p in view["players"]:
+        if p["seat"] == me:
+            continue
+        theirs = [{"id": pr["id"], "name": _project(pr["id"])["name"],
+                   "chips": len(pr["chips"])}
+                  for pr in view["projects"] if pr["manager"] == p["seat"]]
+        forms.append({
+            "to": p["seat"], "to_name": _name(names, p["seat"], me),
+            "base": _act({"type": "offer", "to": p["seat"]}),
+            "give_projects": mine, "give_cash_max": me_p["cash"],
+            "give_jail_card": me_p["jail_card"],
+            "get_projects": theirs, "get_cash_max": p["cash"],
+            "get_jail_card": p["jail_card"],
+        })
+    return forms
+
+
+def decision(view: Mapping[str, Any], me: int | None, names: Sequence[str]) -> dict[str, Any]:
+    """The seat's legal actions grouped for the decision panel."""
+    out: dict[str, Any] = {"kind": None, "title": "", "buttons": [], "develops": [],
+                           "cards": [], "rides": [], "amounts": [], "amount_form": None,
+                           "deal_forms": [], "shown_cards": []}
+    if me is None or view.get("result") is not None:
+        return out
+    if view.get("can_offer"):
+        out["deal_forms"] = _deal_forms(view, me, names)
+    legal = view.get("legal") or []
+    if not legal:
+        return out
+    step = view.get("step") or {}
+    deal = view.get("deal")
+    if deal is not None:
+        out["kind"] = "deal" if deal["to"] == me else "withdraw"
+    else:
+        out["kind"] = step.get("kind")
+    out["title"] = DECISION_TITLES.get(out["kind"], "Your decision")
+    if out["kind"] == "chance":
+        out["shown_cards"] = [c for c in step.get("cards") or [] if c]
+        if step.get("stage") == "keep":
+            out["title"] = "Chance: keep a card?"
+    for action in legal:
+        label, el_id, primary = action_label(view, action, me, names)
+        o = option(action, label, id=el_id, primary=primary)
+        t = action["type"]
+        if t == "develop":
+            out["develops"].append(o)
+        elif t == "play_card":
+            out["cards"].append(o)
+        elif t == "ride":
+            out["rides"].append(o)
+        elif t in ("bid", "donate", "pledge"):
+            out["amounts"].append(o)
+        else:
+            out["buttons"].append(o)
+    if out["amounts"]:
+        out["amount_form"] = _amount_form(view, me, out["kind"])
+    return out
+
+
+def space_card(view: Mapping[str, Any], index: int, names: Sequence[str], me: int | None
+               ) -> dict[str, Any]:
+    """What the centre shows for one space: a project's price, fee, payout, manager and chips,
+    or what the space does."""
+    s = data.SPACES[index]
+    card: dict[str, Any] = {"index": index, "name": s["name"], "kind": s["kind"],
+                            "note": SPACE_NOTES.get(s["kind"], "")}
+    if s["kind"] != "project":
+        return card
+    p = _project(s["project"])
+    pr = view["projects"][p["id"]]
+    manager = pr["manager"]
+    both = manager is not None and view["projects"][data.PARTNER[p["id"]]]["manager"] == manager
+    card.update({
+        "colour": p["colour"], "colour_name": COLOUR_NAMES[p["colour"]], "price": p["price"],
+        "slots": p["slots"], "fee": p["fee"], "payout": p["payout"],
+        "payout_now": p["payout"] * (2 if both else 1), "both": both,
+        "manager_name": _name(names, manager, me) if manager is not None else None,
+        "chips": [{"name": _name(names, c, me), "colour": SEAT_COLOURS[c % 4]}
+                  for c in pr["chips"]],
+        "open": pr["open"], "partner": _project(data.PARTNER[p["id"]])["name"],
+    })
+    return card
+
+
+def _players(view: Mapping[str, Any], me: int | None, names: Sequence[str],
+             seats: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    deciding = set(view.get("to_decide") or [])
+    managed = [0] * view["seats"]
+    for pr in view["projects"]:
+        if pr["manager"] is not None:
+            managed[pr["manager"]] += 1
+    out = []
+    for seat in view["order"]:
+        p = view["players"][seat]
+        meta = dict(seats[seat]) if seat < len(seats) else {}
+        out.append({
+            "seat": seat, "name": names[seat] if seat < len(names) else f"Seat {seat + 1}",
+            "is_me": seat == me, "cash": p["cash"], "placed": p["placed"],
+            "supply": p["supply"], "placed_pct": p["placed"] * 100 // data.CHIPS_PER_SEAT,
+            "holds_card": p["holds_card"], "kept": p["kept"], "jail_card": p["jail_card"],
+            "in_jail": p["in_jail"], "jail_turns": p["jail_turns"], "pos": p["pos"],
+            "space_name": data.SPACES[p["pos"]]["name"], "managed": managed[seat],
+            "colour": SEAT_COLOURS[seat % 4], "colour_name": SEAT_COLOUR_NAMES[seat % 4],
+            "is_turn": seat == view["turn"], "deciding": seat in deciding,
+            "is_bot": bool(meta.get("is_bot")), "is_away": bool(meta.get("is_away")),
+            "deadline": meta.get("deadline"), "paused": meta.get("paused"),
+        })
+    return out
+
+
+def _spaces(view: Mapping[str, Any], players: list[dict[str, Any]], me: int | None,
+            names: Sequence[str]) -> list[dict[str, Any]]:
+    tokens: dict[int, list[dict[str, Any]]] = {}
+    for p in players:
+        tokens.setdefault(p["pos"], []).append(p)
+    out = []
+    for s in data.SPACES:
+        index = s["index"]
+        row, col = grid_place(index)
+        card = space_card(view, index, names, me)
+        out.append({
+            "index": index, "name": s["name"], "kind": s["kind"], "side": side(index),
+            "row": row, "col": col, "colour": card.get("colour", ""),
+            "price": card.get("price"), "manager": None, "manager_colour": None,
+            "chips": card.get("chips", []), "open_slots": range(card.get("open", 0)),
+            "tokens": tokens.get(index, []), "card": card,
+        })
+        if s["kind"] == "project":
+            manager = view["projects"][s["project"]]["manager"]
+            out[-1]["manager"] = manager
+            out[-1]["manager_colour"] = SEAT_COLOURS[manager % 4] if manager is not None \
+                else None
+            out[-1]["manager_name"] = card["manager_name"]
+    return out
+
+
+def _auction(view: Mapping[str, Any], me: int | None, names: Sequence[str]
+             ) -> dict[str, Any] | None:
+    step = view.get("step") or {}
+    if step.get("kind") != "auction":
+        return None
+    p = _project(step["project"])
+    high = step["high"]
+    return {"name": p["name"], "price": p["price"],
+            "sender": _name(names, step["sender"], me, subject=False),
+            "high": high or None, "leader": _name(names, step["leader"], me)
+            if step["leader"] is not None else None,
+            "next": max(data.AUCTION_START, high + data.AUCTION_STEP),
+            "at_name": _name(names, step["to_act"], me),
+            "bidders": [_name(names, s, me) for s in step["bidders"]]}
+
+
+def _side_words(side: Mapping[str, Any]) -> str:
+    parts = [_project(pid)["name"] for pid in side.get("projects") or []]
+    if side.get("cash"):
+        parts.append(f"{side['cash']} in cash")
+    if side.get("jail_card"):
+        parts.append("the Get Out of Jail Free card")
+    return ", ".join(parts) or "nothing"
+
+
+def _deal(view: Mapping[str, Any], me: int | None, names: Sequence[str]
+          ) -> dict[str, Any] | None:
+    deal = view.get("deal")
+    if deal is None:
+        return None
+    out = {"from": _name(names, deal["from"], me), "to": _name(names, deal["to"], me,
+                                                                  subject=False),
+           "mine": deal["to"] == me, "proposer": deal["from"] == me,
+           "private": bool(deal.get("private"))}
+    if not out["private"]:
+        out["give"] = _side_words(deal["give"])
+        out["get"] = _side_words(deal["get"])
+    return out
+
+
+def _jail_split(view: Mapping[str, Any], me: int | None, names: Sequence[str]
+                ) -> dict[str, Any] | None:
+    step = view.get("step") or {}
+    if step.get("kind") != "jail_split":
+        return None
+    return {"jailed": _name(names, step["jailed"], me, subject=False),
+            "needed": step["needed"],
+            "pledgers": [_name(names, s, me) for s in step["pledgers"]]}
+
+
+def board_context(view: Mapping[str, Any], *, me: int | None, names: Sequence[str],
+                  seats: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    players = _players(view, me, names, seats)
+    spaces = _spaces(view, players, me, names)
+    deciding = list(view.get("to_decide") or [])
+    roll = view.get("last_roll")
+    focus = view["players"][me]["pos"] if me is not None else view["players"][view["turn"]]["pos"]
+    my_projects = []
+    kept = None
+    if me is not None:
+        kept = view["players"][me]["kept"]
+        for pr in view["projects"]:
+            if pr["manager"] == me:
+                p = _project(pr["id"])
+                my_projects.append({"name": p["name"], "colour": p["colour"],
+                                    "colour_name": COLOUR_NAMES[p["colour"]],
+                                    "chips": len(pr["chips"]), "slots": p["slots"]})
+    fund = view["fund"]
+    return {
+        "spaces": spaces, "players": players,
+        "fund": fund, "fund_start": data.FUND_START,
+        "fund_pct": max(0, min(100, fund * 100 // data.FUND_START)),
+        "fund_low": fund < 300,
+        "dice": {"die": roll[0], "face": face_words(roll[1]) if roll[1] else None}
+        if roll else None,
+        "turn_name": _name(names, view["turn"], me), "my_turn": view["turn"] == me,
+        "turn_number": view.get("turn_number"), "round": view.get("round"),
+        "deciding_names": [_name(names, s, me) for s in deciding],
+        "i_decide": me is not None and me in deciding,
+        "deadline": next((seats[s].get("deadline") for s in deciding if s < len(seats)
+                          and seats[s].get("deadline")), None),
+        "deck_count": view.get("deck_count"),
+        "auction": _auction(view, me, names), "deal": _deal(view, me, names),
+        "jail_split": _jail_split(view, me, names),
+        "decision": decision(view, me, names),
+        "focus_card": spaces[focus]["card"],
+        "my_projects": my_projects, "kept": kept,
+        "my_jail_card": me is not None and view["players"][me]["jail_card"],
+        "fund_dry": (view.get("result") or {}).get("end_reason") == "fund_dry",
+        "end_reason": (view.get("result") or {}).get("end_reason"),
+    }

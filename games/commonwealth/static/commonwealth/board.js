@@ -1,0 +1,111 @@
+// Commonwealth's board: tap or click a space (or Enter/Space on it) to read its card in the
+// centre; the chosen space is kept across the socket's pushes, which replace the board.
+// Forms marked .cw-compose (a deal offer, a free amount) build their action here, just before
+// htmx sends it: each input with data-path="side.field" (or "amount") fills that field of the
+// base action in the form's "action" input. Those inputs have no name, so nothing else is sent.
+// Half-made choices in the decision panel survive the pushes that replace it.
+(function () {
+  "use strict";
+  var chosen = null;
+
+  function show(index) {
+    var tpl = document.getElementById("space-card-" + index);
+    var box = document.getElementById("inspect");
+    if (!tpl || !box) { return; }
+    box.innerHTML = "";
+    box.appendChild(tpl.content.cloneNode(true));
+    document.querySelectorAll(".cw-space.inspected").forEach(function (el) {
+      el.classList.remove("inspected");
+    });
+    var space = document.querySelector('.cw-space[data-space="' + index + '"]');
+    if (space) { space.classList.add("inspected"); }
+  }
+
+  function pick(evt) {
+    var space = evt.target.closest && evt.target.closest(".cw-space[data-space]");
+    if (!space) { return; }
+    if (evt.type === "keydown") {
+      if (evt.key !== "Enter" && evt.key !== " ") { return; }
+      evt.preventDefault();
+    }
+    chosen = space.getAttribute("data-space");
+    show(chosen);
+  }
+
+  function whole(value) {
+    var n = parseInt(value, 10);
+    return isNaN(n) ? 0 : n;
+  }
+
+  function compose(form, base) {
+    var action = JSON.parse(base);
+    if (action.type === "offer") {
+      action.give = { projects: [], cash: 0, jail_card: false };
+      action.get = { projects: [], cash: 0, jail_card: false };
+    }
+    form.querySelectorAll("[data-path]").forEach(function (input) {
+      var path = input.getAttribute("data-path").split(".");
+      var holder = path.length > 1 ? action[path[0]] : action;
+      var field = path[path.length - 1];
+      if (input.type === "checkbox") {
+        if (field === "projects") {
+          if (input.checked) { holder.projects.push(whole(input.value)); }
+        } else {
+          holder[field] = input.checked;
+        }
+      } else {
+        holder[field] = whole(input.value);
+      }
+    });
+    return JSON.stringify(action);
+  }
+
+  // A push replaces the decision panel whenever anything changed (a bot moved): what the
+  // player had half chosen in it — the open deal panel, ticks, amounts, the card to play —
+  // comes back if the same control is still there and the value still fits it.
+  var held = null;
+  function hold() {
+    var s = { open: {}, values: {} };
+    document.querySelectorAll("#decision details[id]").forEach(function (d) {
+      s.open[d.id] = d.open;
+    });
+    document.querySelectorAll("#decision input[id], #decision select[id]").forEach(function (el) {
+      s.values[el.id] = el.type === "checkbox" ? el.checked : el.value;
+    });
+    return s;
+  }
+  function fits(el, value) {
+    if (el.tagName === "SELECT") {
+      return Array.prototype.some.call(el.options, function (o) { return o.value === value; });
+    }
+    if (el.type !== "number") { return true; }
+    var n = Number(value);
+    return !isNaN(n) && (el.min === "" || n >= Number(el.min)) && (el.max === "" || n <= Number(el.max));
+  }
+  function giveBack(s) {
+    Object.keys(s.open).forEach(function (id) {
+      var d = document.getElementById(id);
+      if (d && d.open !== s.open[id]) { d.open = s.open[id]; }
+    });
+    Object.keys(s.values).forEach(function (id) {
+      var el = document.getElementById(id);
+      if (!el) { return; }
+      if (el.type === "checkbox") { el.checked = s.values[id]; }
+      else if (fits(el, s.values[id])) { el.value = s.values[id]; }
+    });
+  }
+
+  document.addEventListener("click", pick);
+  document.addEventListener("keydown", pick);
+  document.body.addEventListener("htmx:wsConfigSend", function (evt) {
+    var form = evt.target;
+    if (!form.classList || !form.classList.contains("cw-compose")) { return; }
+    var base = form.querySelector('input[name="action"]');
+    if (base) { evt.detail.parameters.action = compose(form, base.value); }
+  });
+  document.body.addEventListener("htmx:wsBeforeMessage", function () { held = hold(); });
+  document.body.addEventListener("htmx:wsAfterMessage", function () {
+    if (chosen !== null) { show(chosen); }
+    if (held) { giveBack(held); held = null; }
+  });
+})();

@@ -1,0 +1,138 @@
+"""Boardroom's board data (games/boardroom/board.py) from one seat's view: the portfolio by
+industry with the actions possible now, the auction's bidders and clocks, the debt panel's
+ways out, and the tile card."""
+
+from __future__ import annotations
+
+import json
+
+from games.boardroom import engine
+from games.boardroom.board import board_context
+from games.boardroom.engine import scenario
+
+NAMES = ["Ann", "Bea", "Cy"]
+SEATS = [{"is_bot": False}, {"is_bot": True}, {"is_bot": True}]
+
+
+def context(state: dict, me: int = 0, seats: list[dict] | None = None) -> dict:
+    return board_context(engine.view(state, me), me=me, names=NAMES, seats=seats or SEATS)
+
+
+def actions_on(ctx: dict, pos: int) -> list[str]:
+    tile = next(t for g in ctx["portfolio"] for t in g["tiles"] if t["pos"] == pos)
+    return [a["kind"] for a in tile["actions"]]
+
+
+def test_the_portfolio_groups_tiles_by_industry_with_building_only_where_you_stand() -> None:
+    st = scenario(seats=3, phase="act", pos={0: 3}, owners={1: 0, 3: 0, 4: 0, 5: 0})
+    st["dice"] = [1, 2]
+    ctx = context(st)
+    groups = {g["name"]: [t["name"] for t in g["tiles"]] for g in ctx["portfolio"]}
+    assert groups == {"Street stalls": ["Noodle Cart", "Pancake Kiosk", "Juice Stand"],
+                      "Logistics": ["North Freight Depot"]}
+    assert ctx["portfolio"][0]["complete"] is True
+    assert "build" in actions_on(ctx, 3)
+    assert "build" not in actions_on(ctx, 1)  # not where the token stands
+    # Your own tiles can go to auction or be sold to a rival from Trade.
+    assert {"auction", "sell"} <= set(actions_on(ctx, 5))
+
+
+def test_the_portfolio_offers_closing_on_a_built_industry_and_no_auction_there() -> None:
+    st = scenario(seats=3, phase="act", pos={0: 7}, owners={1: 0, 3: 0, 4: 0},
+                  levels={1: 1, 3: 1, 4: 2})
+    st["dice"] = [3, 4]
+    ctx = context(st)
+    assert actions_on(ctx, 4) == ["close"]  # evenly: the most developed first
+    assert actions_on(ctx, 1) == []
+    tile = next(t for t in ctx["portfolio"][0]["tiles"] if t["pos"] == 4)
+    assert tile["level_words"] == "2 branches" and tile["rent_now"] == 240
+    assert tile["buyback"] == 40 + 50  # half the price and half the two branches
+
+
+def test_someone_elses_portfolio_is_not_built_for_a_spectator() -> None:
+    st = scenario(seats=3, owners={1: 0})
+    assert board_context(engine.view(st, None), me=None, names=NAMES,
+                         seats=SEATS)["portfolio"] == []
+
+
+def _auction() -> dict:
+    st = scenario(seats=3, phase="buy", pos={0: 1})
+    return engine.apply(st, 0, {"type": "decline", "tile": 1}).state
+
+
+def test_the_auction_lists_every_bidder_with_the_current_bidders_clock_and_the_lot_deadline(
+        ) -> None:
+    st = _auction()
+    seats = [dict(s) for s in SEATS]
+    seats[0]["deadline"] = "2030-01-01T00:01:00+00:00"
+    ctx = context(st, 0, seats)
+    a = ctx["auction"]
+    assert [(b["name"], b["state"]) for b in a["bidders"]] == [
+        ("You", "bidding"), ("Bea", "waiting"), ("Cy", "waiting")]
+    assert a["bidders"][0]["deadline"] == "2030-01-01T00:01:00+00:00"
+    assert a["no_bid"] is True and a["next"] == 45
+    st = engine.apply(st, 0, {"type": "bid", "amount": 45}).state
+    st = engine.apply(st, 1, {"type": "pass"}).state
+    a = context(st, 0)["auction"]
+    assert a["no_bid"] is False and a["lot_deadline"] is None
+    assert [(b["name"], b["state"], b["leads"]) for b in a["bidders"]] == [
+        ("You", "waiting", True), ("Bea", "out", False), ("Cy", "bidding", False)]
+
+
+def test_a_lot_deadline_given_by_the_site_is_shown_until_the_first_bid() -> None:
+    seats = [dict(s) for s in SEATS]
+    seats[1]["lot_deadline"] = "2030-01-01T00:01:00+00:00"
+    assert context(_auction(), 0, seats)["auction"]["lot_deadline"] == \
+        "2030-01-01T00:01:00+00:00"
+
+
+def _in_debt() -> dict:
+    """Ann, with 20, lands on Bea's Juice Stand with a branch (rent 80)."""
+    st = scenario(seats=3, cash={0: 20}, pos={0: 1}, owners={1: 1, 3: 1, 4: 1, 5: 0},
+                  levels={4: 1}, dice=[(1, 2)])
+    return engine.apply(st, 0, {"type": "roll"}).state
+
+
+def test_the_debt_panel_names_the_sum_the_creditor_and_the_ways_out() -> None:
+    ctx = context(_in_debt())
+    assert ctx["decision"]["kind"] == "debt"
+    debt = ctx["my_debt"]
+    assert (debt["amount"], debt["to"], debt["reason"], debt["tile"]) == (
+        80, "Bea", "rent", "Juice Stand")  # the full rent: a debt is the whole sum
+    d = ctx["decision"]
+    assert d["give_up"] is not None and d["end_turn"] is None
+    assert [lot["name"] for lot in d["lots"]] == ["North Freight Depot"]
+    assert d["sells"] and all(json.loads(s["base"])["kind"] == "sell" for s in d["sells"])
+
+
+def test_the_tile_card_has_the_rent_now_the_whole_table_and_the_bank_payback() -> None:
+    st = scenario(seats=3, owners={1: 1, 3: 1, 4: 1}, levels={4: 1})
+    card = next(t for t in context(st)["tiles"] if t["pos"] == 4)["card"]
+    # The bank pays back half the price and half the branch: 40 + 25.
+    assert (card["price"], card["buyback"], card["owner_name"], card["rent_now"]) == (
+        80, 65, "Bea", 80)
+    assert [r["amount"] for r in card["rows"]] == [4, 8, 80, 240, 430, 590, 710]
+    assert [r["label"] for r in card["rows"] if r["now"]] == ["With 1 branch"]
+
+
+def test_a_log_line_of_a_new_branch_asks_the_page_for_the_branch_sound() -> None:
+    from django.template.loader import render_to_string
+
+    from games.platform.presenters import LogLine
+
+    lines = [LogLine("Bea opened a branch on Juice Stand.", 7, 0,
+                     ({"type": "build", "seat": 1, "tile": 4, "level": 1},)),
+             LogLine("Bea rolled 1 and 2.", 6, 0, ({"type": "roll", "seat": 1},))]
+    html = render_to_string("boardroom/_log.html", {"game": True, "c": {"log": lines}})
+    assert html.count('data-sound="branch"') == 1
+    assert 'data-k="7.0" data-sound="branch"' in html
+
+
+def test_a_seat_whose_turn_clock_waits_for_answers_shows_what_is_left() -> None:
+    from django.template.loader import render_to_string
+
+    seats = [dict(s) for s in SEATS]
+    seats[0]["paused"] = "3:12"
+    ctx = context(_auction(), 1, seats)
+    html = render_to_string("boardroom/_players.html", {"game": True, "c": ctx})
+    assert "turn clock paused at 3:12" in html

@@ -1,0 +1,110 @@
+"""The board presenter (games/commonwealth/board.py) and the log in words: every decision has
+labelled options, the dice and the Fund are shown, an open deal's terms reach only its two
+seats, and the table says when the Fund ran dry."""
+
+from __future__ import annotations
+
+import json
+import random
+
+from games.commonwealth import engine
+from games.commonwealth.board import board_context, decision
+from games.commonwealth.bots import choose_action
+from games.commonwealth.describe import describe_event
+from games.commonwealth.engine import scenario
+
+NAMES = ["Ann", "Ben", "Cy"]
+SEATS = [{"is_bot": False}, {"is_bot": True}, {"is_bot": True}]
+
+
+def _context(state: dict, seat: int | None) -> dict:
+    return board_context(engine.view(state, seat), me=seat, names=NAMES, seats=SEATS)
+
+
+def test_every_decision_of_a_bot_game_has_a_labelled_option_for_every_legal_action() -> None:
+    rng = random.Random(5)
+    kinds = set()
+    for seed in range(6):
+        st = engine.new_game(seats=3, seed=seed)
+        for _ in range(400):
+            if engine.result(st) is not None:
+                break
+            seat = engine.to_decide(st)[0]
+            view = engine.view(st, seat)
+            d = decision(view, seat, NAMES)
+            kinds.add(d["kind"])
+            shown = [json.loads(o["json"]) for group in ("buttons", "develops", "cards",
+                                                         "rides", "amounts") for o in d[group]]
+            def key(a: dict) -> str:
+                return json.dumps(a, sort_keys=True)
+
+            assert sorted(map(key, shown)) == sorted(map(key, view["legal"]))
+            assert all(o["label"] for group in ("buttons", "develops", "cards", "rides",
+                                                "amounts") for o in d[group])
+            st = engine.apply(st, seat, choose_action(view, "medium", rng)).state
+    assert {"pre_roll", "buy", "chip", "chance", "donate", "shuttle"} <= kinds
+
+
+def test_the_board_has_forty_spaces_the_fund_and_both_dice() -> None:
+    st = scenario(seats=3, dice=[[3, "x2"]])
+    st = engine.apply(st, 0, {"type": "roll"}).state
+    c = _context(st, 0)
+    assert len(c["spaces"]) == 40 and c["fund"] == st["fund"]
+    assert c["dice"] == {"die": 3, "face": "×2"}
+
+
+def test_a_jail_roll_shows_no_action_die() -> None:
+    st = scenario(seats=2, in_jail={0: 0}, dice=[[2]])
+    st = engine.apply(st, 0, {"type": "jail_roll"}).state
+    assert _context(st, 0)["dice"] == {"die": 2, "face": None}
+
+
+def test_an_open_deals_terms_reach_only_its_two_seats() -> None:
+    st = scenario(seats=3, cash={0: 40}, managers={1: 1})
+    st = engine.apply(st, 0, {"type": "offer", "to": 1, "give": {"cash": 40},
+                              "get": {"projects": [1]}}).state
+    assert _context(st, 1)["deal"]["give"] == "40 in cash"
+    assert _context(st, 0)["deal"]["get"] == "Tool Lending Shed"
+    for outsider in (2, None):
+        deal = _context(st, outsider)["deal"]
+        assert deal["private"] and "give" not in deal and "get" not in deal
+        assert engine.view(st, outsider)["deal"] == {"from": 0, "to": 1, "private": True}
+
+
+def test_the_offer_in_the_log_names_its_terms_only_to_its_two_seats() -> None:
+    st = scenario(seats=3, cash={0: 40}, managers={1: 1})
+    applied = engine.apply(st, 0, {"type": "offer", "to": 1, "give": {"cash": 40},
+                                   "get": {"projects": [1]}})
+    lines = {seat: [describe_event(e, viewer=seat, names=NAMES)
+                    for e in engine.events_for(applied.events, seat)] for seat in (0, 1, 2)}
+    assert "You offered Ben: 40 in cash for Tool Lending Shed." in lines[0]
+    assert "Ann offered you: 40 in cash for Tool Lending Shed." in lines[1]
+    assert "Ann offered Ben a deal." in lines[2]
+
+
+def test_a_fund_run_dry_is_said_as_everyone_lost() -> None:
+    st = scenario(seats=2, fund=30, step={"kind": "shuttle", "from": 5})
+    st = engine.apply(st, 0, {"type": "ride", "to": 6}).state
+    c = _context(st, 0)
+    assert c["fund_dry"] and st["result"]["winner"] is None
+
+
+def test_deal_forms_offer_each_rival_your_projects_and_theirs() -> None:
+    st = scenario(seats=3, cash={0: 25}, managers={0: 0, 5: 2}, jail_card=2)
+    forms = _context(st, 0)["decision"]["deal_forms"]
+    assert [f["to"] for f in forms] == [1, 2]
+    to_cy = forms[1]
+    assert [p["id"] for p in to_cy["give_projects"]] == [0]
+    assert [p["id"] for p in to_cy["get_projects"]] == [5]
+    assert to_cy["give_cash_max"] == 25 and to_cy["get_jail_card"] is True
+
+
+def test_the_free_bid_field_spans_exactly_the_bids_the_engine_accepts() -> None:
+    st = scenario(seats=3, turn=1, cash={0: 12}, fund=100)
+    st["step"] = {"kind": "auction", "project": 9, "sender": 1, "high": 10, "leader": 2,
+                  "to_act": 0, "bidders": [2, 0]}
+    form = _context(st, 0)["decision"]["amount_form"]
+    assert (form["low"], form["high"], form["step"]) == (15, 110, 5)
+    for amount, ok in ((form["low"], True), (form["high"], True), (form["high"] + 5, False),
+                       (form["low"] - 5, False)):
+        assert (engine.legal.problem(st, 0, {"type": "bid", "amount": amount}) is None) is ok
