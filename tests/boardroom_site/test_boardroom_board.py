@@ -136,3 +136,11 @@ def test_a_seat_whose_turn_clock_waits_for_answers_shows_what_is_left() -> None:
     ctx = context(_auction(), 1, seats)
     html = render_to_string("boardroom/_players.html", {"game": True, "c": ctx})
     assert "turn clock paused at 3:12" in html
+
+
+def test_each_seats_money_is_labelled_as_cash() -> None:
+    from django.template.loader import render_to_string
+
+    html = render_to_string("boardroom/_players.html",
+                            {"game": True, "c": context(engine.new_game(seats=3, seed=1))})
+    assert html.count('<small>cash</small> 1500</span>') == 3

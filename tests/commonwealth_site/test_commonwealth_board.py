@@ -108,3 +108,11 @@ def test_the_free_bid_field_spans_exactly_the_bids_the_engine_accepts() -> None:
     for amount, ok in ((form["low"], True), (form["high"], True), (form["high"] + 5, False),
                        (form["low"] - 5, False)):
         assert (engine.legal.problem(st, 0, {"type": "bid", "amount": amount}) is None) is ok
+
+
+def test_each_seats_money_is_labelled_as_cash_even_at_zero() -> None:
+    from django.template.loader import render_to_string
+
+    html = render_to_string("commonwealth/_players.html",
+                            {"game": True, "c": _context(engine.new_game(seats=3, seed=1), 0)})
+    assert html.count('<small>cash</small> 0</span>') == 3
