@@ -116,3 +116,9 @@ def test_each_seats_money_is_labelled_as_cash_even_at_zero() -> None:
     html = render_to_string("commonwealth/_players.html",
                             {"game": True, "c": _context(engine.new_game(seats=3, seed=1), 0)})
     assert html.count('<small>cash</small> 0</span>') == 3
+
+
+def test_cards_put_back_under_the_deck_are_counted_in_words_not_card_s() -> None:
+    one = describe_event({"type": "return", "seat": 1, "count": 1}, viewer=0, names=NAMES)
+    two = describe_event({"type": "return", "seat": 1, "count": 2}, viewer=0, names=NAMES)
+    assert (one, two) == ("Ben put a card under the deck.", "Ben put 2 cards under the deck.")
