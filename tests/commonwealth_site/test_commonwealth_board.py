@@ -122,3 +122,12 @@ def test_cards_put_back_under_the_deck_are_counted_in_words_not_card_s() -> None
     one = describe_event({"type": "return", "seat": 1, "count": 1}, viewer=0, names=NAMES)
     two = describe_event({"type": "return", "seat": 1, "count": 2}, viewer=0, names=NAMES)
     assert (one, two) == ("Ben put a card under the deck.", "Ben put 2 cards under the deck.")
+
+
+def test_a_replay_marks_the_viewers_seat_as_the_you_its_project_list_names() -> None:
+    from django.template.loader import render_to_string
+
+    html = render_to_string("commonwealth/_replay_board.html",
+                            {"board": _context(engine.new_game(seats=3, seed=1), 0)})
+    assert "<strong>Ann</strong> <small>(you)</small>" in html
+    assert "<strong>Ben</strong></span>" in html
