@@ -144,3 +144,12 @@ def test_each_seats_money_is_labelled_as_cash() -> None:
     html = render_to_string("boardroom/_players.html",
                             {"game": True, "c": context(engine.new_game(seats=3, seed=1))})
     assert html.count('<small>cash</small> 1500</span>') == 3
+
+
+def test_a_replay_marks_the_viewers_seat_as_the_you_its_owner_list_names() -> None:
+    from django.template.loader import render_to_string
+
+    html = render_to_string("boardroom/_replay_board.html",
+                            {"board": context(engine.new_game(seats=3, seed=1))})
+    assert "<strong>Ann</strong> <small>(you)</small>" in html
+    assert "<strong>Bea</strong></span>" in html
