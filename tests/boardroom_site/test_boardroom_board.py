@@ -153,3 +153,14 @@ def test_a_replay_marks_the_viewers_seat_as_the_you_its_owner_list_names() -> No
                             {"board": context(engine.new_game(seats=3, seed=1))})
     assert "<strong>Ann</strong> <small>(you)</small>" in html
     assert "<strong>Bea</strong></span>" in html
+
+
+def test_after_doubles_the_end_turn_button_says_the_roll_comes_again() -> None:
+    from games.boardroom.board import decision
+
+    doubled = scenario(seats=3, phase="act", again=True)
+    plain = scenario(seats=3, phase="act")
+    in_audit = scenario(seats=3, phase="act", again=True, audit={0: 1})
+    labels = [decision(engine.view(st, 0), 0, NAMES)["end_turn"]["label"]
+              for st in (doubled, plain, in_audit)]
+    assert labels == ["End turn: roll again (doubles)", "End turn", "End turn"]
