@@ -131,3 +131,10 @@ def test_a_replay_marks_the_viewers_seat_as_the_you_its_project_list_names() -> 
                             {"board": _context(engine.new_game(seats=3, seed=1), 0)})
     assert "<strong>Ann</strong> <small>(you)</small>" in html
     assert "<strong>Ben</strong></span>" in html
+
+
+def test_no_deal_form_is_offered_where_neither_side_has_anything_to_hand_over() -> None:
+    at_the_start = engine.new_game(seats=3, seed=1)
+    assert _context(at_the_start, 0)["decision"]["deal_forms"] == []
+    cy_has_cash = scenario(seats=3, cash={2: 30})
+    assert [f["to"] for f in _context(cy_has_cash, 0)["decision"]["deal_forms"]] == [2]
