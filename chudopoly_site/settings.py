@@ -203,6 +203,12 @@ BOT_PAUSE_SECONDS = float(env_str("BOT_PAUSE_SECONDS", "1.2") or 0)
 if BOT_PAUSE_SECONDS < 0:
     raise ImproperlyConfigured("BOT_PAUSE_SECONDS must be zero or more")
 
+# How long a scheduled auto move waits, so the player sees the position and can still press a
+# button first (which cancels it). Tests set it to 0.
+AUTO_MOVE_SECONDS = env_float("AUTO_MOVE_SECONDS", 2.0)
+if AUTO_MOVE_SECONDS < 0:
+    raise ImproperlyConfigured("AUTO_MOVE_SECONDS must be zero or more")
+
 # A game none of whose humans is present is closed (unrated) after this long without a move;
 # its bots stop at once. One player keeps at most this many bot games running
 # (games/platform/abandoned.py).

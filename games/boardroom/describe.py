@@ -26,6 +26,12 @@ def _signed(n: int) -> str:
     return f"+{n}" if n >= 0 else f"−{-n}"
 
 
+def _clock(seconds: Any) -> str:
+    if not isinstance(seconds, int) or seconds <= 0:
+        return "the clock"
+    return f"{seconds} s" if seconds < 60 else f"{seconds // 60}:{seconds % 60:02d}"
+
+
 def describe_event(event: Mapping[str, Any], *, viewer: int | None,
                    names: Sequence[str]) -> str | None:
     t = event.get("type")
@@ -45,6 +51,15 @@ def describe_event(event: Mapping[str, Any], *, viewer: int | None,
     def money(pairs: list[tuple[Any, int]]) -> str:
         return " (" + ", ".join(f"{who(s, False)} {_signed(n)}" for s, n in pairs) + ")"
 
+    # The site's clocks (games/platform/clocks.py) note what they decided before the move.
+    if t == "clock_timeout":
+        said = {"forfeit": "and is out of the game (bankrupt to the bank)",
+                "pass": "to bid: a pass", "answer": "to answer: the offer is refused"}
+        what = said.get(event.get("decision"), "")
+        clock = _clock(event.get("seconds"))
+        return f"{who(event.get('seat'))} ran out of time ({clock}) {what}".rstrip() + "."
+    if t == "lot_timeout":
+        return f"Nobody bid in {_clock(event.get('seconds'))}: the lot is cancelled."
     if t == "turn_start":
         whose = "your" if event.get("seat") == viewer else f"{who(event.get('seat'))}’s"
         return f"Turn {event.get('turn_number')}: {whose} turn."

@@ -30,6 +30,9 @@ from .engine.state import MAX_SEATS, MIN_SEATS, TURN_CAP
 PRESETS = {"standard": "Standard"}
 LEVEL_NAMES = {"easy": "Easy", "medium": "Medium", "hard": "Hard"}
 CLOCK_MARK = "clock"
+OWN_SECONDS = 300  # the guide: roll, buy or decline, a debt, the audit choice, end turn
+ANSWER_SECONDS = 60  # a bid or a trade answer (silence: a pass or a refusal)
+LOT_SECONDS = 60  # an auction with no first bid, for the whole lot
 
 
 class RulesetError(ValueError):
@@ -212,6 +215,13 @@ class BoardroomGame:
             return []
         return [{"type": "forfeit", CLOCK_MARK: True}]
 
+    def out_place(self, state: dict[str, Any], seat: int) -> int | None:
+        """The place of a seat already bankrupt while the others play on (the first one out
+        is last), or None."""
+        if state["phase"] == "finished" or seat not in state["bankrupt"]:
+            return None
+        return state["seats"] - state["bankrupt"].index(seat)
+
     def lot_timeout(self, state: dict[str, Any]) -> tuple[int, dict[str, Any]] | None:
         """For the 60-second clock of an auction with no first bid."""
         lot = engine.lot_timeout(state)
@@ -219,6 +229,17 @@ class BoardroomGame:
 
     def auto_move(self, state: dict[str, Any], seat: int) -> dict[str, Any] | None:
         return engine.auto_move(state, seat)
+
+    # The guide's clocks (games/platform/clocks.py, "Games with their own clocks"): they run
+    # at online tables only, and nobody's seat is ever played by a bot.
+    bot_standins = False
+    lot_seconds = LOT_SECONDS
+    clock_words = "5 min per own decision, 60 s per bid or trade answer (online tables)"
+
+    def clock_seconds(self, state: dict[str, Any]) -> int:
+        """5 minutes for one's own decisions, 60 seconds for a bid or a trade answer."""
+        return ANSWER_SECONDS if state["auction"] is not None or state["offer"] is not None \
+            else OWN_SECONDS
 
     def clock_context(self, view: Mapping[str, Any]) -> dict[str, Any]:
         pending = view.get("auction") is not None or view.get("offer") is not None

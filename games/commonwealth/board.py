@@ -362,6 +362,12 @@ def _jail_split(view: Mapping[str, Any], me: int | None, names: Sequence[str]
             "pledgers": [_name(names, s, me) for s in step["pledgers"]]}
 
 
+# What the auto move toggle does here (engine.timeouts.auto_action), for its hover text.
+AUTO_MOVE_WORDS = ("Auto move: roll for you, give the GO minimum of 5 and skip a chip you "
+                   "cannot place (never buys, bids, trades, plays cards or places chips)")
+AUTO_MOVE_ON_WORDS = "Auto move is on: it rolls and gives the GO minimum. Press to turn it off."
+
+
 def board_context(view: Mapping[str, Any], *, me: int | None, names: Sequence[str],
                   seats: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     players = _players(view, me, names, seats)
@@ -402,4 +408,6 @@ def board_context(view: Mapping[str, Any], *, me: int | None, names: Sequence[st
         "my_jail_card": me is not None and view["players"][me]["jail_card"],
         "fund_dry": (view.get("result") or {}).get("end_reason") == "fund_dry",
         "end_reason": (view.get("result") or {}).get("end_reason"),
+        # The auto move toggle's hover text (templates/games/_auto_move.html).
+        "auto_move_words": AUTO_MOVE_WORDS, "auto_move_on_words": AUTO_MOVE_ON_WORDS,
     }

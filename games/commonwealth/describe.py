@@ -24,6 +24,26 @@ def _space(index: Any) -> str:
     return data.SPACES[index]["name"] if isinstance(index, int) and 0 <= index < 40 else "?"
 
 
+# What the rules did for a seat whose clock ran out (engine.timeouts.timeout_actions, whose
+# first action's type the site's `clock_timeout` note carries).
+CLOCK_DECISIONS = {
+    "roll": "and rolled", "jail_roll": "and rolled for a 6 in Jail",
+    "order": "and moves first", "buy": "and bought the project",
+    "auction": "and put the project up for auction", "pass": "to bid: a pass",
+    "chip": "and placed a chip", "no_chip": "and placed no chip",
+    "stay": "and stayed (no Shuttle ride)", "skip": "and played no card",
+    "keep": "and kept the first card drawn", "donate": "and gave the GO minimum of 5",
+    "pledge": "and pledged an even share of the Jail fee",
+    "decline": "to answer: the deal is declined",
+}
+
+
+def _clock(seconds: Any) -> str:
+    if not isinstance(seconds, int) or seconds <= 0:
+        return "the clock"
+    return f"{seconds} s" if seconds <= 60 else f"{seconds // 60}:{seconds % 60:02d}"
+
+
 def _side(side: Any) -> str:
     """One side of a deal in words ("Union Hall and 40 in cash")."""
     side = side if isinstance(side, Mapping) else {}
@@ -51,6 +71,9 @@ def describe_event(event: Mapping[str, Any], *, viewer: int | None, names: Seque
 
     you = event.get("seat") == viewer and viewer is not None
     s = who()
+    if t == "clock_timeout":  # the site's clocks note what they decided before the move
+        what = CLOCK_DECISIONS.get(event.get("decision"), "")
+        return f"{s} ran out of time ({_clock(event.get('seconds'))}) {what}".rstrip() + "."
     if t == "turn_start":
         jail = " (in Jail)" if event.get("in_jail") else ""
         whose = "Your" if you else f"{s}’s"

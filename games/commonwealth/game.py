@@ -5,8 +5,9 @@ package. Only Commonwealth's own modules import its engine: this adapter, `board
 board's template data, from a view), `rules.py` (the rules page) and `describe.py` (log lines).
 
 The optional methods the platform's clocks and auto move look for are here too:
-`timeout_actions` and `auto_move` (the engine's defaults) and `clock_seconds` (5 minutes for a
-seat's own decisions, 60 s for bids and answers). There is deliberately no `leave_actions`:
+`timeout_actions` (the engine's defaults), `auto_move` (only the steps that are no choice),
+`clock_seconds` (5 minutes for a seat's own decisions, 60 s for bids and answers),
+`clock_words` and `bot_standins`. There is deliberately no `leave_actions`:
 nothing ever retires a seat in this game, so a leaver's seat is played by the stand-in bot
 until they return, and the ladder places a leaver last (its `_leavers`, which treats a game
 with `leave_actions` as one whose result already places them).
@@ -175,8 +176,17 @@ class CommonwealthGame:
         return engine.timeout_actions(state, seat)
 
     def auto_move(self, state: dict[str, Any], seat: int) -> dict[str, Any] | None:
-        """The site's auto move: what the clock would choose, at once."""
+        """The toggle by the dice: rolls, the GO minimum and a "no chip" that is the only
+        answer; every choice stays the player's (engine.timeouts.auto_action)."""
         return engine.auto_action(state, seat)
+
+    # The clocks (games/platform/clocks.py, "Games with their own clocks") run at tables with
+    # two or more humans. Unlike Boardroom's, nobody is ever retired here, so a seat whose
+    # owner left or timed out three times in a row is played by the stand-in bot until they
+    # come back: the game never waits on an empty chair.
+    bot_standins = True
+    clock_words = ("5 min per own decision, 60 s per bid, deal answer, GO gift or Jail share "
+                   "(online tables)")
 
     def clock_seconds(self, state: dict[str, Any]) -> int:
         """5 minutes for a seat's own decisions, 60 seconds for bids and answers."""

@@ -16,6 +16,16 @@ RULINGS "Clocks" and "Leaving and timing out", REFERENCE §7 "Timers" and "Bot t
 - Time the site was down is given back: the sweep notes when it last ran, and after a long gap
   every running clock moves forward by the time lost, so nobody times out because of us.
 
+Games with their own clocks (an engine `clock_seconds`, games/platform/interface.py; the board
+games, whose guide fixes them): each seat owed a decision gets the game's seconds for it (5
+minutes for one's own decisions, 60 s for a bid or a trade answer), starting over after each
+move (the key is the seat's decision token, which every move of its own changes) and running
+only for whoever must act. An auction with no first bid also has one deadline for the whole
+lot (`lot_timeout`, entry "lot"), which passing does not restart. These clocks run only at
+tables with two or more humans: a game against bots waits for its player. Such games may say
+`bot_standins = False`: no bot ever plays a seat for its owner, so expiries in a row and lost
+connections change nothing; only the clocks decide (a missed move clock: bankrupt to the bank).
+
 How an expiry reaches a game: after each commit that moves the earliest deadline, one task
 `tables.clock_expire(game_id, due)` is scheduled at it. It does nothing if the game's
 earliest deadline is no longer `due` (whatever moved it scheduled its own). The periodic
@@ -26,6 +36,7 @@ happens once however many of them arrive.
 
 from __future__ import annotations
 
+import json
 import logging
 import uuid
 from collections.abc import Mapping, Sequence
@@ -34,11 +45,12 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 from games.platform import abandoned, scheduler
 from games.platform.identity import Viewer
-from games.platform.interface import GameEngine, get_game
+from games.platform.interface import GameEngine, get_game, registered_games
 from games.platform.models import ClockSweep, Game, Seat, SeatSocket, Table
 
 log = logging.getLogger(__name__)
@@ -56,6 +68,7 @@ SOCKET_STALE_SECONDS = 60.0
 
 CLOCK_EXPIRE_TASK = "tables.clock_expire"
 GRACE_TASK = "tables.seat_grace_check"
+HOST_GRACE_TASK = "tables.host_grace_check"
 
 
 def now() -> datetime:
@@ -76,6 +89,29 @@ def _when(iso: str) -> datetime:
     return datetime.fromisoformat(iso)
 
 
+LOT_KEY = "lot"  # the deadline of a whole lot (an auction with no first bid) in Game.deadlines
+LOT_SECONDS = 60
+
+
+def own_clocks(engine: GameEngine) -> bool:
+    """Whether the game fixes its clocks itself (an engine `clock_seconds`)."""
+    return callable(getattr(engine, "clock_seconds", None))
+
+
+def standins(engine: GameEngine) -> bool:
+    """Whether a bot may play a seat while its owner is away (the games' default)."""
+    return bool(getattr(engine, "bot_standins", True))
+
+
+def _humans(players: Sequence[Mapping[str, Any]]) -> int:
+    return sum(1 for p in players if not p.get("bot"))
+
+
+def _plain(value: Any) -> Any:
+    """A decision key as it reads back from the JSON column (tuples become lists)."""
+    return json.loads(json.dumps(value))
+
+
 def _seat_entries(deadlines: Mapping[str, Any]) -> dict[int, Mapping[str, Any]]:
     """Engine seat -> its deadline entry (other keys, such as "paused", are left out)."""
     return {int(key): entry for key, entry in (deadlines or {}).items()
@@ -86,13 +122,18 @@ def _seat_entries(deadlines: Mapping[str, Any]) -> dict[int, Mapping[str, Any]]:
 
 
 def next_deadlines(engine: GameEngine, state: Mapping[str, Any], table: Table,
-                   old: Mapping[str, Any]) -> dict[str, Any]:
+                   old: Mapping[str, Any], *,
+                   players: Sequence[Mapping[str, Any]] | None = None) -> dict[str, Any]:
     """Per-seat deadlines for the decisions owed in `state`, given the previous ones.
 
     A seat keeps its deadline while it owes the same decision (answering and then paying one
     charge is one decision); the turn clock pauses (time left kept under "paused") whenever the
     turn holder does not owe the turn, and resumes with that time; a clock of 0 is off.
+    A game with its own clocks gets `own_deadlines` instead (`players`: the game's, to tell a
+    game against bots).
     """
+    if own_clocks(engine):
+        return own_deadlines(engine, state, old, players=players)
     at = now()
     clock = engine.clock_context(engine.view(dict(state), None))
     turn_seat, turn_number = clock["turn_seat"], clock["turn_number"]
@@ -128,9 +169,61 @@ def next_deadlines(engine: GameEngine, state: Mapping[str, Any], table: Table,
     return out
 
 
+def own_deadlines(engine: GameEngine, state: Mapping[str, Any], old: Mapping[str, Any], *,
+                  players: Sequence[Mapping[str, Any]] | None = None) -> dict[str, Any]:
+    """Deadlines of a game with its own clocks (see the module's docstring): none against
+    bots; a seat's clock kept while its decision token holds, else started over; the lot's
+    deadline kept for as long as the lot waits for a first bid."""
+    if players is not None and _humans(players) < 2:
+        return {}
+    at = now()
+    st = dict(state)
+    out: dict[str, Any] = {}
+    seconds = int(engine.clock_seconds(st))  # type: ignore[attr-defined]
+    for seat in engine.to_decide(st):
+        key = ["decision", _plain(engine.decision_key(st, seat))]
+        prev = old.get(str(seat))
+        if isinstance(prev, Mapping) and prev.get("key") == key:
+            out[str(seat)] = dict(prev)
+        elif seconds:
+            out[str(seat)] = {"kind": "decision", "key": key, "seconds": seconds,
+                              "deadline": (at + timedelta(seconds=seconds)).isoformat()}
+    lot_timeout = getattr(engine, "lot_timeout", None)
+    if lot_timeout is not None and lot_timeout(st) is not None:
+        prev = old.get(LOT_KEY)
+        if isinstance(prev, Mapping) and prev.get("deadline"):
+            out[LOT_KEY] = dict(prev)  # passing (a new bidder asked) does not restart it
+        else:
+            lot_seconds = int(getattr(engine, "lot_seconds", LOT_SECONDS))
+            out[LOT_KEY] = {"kind": "lot", "seconds": lot_seconds,
+                            "deadline": (at + timedelta(seconds=lot_seconds)).isoformat()}
+    return out
+
+
+def _lot_entry(deadlines: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    entry = (deadlines or {}).get(LOT_KEY)
+    return entry if isinstance(entry, Mapping) and entry.get("deadline") else None
+
+
+def lot_deadline(deadlines: Mapping[str, Any]) -> str | None:
+    """When the waiting lot is cancelled (ISO), or None: for the page."""
+    entry = _lot_entry(deadlines)
+    return entry["deadline"] if entry else None
+
+
 def earliest(deadlines: Mapping[str, Any]) -> datetime | None:
-    entries = _seat_entries(deadlines)
-    return min((_when(e["deadline"]) for e in entries.values()), default=None)
+    entries = list(_seat_entries(deadlines).values())
+    lot = _lot_entry(deadlines)
+    if lot is not None:
+        entries.append(lot)
+    return min((_when(e["deadline"]) for e in entries), default=None)
+
+
+def shift_deadlines(deadlines: Mapping[str, Any], by: timedelta) -> dict[str, Any]:
+    """Every running clock moved `by` later (time the site was down, or a paused game)."""
+    return {key: ({**entry, "deadline": (_when(entry["deadline"]) + by).isoformat()}
+                  if isinstance(entry, Mapping) and entry.get("deadline") else entry)
+            for key, entry in (deadlines or {}).items()}
 
 
 def due_seats(deadlines: Mapping[str, Any], at: datetime) -> list[int]:
@@ -161,6 +254,9 @@ def _note(engine: GameEngine, game: Game, seat: int, entry: Mapping[str, Any],
           actions: list[dict[str, Any]]) -> dict[str, Any]:
     """The event that says the clock decided (REFERENCE §7 `response_timeout`)."""
     seconds = entry.get("seconds")
+    if entry.get("kind") == "decision":  # a game's own clock: what the rules did for the seat
+        return {"type": "clock_timeout", "seat": seat, "seconds": seconds,
+                "decision": actions[0].get("type") if actions else None}
     if entry.get("kind") == "turn":
         return {"type": "turn_timeout", "seat": seat, "seconds": seconds,
                 "decision": actions[0].get("type") if actions else None}
@@ -224,7 +320,9 @@ def game_clock_expire(*, game_id: int, due: str | None = None,
             return 0  # nobody plays it: no automatic decisions either (games/platform/abandoned.py)
         at = now()
         due_now = due_seats(game.deadlines, at)
-        if not due_now:
+        lot = _lot_entry(game.deadlines)
+        lot_due = lot is not None and _when(lot["deadline"]) <= at
+        if not due_now and not lot_due:
             nxt = earliest(game.deadlines)
             if (version is not None or due is not None) and nxt is not None:
                 # Early (clocks of two hosts disagree): look again at the deadline.
@@ -232,7 +330,15 @@ def game_clock_expire(*, game_id: int, due: str | None = None,
             return 0
         engine = get_game(game.game_kind)
         table = Table.objects.select_for_update().get(pk=game.table_id)
+        if table.paused_at is not None:
+            return 0  # waiting to be continued elsewhere: the clocks move on when it resumes
         old = dict(game.deadlines or {})
+        if lot_due and lot is not None:
+            # The whole lot's minute is up: it is cancelled, and every clock starts from the
+            # position after it (a bidder's clock that ran out with it was about that lot).
+            expired = int(_lot_expire(game, table, engine, lot))
+            settle_locked(game, table, engine, old)
+            return expired
         entries = _seat_entries(old)
         humans = {s.game_seat: s for s in Seat.objects.filter(
             table_id=table.pk, game_seat__isnull=False, is_bot=False)}
@@ -242,11 +348,16 @@ def game_clock_expire(*, game_id: int, due: str | None = None,
                 break
             if seat not in engine.to_decide(game.state):
                 continue
+            key = entries[seat].get("key")
+            if (entries[seat].get("kind") == "decision"
+                    and key != ["decision", _plain(engine.decision_key(game.state, seat))]):
+                continue  # another seat's timeout just now changed this seat's decision
             if not _time_out(game, table, engine, seat, entries[seat]):
                 continue
             expired += 1
             human = humans.get(seat)
-            if human is not None and not human.away and _in_game(game, human):
+            if (human is not None and not human.away and _in_game(game, human)
+                    and standins(engine)):
                 count = int((game.timeouts or {}).get(str(seat), 0)) + 1
                 game.timeouts = {**(game.timeouts or {}), str(seat): count}
                 if count >= TAKEOVER_AFTER_TIMEOUTS:
@@ -254,6 +365,26 @@ def game_clock_expire(*, game_id: int, due: str | None = None,
                     reset_timeouts(game, seat)  # a fresh run once the owner is back
         settle_locked(game, table, engine, old)
         return expired
+
+
+def _lot_expire(game: Game, table: Table, engine: GameEngine,
+                entry: Mapping[str, Any]) -> bool:
+    """Apply the game's action for a lot whose deadline passed (the caller holds the locks)."""
+    from games.platform.services import ActionRefused, apply_locked
+
+    lot_timeout = getattr(engine, "lot_timeout", None)
+    timeout = lot_timeout(game.state) if lot_timeout is not None else None
+    if timeout is None:
+        return False  # the first bid came in the meantime
+    seat, action = timeout
+    note = {"type": "lot_timeout", "seat": seat, "seconds": entry.get("seconds")}
+    try:
+        apply_locked(game, table, engine, seat, action, source="clock", note=note,
+                     any_time=True)
+    except ActionRefused:
+        log.exception("game %s: the lot's deadline action was refused", game.pk)
+        return False
+    return True
 
 
 def _in_game(game: Game, seat: Seat) -> bool:
@@ -329,10 +460,17 @@ def _recount(seat: Seat, *, closed_at: datetime) -> None:
     seat.save(update_fields=["connections", "disconnected_at"])
     if seat.connections or seat.is_bot or seat.away or not was:
         return
-    if not Table.objects.filter(pk=seat.table_id, status=Table.Status.PLAYING).exists():
-        return
+    status, host_id = Table.objects.filter(pk=seat.table_id).values_list(
+        "status", "host_id").first() or (None, None)
     seat_id, since = seat.pk, seat.disconnected_at.isoformat()
     wait = max(0.0, disconnect_grace_seconds() - (now() - closed_at).total_seconds())
+    if status == Table.Status.OPEN and host_id == seat.pk:
+        # The creator gone before the start: the right to start passes on after the grace.
+        transaction.on_commit(lambda: scheduler.run_after(
+            wait, HOST_GRACE_TASK, seat_id=seat_id, since=since))
+        return
+    if status != Table.Status.PLAYING:
+        return
     transaction.on_commit(lambda: scheduler.run_after(wait, GRACE_TASK, seat_id=seat_id,
                                                       since=since))
 
@@ -378,10 +516,41 @@ def seat_takeover_if_gone(*, seat_id: int, since: str | None = None) -> bool:
         game = table.games.order_by("-number").first()
         if game is None or game.status != Game.Status.RUNNING or not _in_game(game, seat):
             return False
+        if not standins(get_game(game.game_kind)):
+            return False  # the seat's clocks keep running for its owner instead
         _mark_away(seat, "disconnected")
         _announce(table, lobby=False)
         game_id = game.pk
         transaction.on_commit(lambda: schedule_bot_moves(game_id=game_id))
+        return True
+
+
+def host_pass_if_gone(*, seat_id: int, since: str | None = None) -> bool:
+    """Before the start, a host with no socket open for the grace period (they closed the
+    page, lost their connection) hands the right to start to the longest-seated human who is
+    here (the guide: "if the creator disappears before the start, that right passes on")."""
+    from games.platform.services import _announce
+
+    table_id = Seat.objects.filter(pk=seat_id).values_list("table_id", flat=True).first()
+    if table_id is None:
+        return False
+    with transaction.atomic():
+        table = Table.objects.select_for_update().get(pk=table_id)
+        seat = Seat.objects.select_for_update().filter(pk=seat_id).first()
+        if (seat is None or table.host_id != seat.pk or table.status != Table.Status.OPEN
+                or seat.connections or seat.disconnected_at is None):
+            return False
+        if since is not None and seat.disconnected_at.isoformat() != since:
+            return False
+        if (now() - seat.disconnected_at).total_seconds() < disconnect_grace_seconds():
+            return False
+        heir = (table.seats.filter(is_bot=False, connections__gt=0).exclude(pk=seat.pk)
+                .order_by("joined_at", "pk").first())
+        if heir is None:
+            return False  # nobody else is here: the creator keeps it until someone is
+        table.host = heir
+        table.save(update_fields=["host", "updated_at"])
+        _announce(table)
         return True
 
 
@@ -407,13 +576,10 @@ def give_back_downtime(at: datetime) -> float:
             return 0.0
         lost = timedelta(seconds=gap - SWEEP_SECONDS)
         games = (Game.objects.select_for_update().select_related("table")
-                 .filter(status=Game.Status.RUNNING, clock_due__isnull=False).order_by("pk"))
+                 .filter(status=Game.Status.RUNNING, clock_due__isnull=False,
+                         table__paused_at__isnull=True).order_by("pk"))
         for game in games:
-            game.deadlines = {
-                key: ({**entry, "deadline": (_when(entry["deadline"]) + lost).isoformat()}
-                      if key.isdigit() and isinstance(entry, Mapping) and entry.get("deadline")
-                      else entry)
-                for key, entry in game.deadlines.items()}
+            game.deadlines = shift_deadlines(game.deadlines, lost)
             game.clock_due = earliest(game.deadlines)
             game.save(update_fields=["deadlines", "clock_due", "updated_at"])
             # No version: the move count is unchanged but every clock on the page moved.
@@ -434,7 +600,8 @@ def clocks_sweep(*, limit: int = SWEEP_LIMIT) -> int:
         at = now()
     acted = 0
     # Abandoned games are left out: their clocks wait, and they must not fill the batch.
-    due = (Game.objects.filter(abandoned.played(), status=Game.Status.RUNNING, clock_due__lte=at)
+    due = (Game.objects.filter(abandoned.played(), status=Game.Status.RUNNING, clock_due__lte=at,
+                               table__paused_at__isnull=True)
            .order_by("clock_due").values_list("pk", flat=True)[:limit])
     for game_id in list(due):
         try:
@@ -444,10 +611,20 @@ def clocks_sweep(*, limit: int = SWEEP_LIMIT) -> int:
             log.exception("clocks sweep: game %s", game_id)
     drop_stale_sockets(at)
     cutoff = at - timedelta(seconds=disconnect_grace_seconds())
+    no_standins = [k for k in registered_games() if not standins(get_game(k))]
     gone = (Seat.objects.filter(is_bot=False, away=False, connections=0,
                                 disconnected_at__lte=cutoff, table__status=Table.Status.PLAYING)
+            .exclude(table__game_kind__in=no_standins)
             .values_list("pk", flat=True)[:limit])
     for seat_id in list(gone):
         acted += int(seat_takeover_if_gone(seat_id=seat_id))
+    someone_here = Exists(Seat.objects.filter(table_id=OuterRef("pk"), is_bot=False,
+                                              connections__gt=0))
+    hosts_gone = (Table.objects.filter(someone_here, status=Table.Status.OPEN,
+                                       host__is_bot=False, host__connections=0,
+                                       host__disconnected_at__lte=cutoff)
+                  .values_list("host_id", flat=True)[:limit])
+    for seat_id in list(hosts_gone):
+        acted += int(host_pass_if_gone(seat_id=seat_id))
     abandoned.close_abandoned(at, limit=limit)
     return acted

@@ -49,6 +49,16 @@ class JoinForm(forms.Form):
     name = NameField(required=True)
 
 
+def _drop_table_clocks(form: forms.Form, engine: Any) -> str | None:
+    """A game with its own clocks (games/platform/clocks.py) has no clock fields to set: the
+    form says what its clocks are instead (the words, or None for a game without them)."""
+    if not callable(getattr(engine, "clock_seconds", None)):
+        return None
+    del form.fields["turn_seconds"]
+    del form.fields["response_seconds"]
+    return str(getattr(engine, "clock_words", "the game's own clocks"))
+
+
 class TableForm(forms.Form):
     """Preset or Custom rules, seats, clocks and visibility. The engine validates the rules:
     its `RulesetError(field, message)` lands next to the field it names."""
@@ -68,6 +78,7 @@ class TableForm(forms.Form):
                  **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.engine = get_game(game_kind or default_game())
+        self.own_clocks = _drop_table_clocks(self, self.engine)
         self.needs_name = needs_name
         if not needs_name:
             del self.fields["name"]
@@ -142,6 +153,7 @@ class PlayBotsForm(forms.Form):
         if not needs_name:
             del self.fields["name"]
         engine = get_game(game_kind or default_game())
+        self.own_clocks = _drop_table_clocks(self, engine)
         presets = engine.presets()
         self.fields["preset"].choices = list(presets.items())
         self.fields["preset"].initial = next(iter(presets))

@@ -164,6 +164,22 @@ class GameEngine(Protocol):
         """What happens for `seat` when its clock runs out."""
         ...
 
+    # Optional, for games whose rules fix their own clocks and leaving (the board games; see
+    # games/platform/clocks.py, "Games with their own clocks"):
+    # - `clock_seconds(state) -> int`: the clock of every seat owed a decision in `state`
+    #   (5 minutes for one's own decisions, 60 s for a bid or an answer). It replaces the
+    #   table's turn and response clocks, starts over after each move of the seat, and runs
+    #   only at tables with two or more humans (a game against bots waits for its player).
+    # - `lot_timeout(state) -> (seat, action) | None` and `lot_seconds` (default 60): a
+    #   deadline for a whole lot (an auction with no first bid) that passing does not restart;
+    #   when it passes, `action` is applied for `seat`.
+    # - `leave_actions(state, seat) -> [action]`: what leaving a running game does (applied at
+    #   once, source "leave").
+    # - `bot_standins = False`: nobody's seat is ever played by a bot (no takeover after
+    #   timeouts or a lost connection): the game never moves for a player but by its clocks.
+    # - `auto_move(state, seat) -> action | None`: what a seat's auto move toggle plays now
+    #   (None: the decision is the player's).
+
     # --- presentation (plain words, no HTML) ------------------------------------------------
     # Partial name -> template for the board; each renders an element with that id (empty
     # before the start) and honours `oob`. The lobby, chat and clocks are the site's own.
@@ -174,7 +190,8 @@ class GameEngine(Protocol):
     def board_context(self, view: View, *, me: int | None, names: Sequence[str],
                       seats: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         """Template data for the board, built from `view` only (never the state). `seats[i]`
-        holds the public facts about engine seat i: "is_bot", "is_away", "deadline"."""
+        holds the public facts about engine seat i: "is_bot", "is_away", "deadline" (and,
+        while a lot waits for its first bid, "lot_deadline": games/platform/clocks.py)."""
         ...
 
     def describe_event(self, event: Event, *, viewer: int | None, names: Sequence[str],

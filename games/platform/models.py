@@ -38,6 +38,10 @@ class Table(models.Model):
     # An open rematch offer (services.game_rematch): {"deadline": iso, "answers": {seat id:
     # "yes" | "no"}}; empty when none is open.
     rematch = models.JSONField(default=dict, blank=True)
+    # A game against bots waiting to be continued on another device ("Continue on another
+    # device", services.continue_link_create): nothing moves and no clock runs until the
+    # link is opened or the player resumes here. None while it runs.
+    paused_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -90,6 +94,9 @@ class Seat(models.Model):
     move_token = models.CharField(max_length=64, null=True, blank=True,
                                   unique=True)
     move_token_expires = models.DateTimeField(null=True, blank=True)
+    # The owner's auto move toggle (games with an engine `auto_move`): the site rolls and ends
+    # their eligible turns on the workers. Kept here so a reload or a restart keeps it.
+    auto_move = models.BooleanField(default=False)
     joined_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

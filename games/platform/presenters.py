@@ -18,11 +18,12 @@ from typing import Any
 
 from django.template.loader import render_to_string
 
+from games.platform import clocks
 from games.platform.identity import Viewer
 from games.platform.interface import GameEngine, get_game
 from games.platform.models import ChatMessage, Game, GameAction, Seat, Table
 from games.platform.rendering import render_unlocalized
-from games.platform.services import Move, decision_token
+from games.platform.services import Move, decision_token, out_place, ranked_table
 
 LOG_LINES = 40
 CHAT_LINES = 50
@@ -172,11 +173,14 @@ def build_context(screen: TableScreen, engine: GameEngine,
     by_seat = {s.game_seat: s for s in screen.seats if s.game_seat is not None
                and _in_game(game, s)}
     paused_seat, paused_left = _paused_turn_clock(game, engine, view)
+    # The whole lot's deadline while an auction waits for its first bid (clocks.py).
+    lot = clocks.lot_deadline(game.deadlines) if game.status == Game.Status.RUNNING else None
     seats_meta = [
         {"name": names[i], "is_bot": bool(by_seat.get(i) and by_seat[i].is_bot),
          "is_away": bool(by_seat.get(i) and by_seat[i].away),
          "deadline": _deadline_for(game, i),
-         "paused": paused_left if i == paused_seat else None}
+         "paused": paused_left if i == paused_seat else None,
+         "lot_deadline": lot}
         for i in range(len(names))
     ]
     result = view.get("result") or game.result
@@ -197,6 +201,11 @@ def build_context(screen: TableScreen, engine: GameEngine,
                         if result and result.get("winner") is not None else None),
         "log": build_log(game, engine, me, names, rows=log_rows, cache=log_cache),
         "my_deadline": _deadline_for(game, me),
+        # The auto move toggle (games with an engine `auto_move`), for a seat still playing.
+        "auto_move": ({"on": bool(screen.me.auto_move)}
+                      if screen.me is not None and me is not None and result is None
+                      and callable(getattr(engine, "auto_move", None))
+                      and out_place(game, me) is None else None),
         "my_paused": paused_left if me is not None and me == paused_seat else None,
         "finished": game.status == Game.Status.FINISHED,
     })
@@ -275,7 +284,22 @@ def lobby_context(screen: TableScreen) -> dict[str, Any]:
     is_host = screen.me is not None and host_seat is not None and screen.me.pk == host_seat.pk
     free = table.max_seats - len(screen.seats)
     joinable = table.status in (Table.Status.OPEN, Table.Status.FINISHED) and free > 0
+    engine = get_game(table.game_kind)
+    humans = sum(1 for s in screen.seats if not s.is_bot)
     return {
+        # Games with their own clocks and leaving rules (games/platform/clocks.py).
+        "own_clocks": (None if not callable(getattr(engine, "clock_seconds", None))
+                       else "no clocks against bots" if humans == 1 and len(screen.seats) > 1
+                       and table.status == Table.Status.PLAYING
+                       else getattr(engine, "clock_words", "the game's own clocks")),
+        "leave_bankrupts": getattr(engine, "leave_actions", None) is not None,
+        # A game against bots is saved for its player: "Continue on another device".
+        "bot_game": table.status == Table.Status.PLAYING and humans == 1
+        and len(screen.seats) > 1,
+        "paused": table.paused_at is not None,
+        # Out of a game the others play on: the player's place, and watch or leave.
+        "out_place": out_place(screen.game, screen.seat),
+        "seat_count": screen.game.seat_count if screen.game is not None else 0,
         "table": table, "seats": screen.seats, "me": screen.me, "is_host": is_host,
         "host_seat": host_seat, "free_seats": max(0, free), "joinable": joinable,
         "can_start": is_host and table.status == Table.Status.OPEN and len(screen.seats) >= 2,
@@ -286,6 +310,10 @@ def lobby_context(screen: TableScreen) -> dict[str, Any]:
         "invite_path": table.invite_path,
         "viewer_is_guest": screen.viewer.user_id is None,
         "bot_levels": list(get_game(screen.table.game_kind).bot_levels().items()),
+        # A casual host may seat bots; a ranked table has none (asked only when it matters).
+        "can_add_bots": is_host and free > 0
+        and table.status in (Table.Status.OPEN, Table.Status.FINISHED)
+        and not ranked_table(table),
         "rematch": _rematch_context(screen),
     }
 
@@ -336,6 +364,7 @@ def lobby_key(screen: TableScreen, extra: Mapping[str, Any] | None) -> tuple[Any
     t = screen.table
     return (t.pk, t.code, t.status, t.host_id, t.max_seats, t.turn_seconds, t.response_seconds,
             t.is_public, t.ruleset_label, json.dumps(t.rematch or {}, sort_keys=True),
+            t.paused_at, out_place(screen.game, screen.seat),
             tuple((s.pk, s.position, s.name, s.is_bot, s.bot_level, s.away, s.away_reason)
                   for s in screen.seats),
             screen.me.pk if screen.me else None, screen.viewer.user_id is None,

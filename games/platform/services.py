@@ -244,7 +244,11 @@ def seat_leave(*, table_id: int, viewer: Viewer) -> None:
         if table.status == Table.Status.PLAYING:
             seat.away = True
             seat.away_reason = "left"
-            seat.save(update_fields=["away", "away_reason"])
+            # A game paused for another device is not continued anywhere once its player left.
+            seat.move_token = None
+            seat.move_token_expires = None
+            seat.save(update_fields=["away", "away_reason", "move_token", "move_token_expires"])
+            _unpause_locked(table)
             _pass_host(table, seat)
             game = _current_game(table)
             if game is not None and _leave_game_locked(game, table, seat):
@@ -320,6 +324,8 @@ def seat_add_bot(*, table_id: int, viewer: Viewer, level: str = "") -> Seat:
         _require_host(table, viewer)
         if table.status not in (Table.Status.OPEN, Table.Status.FINISHED):
             raise TableError("Bots can only be added before the game starts.", code="in_progress")
+        if ranked_table(table):
+            raise TableError("Ranked tables are for people only: no bots.", code="ranked")
         levels = get_game(table.game_kind).bot_levels()
         if level not in levels:
             level = next(iter(levels))
@@ -331,6 +337,11 @@ def seat_add_bot(*, table_id: int, viewer: Viewer, level: str = "") -> Seat:
                                    is_bot=True, bot_level=level)
         _announce(table)
         return seat
+
+
+def ranked_table(table: Table) -> bool:
+    """Whether the ladder paired this table for a ranked game (a host seats no bots there)."""
+    return Table.objects.filter(pk=table.pk, ladder_match__ranked=True).exists()
 
 
 def seat_remove_bot(*, table_id: int, viewer: Viewer, seat_id: int) -> None:
@@ -376,7 +387,8 @@ def _deal(table: Table, engine: GameEngine, *, number: int) -> Game:
         seat.game_seat = game_seat
         seat.away = False
         seat.away_reason = ""
-        seat.save(update_fields=["game_seat", "away", "away_reason"])
+        seat.auto_move = False  # each game starts with the player deciding (a rematch too)
+        seat.save(update_fields=["game_seat", "away", "away_reason", "auto_move"])
         players.append({"seat_id": seat.pk, "name": seat.name, "bot": seat.is_bot,
                         "user_id": seat.user_id})
     humans = sum(1 for s in seats if not s.is_bot)
@@ -387,7 +399,7 @@ def _deal(table: Table, engine: GameEngine, *, number: int) -> Game:
     game = Game.objects.create(table=table, number=number, game_kind=table.game_kind,
                                ruleset=ruleset, seed=seed, seat_count=len(order),
                                players=players, state=state, version=0)
-    game.deadlines = clocks.next_deadlines(engine, state, table, {})
+    game.deadlines = clocks.next_deadlines(engine, state, table, {}, players=players)
     game.clock_due = clocks.earliest(game.deadlines)
     game.save(update_fields=["deadlines", "clock_due"])
     table.status = Table.Status.PLAYING
@@ -595,6 +607,8 @@ def table_move(*, game_id: int, seat: int, action: Mapping[str, Any], expected_v
             raise ActionRefused("That is not your seat.", code="forged")
         if game.status != Game.Status.RUNNING:
             raise ActionRefused("The game is already finished.", code="finished")
+        if game.table.paused_at is not None:
+            raise ActionRefused(PAUSED_MESSAGE, code="paused")
         engine = get_game(game.game_kind)
         if expected_version != game.version:
             if _already_made(game, seat, action, expected_version):
@@ -705,8 +719,8 @@ def settle_locked(game: Game, table: Table, engine: GameEngine,
     table's sockets hear the new version and the bots and the clock are scheduled. `seats`
     are the table's seats if the caller read them under the lock (no second read)."""
     running = game.status == Game.Status.RUNNING
-    game.deadlines = clocks.next_deadlines(engine, game.state, table, old_deadlines) \
-        if running else {}
+    game.deadlines = clocks.next_deadlines(engine, game.state, table, old_deadlines,
+                                           players=game.players) if running else {}
     game.clock_due = clocks.earliest(game.deadlines)
     game.save()
     _announce(table, version=game.version, lobby=not running)
@@ -726,6 +740,10 @@ def settle_locked(game: Game, table: Table, engine: GameEngine,
         if owed:
             transaction.on_commit(lambda: broadcast.after_push(
                 lambda: _schedule_bot_tasks(game_id, version, owed)))
+        autos = _auto_moves_owed(game, engine, deciding, seats)
+        if autos:
+            transaction.on_commit(lambda: broadcast.after_push(
+                lambda: _schedule_auto_tasks(game_id, version, autos)))
         if due is not None and due != clocks.earliest(old_deadlines):
             # The task already scheduled for an unchanged deadline still stands.
             transaction.on_commit(lambda: broadcast.after_push(
@@ -767,8 +785,8 @@ def schedule_bot_moves(*, game_id: int, version: int | None = None) -> int:
     Tasks carry the version, so a late or duplicate task finds the table moved on and does
     nothing. Returns how many were scheduled.
     """
-    game = Game.objects.filter(pk=game_id).first()
-    if game is None or game.status != Game.Status.RUNNING:
+    game = Game.objects.select_related("table").filter(pk=game_id).first()
+    if game is None or game.status != Game.Status.RUNNING or game.table.paused_at is not None:
         return 0
     if version is not None and version != game.version:
         return 0
@@ -776,10 +794,14 @@ def schedule_bot_moves(*, game_id: int, version: int | None = None) -> int:
         return 0  # nobody plays it: the bots wait (games/platform/abandoned.py)
     engine = get_game(game.game_kind)
     bots = _bot_seat_numbers(game)
-    owed = {seat: decision_token(engine, game.state, seat)
-            for seat in engine.to_decide(game.state) if seat in bots}
+    deciding = engine.to_decide(game.state)
+    owed = {seat: decision_token(engine, game.state, seat) for seat in deciding if seat in bots}
     _schedule_bot_tasks(game.pk, game.version, owed)
-    return len(owed)
+    # The seats whose auto move is on are the same kind of background work (a restart or a
+    # player coming back finds them going again).
+    autos = _auto_moves_owed(game, engine, deciding, None)
+    _schedule_auto_tasks(game.pk, game.version, autos)
+    return len(owed) + len(autos)
 
 
 def game_bot_move(*, game_id: int, seat: int, version: int,
@@ -812,9 +834,214 @@ def game_bot_move(*, game_id: int, seat: int, version: int,
                                   expected_version=game.version, source="bot",
                                   expected_decision=decision_token(engine, game.state, seat))
     except ActionRefused as exc:
-        if exc.code in ("stale", "finished", "not_your_turn", "duplicate"):
+        if exc.code in ("stale", "finished", "not_your_turn", "duplicate", "paused"):
             return None
         raise
+
+
+# --- auto move ---------------------------------------------------------------------------------
+
+AUTO_MOVE_TASK = "tables.auto_move"
+
+
+def auto_move_seconds() -> float:
+    """How long a scheduled auto move waits (AUTO_MOVE_SECONDS): the player sees the position
+    first, and any button they press meanwhile cancels it (the move changes the version)."""
+    return float(getattr(settings, "AUTO_MOVE_SECONDS", 2.0))
+
+
+def _has_auto_move(engine: GameEngine) -> bool:
+    return callable(getattr(engine, "auto_move", None))
+
+
+def _auto_moves_owed(game: Game, engine: GameEngine, deciding: Sequence[int],
+                     seats: Sequence[Seat] | None) -> dict[int, str]:
+    """Seat -> decision token, for the seats owed a decision whose auto move is on and has a
+    move to make now (the caller holds the game, or schedules from a fresh read)."""
+    if not deciding or not _has_auto_move(engine):
+        return {}
+    if seats is None:
+        seats = tuple(Seat.objects.filter(table_id=game.table_id, auto_move=True,
+                                          is_bot=False))
+    players = game.players or []
+    on = {s.game_seat for s in seats
+          if s.auto_move and not s.is_bot and s.game_seat is not None
+          and s.game_seat < len(players) and players[s.game_seat].get("seat_id") == s.pk}
+    return {seat: decision_token(engine, game.state, seat) for seat in deciding
+            if seat in on and engine.auto_move(dict(game.state), seat) is not None}
+
+
+def _schedule_auto_tasks(game_id: int, version: int, seats: Mapping[int, str]) -> None:
+    for seat, decision in seats.items():
+        scheduler.run_after(auto_move_seconds(), AUTO_MOVE_TASK, game_id=game_id, seat=seat,
+                            version=version, decision=decision)
+
+
+def game_auto_move(*, game_id: int, seat: int, version: int,
+                   decision: str | None = None) -> Game | None:
+    """The scheduled auto move of one seat, if nothing happened since it was scheduled: the
+    game still at `version` (any move, a button the player pressed included, cancels it; the
+    move's own settling schedules the next one), the toggle still on, the game not paused."""
+    game = Game.objects.select_related("table").filter(pk=game_id).first()
+    if (game is None or game.status != Game.Status.RUNNING or game.version != version
+            or game.table.paused_at is not None):
+        return None
+    engine = get_game(game.game_kind)
+    if not _has_auto_move(engine):
+        return None
+    players = game.players or []
+    row = Seat.objects.filter(table_id=game.table_id, game_seat=seat, is_bot=False).first()
+    if (row is None or not row.auto_move or seat >= len(players)
+            or players[seat].get("seat_id") != row.pk):
+        return None
+    if decision is not None and decision != decision_token(engine, game.state, seat):
+        return None
+    action = engine.auto_move(dict(game.state), seat)
+    if action is None:
+        return None
+    try:
+        return table_apply_action(game_id=game.pk, seat=seat, action=action,
+                                  expected_version=version, source="auto")
+    except ActionRefused as exc:
+        if exc.code in ("stale", "finished", "not_your_turn", "duplicate", "paused"):
+            return None
+        raise
+
+
+def seat_auto_move_set(*, table_id: int, viewer: Viewer, on: bool) -> Seat:
+    """The player turns their auto move on or off (the toggle by the dice). Turning it on
+    schedules a move at once if there is one to make."""
+    with transaction.atomic():
+        table = _locked_table(table_id)
+        seat = _viewer_seat(table, viewer)
+        if seat is None:
+            raise TableError("Take a seat to use auto move.", code="no_seat")
+        if not _has_auto_move(get_game(table.game_kind)):
+            raise TableError("This game has no auto move.", code="no_auto_move")
+        if seat.auto_move != on:
+            seat.auto_move = on
+            seat.save(update_fields=["auto_move"])
+            _announce(table, lobby=False)
+        game = _current_game(table)
+        if on and game is not None and game.status == Game.Status.RUNNING:
+            game_id = game.pk
+            transaction.on_commit(lambda: schedule_auto_moves(game_id=game_id))
+        return seat
+
+
+def schedule_auto_moves(*, game_id: int) -> int:
+    """Schedule the auto moves owed now (the toggle just turned on); returns how many."""
+    game = Game.objects.select_related("table").filter(pk=game_id).first()
+    if game is None or game.status != Game.Status.RUNNING or game.table.paused_at is not None:
+        return 0
+    engine = get_game(game.game_kind)
+    autos = _auto_moves_owed(game, engine, engine.to_decide(game.state), None)
+    _schedule_auto_tasks(game.pk, game.version, autos)
+    return len(autos)
+
+
+# --- continue a game against bots on another device ---------------------------------------------
+
+CONTINUE_LINK_HOURS = 24
+PAUSED_MESSAGE = ("This game is paused until it is continued on another device; "
+                  "press “Resume here” to play on this one.")
+
+
+def out_place(game: Game | None, seat: int | None) -> int | None:
+    """The place of a seat that is out of a game still running (an engine `out_place`:
+    Boardroom's bankrupt seats while the others play on), or None."""
+    if game is None or seat is None or game.status != Game.Status.RUNNING:
+        return None
+    place = getattr(get_game(game.game_kind), "out_place", None)
+    return place(game.state, seat) if place is not None else None
+
+
+def is_bot_game(table: Table) -> bool:
+    """One human and the rest bots: a game saved for its player ("Continue game")."""
+    return table.seats.filter(is_bot=False).count() == 1 and table.seats.filter(
+        is_bot=True).exists()
+
+
+def continue_link_create(*, table_id: int, viewer: Viewer) -> str:
+    """Pause this game against bots and make a one-time link, valid for 24 hours, that moves
+    it to the browser that opens it (the move-seat link's machinery, with a longer life)."""
+    with transaction.atomic():
+        table = _locked_table(table_id)
+        seat = _viewer_seat(table, viewer)
+        if seat is None:
+            raise TableError("You have no seat at this table.", code="no_seat")
+        game = _current_game(table)
+        if (table.status != Table.Status.PLAYING or game is None
+                or game.status != Game.Status.RUNNING):
+            raise TableError("Only a running game can be continued elsewhere.",
+                             code="not_running")
+        if not is_bot_game(table):
+            raise TableError("Only a game against bots is continued this way; at a table "
+                             "with other people, use “Move seat”.", code="not_bot_game")
+        seat.move_token = secrets.token_urlsafe(32)
+        seat.move_token_expires = timezone.now() + timedelta(hours=CONTINUE_LINK_HOURS)
+        seat.save(update_fields=["move_token", "move_token_expires"])
+        if table.paused_at is None:
+            table.paused_at = clocks.now()
+            table.save(update_fields=["paused_at", "updated_at"])
+        _announce(table, lobby=False)
+        return seat.move_token
+
+
+def _unpause_locked(table: Table) -> None:
+    """Resume a paused game (the caller holds the table): every clock gets the paused time
+    back, and the bots and auto moves go on after the commit."""
+    if table.paused_at is None:
+        return
+    game = _current_game(table)
+    if game is not None and game.status == Game.Status.RUNNING:
+        game = Game.objects.select_for_update().get(pk=game.pk)
+        held = clocks.now() - table.paused_at
+        if game.deadlines and held.total_seconds() > 0:
+            game.deadlines = clocks.shift_deadlines(game.deadlines, held)
+            game.clock_due = clocks.earliest(game.deadlines)
+            game.save(update_fields=["deadlines", "clock_due", "updated_at"])
+        game_id, due = game.pk, game.clock_due
+        transaction.on_commit(lambda: schedule_bot_moves(game_id=game_id))
+        transaction.on_commit(lambda: clocks.schedule_expiry(game_id=game_id, due=due))
+    table.paused_at = None
+    table.save(update_fields=["paused_at", "updated_at"])
+
+
+def continue_here(*, table_id: int, viewer: Viewer) -> None:
+    """The player of a paused game plays on in this browser: the link stops working."""
+    with transaction.atomic():
+        table = _locked_table(table_id)
+        seat = _viewer_seat(table, viewer)
+        if seat is None:
+            raise TableError("You have no seat at this table.", code="no_seat")
+        seat.move_token = None
+        seat.move_token_expires = None
+        seat.save(update_fields=["move_token", "move_token_expires"])
+        _unpause_locked(table)
+        _announce(table, lobby=False)
+
+
+def games_to_continue(viewer: Viewer) -> list[dict[str, Any]]:
+    """This browser's running games against bots, newest first, for the home page's
+    "Continue game"."""
+    if not viewer.known:
+        return []
+    mine = Seat.objects.filter(viewer.seat_filter(), table__status=Table.Status.PLAYING)
+    out = []
+    for seat in mine.select_related("table").order_by("-table__updated_at")[:20]:
+        table = seat.table
+        if not is_bot_game(table):
+            continue
+        game = _current_game(table)
+        if game is None or game.status != Game.Status.RUNNING:
+            continue
+        if seat.away and out_place(game, seat.game_seat) is not None:
+            continue  # out of it and gone: nothing of theirs is left to continue
+        out.append({"table": table, "game_name": get_game(table.game_kind).name,
+                    "bots": table.seats.filter(is_bot=True).count(),
+                    "moves": game.version, "paused": table.paused_at is not None})
+    return out
 
 
 # --- move a seat to another device --------------------------------------------------------------
@@ -837,8 +1064,14 @@ def seat_move_claim(*, code: str, token: str, viewer: Viewer) -> Seat:
     if not viewer.known:
         raise TableError("Your browser has no session; enable cookies to play.", code="no_session")
     with transaction.atomic():
-        seat = (Seat.objects.select_for_update().select_related("table")
-                .filter(table__code=normalize_code(code), move_token=token).first())
+        # The table first, then the seat: the order every other service locks them in.
+        found = (Seat.objects.filter(table__code=normalize_code(code), move_token=token)
+                 .values_list("pk", "table_id").first())
+        seat = None
+        if found is not None:
+            _locked_table(found[1])
+            seat = (Seat.objects.select_for_update().select_related("table")
+                    .filter(pk=found[0], move_token=token).first())
         if seat is None or seat.move_token_expires is None:
             raise TableError("That link was already used or never existed.", code="bad_token")
         if seat.move_token_expires < timezone.now():
@@ -857,6 +1090,8 @@ def seat_move_claim(*, code: str, token: str, viewer: Viewer) -> Seat:
         seat.move_token_expires = None
         seat.save(update_fields=["user", "guest_key", "away", "away_reason", "connections",
                                  "move_token", "move_token_expires"])
+        # A game paused to be continued here goes on now, in this browser.
+        _unpause_locked(seat.table)
         broadcast.seat_moved_on_commit(seat.table.code, seat.pk)
         return seat
 

@@ -53,9 +53,18 @@ def bots_watchdog(idle_seconds: float = 5.0) -> int:
     from games.platform.services import schedule_bot_moves
 
     # Games nobody plays are left alone (games/platform/abandoned.py).
-    stale = Game.objects.filter(played(), status=Game.Status.RUNNING,
+    stale = Game.objects.filter(played(), status=Game.Status.RUNNING, table__paused_at=None,
                                 updated_at__lt=timezone.now() - timedelta(seconds=idle_seconds))
     return sum(schedule_bot_moves(game_id=pk) for pk in stale.values_list("pk", flat=True)[:200])
+
+
+@shared_task(name="tables.auto_move")
+def auto_move(game_id: int, seat: int, version: int, decision: str | None = None) -> bool:
+    """One seat's scheduled auto move; nothing if anything moved since it was scheduled."""
+    from games.platform.services import game_auto_move
+
+    return game_auto_move(game_id=game_id, seat=seat, version=version,
+                          decision=decision) is not None
 
 
 @_task("tables.clock_expire", also="chudopoly.clock_expire")
@@ -81,6 +90,15 @@ def seat_grace_check(seat_id: int, since: str) -> bool:
     from games.platform.clocks import seat_takeover_if_gone
 
     return seat_takeover_if_gone(seat_id=seat_id, since=since)
+
+
+@shared_task(name="tables.host_grace_check")
+def host_grace_check(seat_id: int, since: str) -> bool:
+    """A host closed their last socket `since` before the start: the right to start passes on
+    if they stayed away."""
+    from games.platform.clocks import host_pass_if_gone
+
+    return host_pass_if_gone(seat_id=seat_id, since=since)
 
 
 @shared_task(name="tables.rematch_due")

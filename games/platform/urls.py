@@ -24,6 +24,9 @@ urlpatterns = [
     path("t/<str:code>/rematch/", views.table_rematch, name="table_rematch"),
     path("t/<str:code>/rematch/answer/", views.table_rematch_answer,
          name="table_rematch_answer"),
+    path("t/<str:code>/auto/", views.table_auto_move, name="table_auto_move"),
+    path("t/<str:code>/continue/", views.continue_link, name="continue_link"),
+    path("t/<str:code>/continue/here/", views.continue_here, name="continue_here"),
     path("t/<str:code>/move/", views.seat_move_link, name="seat_move_link"),
     path("t/<str:code>/move/<str:token>/", views.seat_move_claim, name="seat_move_claim"),
 ]

@@ -80,9 +80,10 @@ def home(request: HttpRequest) -> HttpResponse:
     # Each game's part of the page (its name, its pitch and the ways to start playing), the
     # default game first.
     game_homes = [get_game(k).home_template for k in registered_games()]
-    return render(request, "games/home.html", {"tables": public_tables(),
-                                               "game_home": game_homes[0],
-                                               "game_homes": game_homes})
+    # "Continue game": this browser's games against bots (a guest's by their session).
+    return render(request, "games/home.html", {
+        "tables": public_tables(), "game_home": game_homes[0], "game_homes": game_homes,
+        "continue_games": services.games_to_continue(viewer_from_request(request))})
 
 
 @require_POST
@@ -118,8 +119,11 @@ def play_bots(request: HttpRequest) -> HttpResponse:
                 table = services.table_play_vs_bots(
                     viewer=viewer, name=data.get("name"), levels=form.levels(),
                     ruleset_spec={"preset": data["preset"]},
-                    turn_seconds=data["turn_seconds"],
-                    response_seconds=data["response_seconds"], game_kind=kind)
+                    # A game with its own clocks has no clock fields (forms.py).
+                    turn_seconds=data.get("turn_seconds", services.QUICK_PLAY_TURN_SECONDS),
+                    response_seconds=data.get("response_seconds",
+                                              services.QUICK_PLAY_RESPONSE_SECONDS),
+                    game_kind=kind)
             except TableError as exc:
                 form.add_error(exc.field if exc.field in form.fields else None, exc.message)
             else:
@@ -145,8 +149,11 @@ def table_new(request: HttpRequest) -> HttpResponse:
             try:
                 table = services.table_create(
                     viewer=viewer, name=data.get("name"), ruleset_spec=form.ruleset_spec(),
-                    max_seats=data["max_seats"], turn_seconds=data["turn_seconds"],
-                    response_seconds=data["response_seconds"], is_public=data["is_public"],
+                    max_seats=data["max_seats"],
+                    turn_seconds=data.get("turn_seconds", services.TURN_SECONDS_DEFAULT),
+                    response_seconds=data.get("response_seconds",
+                                              services.RESPONSE_SECONDS_DEFAULT),
+                    is_public=data["is_public"],
                     game_kind=kind)
             except TableError as exc:
                 form.add_error(exc.field if exc.field in form.fields else None, exc.message)
@@ -223,14 +230,74 @@ def table_leave(request: HttpRequest, code: str) -> HttpResponse:
         return redirect(table.invite_path)
     # Leaving a running game goes home: the table page would open a socket, and an open socket
     # is the owner coming back (the bot plays until the invite link is opened again).
+    viewer = viewer_from_request(request, create=True)
+    me = table.seats.filter(viewer.seat_filter()).first() if viewer.known else None
+    was_out = services.out_place(services.current_game(table),
+                                 me.game_seat if me is not None else None) is not None
     try:
-        services.seat_leave(table_id=table.pk, viewer=viewer_from_request(request, create=True))
+        services.seat_leave(table_id=table.pk, viewer=viewer)
     except TableError as exc:
         messages.error(request, exc.message)
         return redirect(table)
-    messages.info(request, f"You left table {table.code}; a bot plays your seat until you "
-                           "open the table again.")
+    if was_out:
+        messages.info(request, f"You left table {table.code}.")
+    elif getattr(get_game(table.game_kind), "leave_actions", None) is not None:
+        # The game's rules (Boardroom's guide): leaving is going bankrupt to the bank.
+        messages.info(request, f"You left table {table.code}; leaving put you out of that "
+                               "game (bankrupt to the bank).")
+    else:
+        messages.info(request, f"You left table {table.code}; a bot plays your seat until you "
+                               "open the table again.")
     return redirect("games:home")
+
+
+def _hx_or_back(request: HttpRequest, table: Table) -> HttpResponse:
+    """An htmx button needs no page: the table's socket shows the change. A plain form post
+    (no script) comes back to the table page."""
+    if request.headers.get("HX-Request"):
+        return HttpResponse(status=204)
+    return _back(request, table)
+
+
+@require_POST
+def table_auto_move(request: HttpRequest, code: str) -> HttpResponse:
+    """The auto move toggle by the dice: on=1 turns it on, anything else off."""
+    table = _get_table(request, code)
+    try:
+        services.seat_auto_move_set(table_id=table.pk,
+                                    viewer=viewer_from_request(request, create=True),
+                                    on=request.POST.get("on") == "1")
+    except TableError as exc:
+        if request.headers.get("HX-Request"):
+            return HttpResponse(exc.message, status=409)
+        messages.error(request, exc.message)
+    return _hx_or_back(request, table)
+
+
+@require_http_methods(["GET", "POST"])
+def continue_link(request: HttpRequest, code: str) -> HttpResponse:
+    """"Continue on another device": pause this game against bots and show a one-time link,
+    valid for 24 hours, that moves it to the browser opening it."""
+    table = _get_table(request, code)
+    context = {"table": table, "hours": services.CONTINUE_LINK_HOURS, "link": None}
+    if request.method == "GET":
+        # Making a link pauses the game, so it takes a button (POST).
+        return render(request, "games/continue_link.html", context)
+    try:
+        token = services.continue_link_create(table_id=table.pk,
+                                              viewer=viewer_from_request(request, create=True))
+    except TableError as exc:
+        messages.error(request, exc.message)
+        return redirect(table)
+    link = request.build_absolute_uri(f"/t/{table.code}/move/{token}/")
+    return render(request, "games/continue_link.html",
+                  {**context, "link": link, "qr": _qr_svg(link)})
+
+
+@require_POST
+def continue_here(request: HttpRequest, code: str) -> HttpResponse:
+    """Play a paused game on in this browser; the link made for another device stops working."""
+    return _act(request, code, services.continue_here)
 
 
 @require_POST
@@ -309,7 +376,10 @@ def seat_move_claim(request: HttpRequest, code: str, token: str) -> HttpResponse
             return redirect("games:home")  # not seated: a private table would be a 404
         messages.success(request, "This device now has your seat.")
         return redirect(table)
-    usable = table.seats.filter(move_token=token,
-                                move_token_expires__gt=timezone.now()).exists()
-    return render(request, "games/move_claim.html", {"table": table, "token": token,
-                                                     "usable": usable})
+    seat = table.seats.filter(move_token=token).only("move_token_expires").first()
+    usable = bool(seat and seat.move_token_expires and seat.move_token_expires > timezone.now())
+    return render(request, "games/move_claim.html", {
+        "table": table, "token": token, "usable": usable,
+        "expired": seat is not None and not usable,
+        # A link made by "Continue on another device" (the game waits paused for it).
+        "continuing": table.paused_at is not None})

@@ -383,6 +383,14 @@
     }
   });
 
+  // Auto move (templates/games/_auto_move.html): while it is on the dice glow, and tapping
+  // them turns it off, as the toggle beside them (the keyboard's way) does.
+  root.addEventListener("click", function (evt) {
+    var dice = evt.target.closest && evt.target.closest(".auto-on");
+    var toggle = dice && document.getElementById("auto-move");
+    if (toggle) { toggle.click(); }
+  });
+
   applyOpen();
   refreshForms();
   tick();

@@ -138,3 +138,30 @@ def test_no_deal_form_is_offered_where_neither_side_has_anything_to_hand_over() 
     assert _context(at_the_start, 0)["decision"]["deal_forms"] == []
     cy_has_cash = scenario(seats=3, cash={2: 30})
     assert [f["to"] for f in _context(cy_has_cash, 0)["decision"]["deal_forms"]] == [2]
+
+
+def test_every_clock_default_has_words_in_the_log() -> None:
+    rng = random.Random(11)
+    defaults = set()
+    for seed in range(4):
+        st = engine.new_game(seats=3, seed=seed)
+        for _ in range(300):
+            if engine.result(st) is not None:
+                break
+            seat = engine.to_decide(st)[0]
+            defaults.update(a["type"] for a in engine.timeout_actions(st, seat))
+            action = choose_action(engine.view(st, seat), "easy", rng)
+            st = engine.apply(st, seat, action).state
+    assert {"roll", "donate"} <= defaults
+    for kind in defaults:
+        line = describe_event({"type": "clock_timeout", "seat": 1, "seconds": 300,
+                               "decision": kind}, viewer=0, names=NAMES)
+        assert line.startswith("Ben ran out of time (5:00) ") and len(line) > 30, kind
+
+
+def test_the_clock_line_speaks_to_you_and_survives_an_unknown_decision() -> None:
+    line = describe_event({"type": "clock_timeout", "seat": 0, "seconds": 60,
+                           "decision": "pledge"}, viewer=0, names=NAMES)
+    assert line == "You ran out of time (60 s) and pledged an even share of the Jail fee."
+    assert describe_event({"type": "clock_timeout", "seat": 2, "seconds": None},
+                          viewer=0, names=NAMES) == "Cy ran out of time (the clock)."

@@ -2,7 +2,9 @@
 
 The site's clocks: 5 minutes for a seat's own decisions, 60 seconds for bids and deal answers
 (and the other decisions owed at once: GO donations and Jail pledges). The defaults take the
-choice that costs the Fund least and keeps the game moving.
+choice that costs the Fund least and keeps the game moving. The auto move (`auto_action`)
+is narrower: only the steps that are not a choice, so a player who turns it on is never
+surprised by a purchase, a bid, a deal or a card.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import data
-from .legal import to_decide
+from .legal import legal_actions, to_decide
 from .rules import even_share
 
 CLOCKS = {"own": 300, "answer": 60}
@@ -61,6 +63,21 @@ def timeout_actions(st: dict[str, Any], seat: int) -> list[dict[str, Any]]:
 
 
 def auto_action(st: dict[str, Any], seat: int) -> dict[str, Any] | None:
-    """The site's auto move for `seat`: the clock's choice, taken at once."""
-    acts = timeout_actions(st, seat)
-    return acts[0] if acts else None
+    """The site's auto move for `seat` now, or None: the decision stays the player's.
+
+    It rolls (in Jail too: a roll for a 6 costs nothing, paying or spending the card is the
+    player's call), gives the GO minimum of 5 every seat owes, and says "no chip" where
+    that is the only answer. It never buys, bids, answers or offers deals, chooses move or
+    draw first, rides the Shuttle, plays or keeps a Chance card, places a chip or pledges
+    toward a Jail fee: those are choices, so they wait for the player (or their clock)."""
+    if st["result"] is not None or st["deal"] is not None or seat not in to_decide(st):
+        return None
+    step = st["step"]
+    kind = step["kind"]
+    if kind == "pre_roll" and st["turn"] == seat:
+        return {"type": "jail_roll" if st["players"][seat]["in_jail"] else "roll"}
+    if kind == "donate":
+        return {"type": "donate", "amount": data.MIN_DONATION}
+    if kind == "chip" and legal_actions(st, seat) == [{"type": "no_chip"}]:
+        return {"type": "no_chip"}
+    return None
