@@ -5,6 +5,7 @@ PostgreSQL + Redis, with one Celery worker (and beat) beside them.
     uv run python bench/live_latency.py --web 2               # two Daphnes behind one Redis
     uv run python bench/live_latency.py --web 2 --route table # each table's sockets on one
     uv run python bench/live_latency.py --tables 1,10 --duration 20 --think 1.0 --json
+    uv run python bench/live_latency.py --tables 100 --think 3 --game boardroom
 
 Every table has four guests, each a scripted client (bench/liveplay.py ScriptedSeat) with its
 own socket: it reads the legal moves from the forms its page received, waits a think time
@@ -75,6 +76,8 @@ class _ClientPauses:
         gc.callbacks.remove(self._on_gc)
 
 
+# Each game's stock preset for the tables (games/<game>/rules.py).
+PRESETS = {"chudopoly": "chudopoly", "boardroom": "standard"}
 SLOW = 0.1  # seconds: a move answered later than this counts towards its second's stall
 
 
@@ -127,13 +130,14 @@ def every_seat_latencies(stats: list[liveplay.Stats], *, seats_per_table: int = 
 
 async def run_step(stack: livestack.LiveStack, tables: int, *, think: float, duration: float,
                    warmup: float, seed: int, idle: bool = False,
-                   route: str = "socket") -> dict[str, Any]:
+                   route: str = "socket", game: str = "chudopoly") -> dict[str, Any]:
     import livesetup
     from asgiref.sync import sync_to_async
 
     made = []
     for _ in range(tables):
-        made.append(await sync_to_async(livesetup.guest_table)(4, preset="chudopoly"))
+        made.append(await sync_to_async(livesetup.guest_table)(4, preset=PRESETS[game],
+                                                               game_kind=game))
     web_pids = [p.pid for p in stack.web]
     rss_before = sum(liveplay.proc_rss_mb(p) for p in web_pids)
     seats: list[liveplay.ScriptedSeat] = []
@@ -186,6 +190,7 @@ async def run_step(stack: livestack.LiveStack, tables: int, *, think: float, dur
     finished = sum(1 for t in range(0, len(seats), 4) if seats[t].finished)
     cpu = {k: (cpu1[k] - cpu0.get(k, 0.0)) / elapsed for k in cpu1}
     return {
+        "game": game,
         "tables": tables,
         "web_processes": len(stack.web),
         "route": route,
@@ -240,6 +245,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--warmup", type=float, default=5.0)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true", help="one JSON line per step")
+    parser.add_argument("--game", choices=sorted(PRESETS), default="chudopoly",
+                        help="the game every table plays")
     parser.add_argument("--idle", action="store_true",
                         help="nobody moves: what idle sockets cost (reconnects, CPU)")
     args = parser.parse_args(argv)
@@ -253,13 +260,14 @@ def main(argv: list[str] | None = None) -> int:
         for tables in steps:
             out = asyncio.run(run_step(stack, tables, think=args.think, duration=args.duration,
                                        warmup=args.warmup, seed=args.seed, idle=args.idle,
-                                       route=args.route))
+                                       route=args.route, game=args.game))
             results.append(out)
             if args.json:
                 print(json.dumps(out), flush=True)
             else:
                 routed = " by table" if args.route == "table" and len(stack.web) > 1 else ""
-                print(f"{tables:4d} tables x4 seats, {out['web_processes']} web{routed}: "
+                print(f"{tables:4d} {args.game} tables x4 seats, "
+                      f"{out['web_processes']} web{routed}: "
                       f"{out['moves']} moves ({out['moves_per_s']}/s) "
                       f"every seat p50 {out['every_seat_p50_ms']} ms "
                       f"p99 {out['every_seat_p99_ms']} ms max {out['every_seat_max_ms']} ms "

@@ -52,10 +52,16 @@ _VALUE_RE = re.compile(r"""\bvalue=(?:"([^"]*)"|'([^']*)')""")
 _NEED_RE = re.compile(r'class="discard-form" data-need="(\d+)"')
 _CHECKBOX_RE = re.compile(r'type="checkbox" name="cards" value="(\d+)"')
 
-# The engine's random player weights (games/chudopoly/engine/random_player.py), scoop never.
+# The engine's random player weights (games/chudopoly/engine/random_player.py), scoop never;
+# then Boardroom's plain decisions (its trade and lot forms carry an incomplete base action,
+# and giving up ends a seat's game, so neither is ever picked).
 TYPE_WEIGHTS = {"place": 6.0, "action": 4.0, "bank": 2.5, "move": 0.25, "swap": 0.1,
                 "end_turn": 1.5, "respond": 1.0, "pay": 1.0, "accept_pay": 1.0,
-                "discard": 1.0}
+                "discard": 1.0,
+                "roll": 3.0, "buy": 2.0, "decline": 0.5, "bid": 1.0, "pass": 1.0,
+                "answer": 1.0, "pay_bail": 0.5, "use_release": 0.5, "build": 0.5,
+                "close": 0.05, "sell_bank": 0.05, "lot_expired": 1.0, "forfeit": 0.01}
+NEVER = {"scoop", "give_up", "propose", "auction_own"}
 
 
 def split_partials(frame: str) -> dict[str, str]:
@@ -111,7 +117,7 @@ def choose_move(partials: dict[str, str], rng: random.Random) -> dict[str, Any] 
         return {"action": {"type": "discard"}, "cards": cards[:int(need.group(1))]}
     # A bare {"type": "pay"} (or "accept_pay", the answer screen's) is the tick-the-boxes
     # form; its one-click payments carry cards.
-    offered = [a for a in offered if a["type"] != "scoop"
+    offered = [a for a in offered if a["type"] not in NEVER
                and not (a["type"] in ("pay", "accept_pay") and "cards" not in a)]
     if not offered:
         return None

@@ -51,7 +51,7 @@ def spectator_cookie() -> str:
 
 def guest_table(humans: int, *, preset: str = "blitz", bots: int = 0,
                 ruleset_spec: dict[str, Any] | None = None, prefix: str = "P",
-                start: bool = True) -> SeatedTable:
+                start: bool = True, game_kind: str | None = None) -> SeatedTable:
     """A table of `humans` guests (and `bots`), started, with a cookie per guest."""
     from games.platform import services
     from games.platform.identity import Viewer
@@ -64,7 +64,7 @@ def guest_table(humans: int, *, preset: str = "blitz", bots: int = 0,
     table = services.table_create(viewer=viewers[0], name=names[0],
                                   ruleset_spec=ruleset_spec or {"preset": preset},
                                   max_seats=max(2, humans + bots), turn_seconds=0,
-                                  response_seconds=0)
+                                  response_seconds=0, game_kind=game_kind)
     for viewer, name in zip(viewers[1:], names[1:], strict=True):
         services.seat_join(table_id=table.pk, viewer=viewer, name=name)
     for _ in range(bots):

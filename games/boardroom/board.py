@@ -177,7 +177,11 @@ def decision(view: Mapping[str, Any], me: int | None, names: Sequence[str]
         elif t == "give_up":
             out["give_up"] = _option(action, "Give up (bankruptcy)", id="give-up")
         elif t == "end_turn":
-            out["end_turn"] = _option(action, "End turn", id="end-turn")
+            # Doubles roll again once the turn is ended (outside the audit): say so, or the
+            # button reads as handing the turn on.
+            again = bool(view.get("again")) and view["audit"][me] is None
+            out["end_turn"] = _option(action, "End turn: roll again (doubles)" if again
+                                      else "End turn", id="end-turn")
         elif t == "propose" and action["kind"] == "swap":
             out["swaps"].append({
                 "to": action["to"], "to_name": _name(names, action["to"], me),

@@ -230,6 +230,14 @@ class ChudopolyGame:
         "decision": "chudopoly/_decision.html",
         "log": "chudopoly/_log.html",
     }
+    # What the hand and decision partials read (see GameEngine.board_inputs): most moves
+    # leave both as they were for most seats, who then share one render.
+    board_inputs = {
+        "hand": ("me", "hand", "my_turn", "result", "view.hand_limit", "view.plays_left"),
+        "decision": ("result", "pays", "responds", "discards", "discard_count", "accept_pay",
+                     "owed_amount", "scoop", "pending_text", "pending", "pay_suggestions",
+                     "end_turn", "payable", "hand", "view.hand_limit", "view.plays_left"),
+    }
 
     def board_context(self, view: Mapping[str, Any], *, me: int | None, names: Sequence[str],
                       seats: Sequence[Mapping[str, Any]]) -> dict[str, Any]:

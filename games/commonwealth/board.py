@@ -167,7 +167,8 @@ def _amount_form(view: Mapping[str, Any], me: int, kind: str) -> dict[str, Any] 
 
 
 def _deal_forms(view: Mapping[str, Any], me: int, names: Sequence[str]) -> list[dict[str, Any]]:
-    """One offer form per rival: your projects, cash and card against theirs."""
+    """One offer form per rival with whom a deal could move something: your projects, cash
+    and card against theirs."""
     me_p = view["players"][me]
     mine = [{"id": pr["id"], "name": _project(pr["id"])["name"],
              "chips": len(pr["chips"])} for pr in view["projects"] if pr["manager"] == me]
@@ -178,6 +179,9 @@ def _deal_forms(view: Mapping[str, Any], me: int, names: Sequence[str]) -> list[
         theirs = [{"id": pr["id"], "name": _project(pr["id"])["name"],
                    "chips": len(pr["chips"])}
                   for pr in view["projects"] if pr["manager"] == p["seat"]]
+        if not (mine or me_p["cash"] or me_p["jail_card"]
+                or theirs or p["cash"] or p["jail_card"]):
+            continue  # nothing either side could hand over: the engine would refuse any deal
         forms.append({
             "to": p["seat"], "to_name": _name(names, p["seat"], me),
             "base": _act({"type": "offer", "to": p["seat"]}),

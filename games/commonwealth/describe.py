@@ -142,7 +142,9 @@ def describe_event(event: Mapping[str, Any], *, viewer: int | None, names: Seque
         card = event.get("card")
         return f"{s} kept {data.CARDS[card]['title'] if card is not None else 'a card'}."
     if t == "return":
-        return f"{s} put {event.get('count')} card(s) under the deck."
+        count = event.get("count")
+        cards = "a card" if count == 1 else f"{count} cards"
+        return f"{s} put {cards} under the deck."
     if t == "ride":
         return f"{s} took the Community Shuttle to {_space(event.get('to'))}."
     if t == "jail":

@@ -28,7 +28,6 @@ from games.platform.frames import FrameError, parse_frame
 from games.platform.heartbeat import HeartbeatMixin
 from games.platform.identity import viewer_from_scope
 from games.platform.invites import INVITE_PARAM, TableHidden, TooManyMisses, table_for_visitor
-from games.platform.lanes import PriorityLane
 from games.platform.lobby import LOBBY_GROUP, public_tables
 from games.platform.models import ChatMessage, Game, Seat, Table
 from games.platform.services import Move, TableError, chat_post, normalize_code, table_move
@@ -47,9 +46,12 @@ CLOSE_FLOOD = 4429
 
 log = logging.getLogger(__name__)
 
-_TABLE_LANE = PriorityLane("table-lane")
-# What a player waits on: their own frame's answer, a page's first board.
-_URGENT = frozenset({"websocket.receive", "websocket.connect"})
+# One thread runs every table socket's handlers, in the order they arrived. A move shares the
+# GIL only with the event loop; the other seats' pushes of a move come right after it, before
+# the next frame (giving frames priority made the mover's answer quick and the rest of the
+# table wait behind every later frame: docs/performance.md).
+_TABLE_LANE = concurrent.futures.ThreadPoolExecutor(max_workers=1,
+                                                    thread_name_prefix="table-lane")
 
 
 def _log_failed_send(future: concurrent.futures.Future[Any]) -> None:
@@ -103,9 +105,9 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
     mine: tuple[int | None, int | None] = (None, None)
 
     async def dispatch(self, message: dict[str, Any]) -> None:
-        """Handle one message on the process's table lane (games/platform/lanes.py), a player's
-        frame or a new socket before any re-render. SQLite (one writer at a time) keeps the thread
-        every sync consumer of the process shares by default."""
+        """Handle one message on the process's table lane (one thread, first come first
+        served). SQLite (one writer at a time) keeps the thread every sync consumer of the
+        process shares by default."""
         self.heard()  # the heartbeat waits for a quiet spell (games/platform/heartbeat.py)
         self.loop = asyncio.get_running_loop()
         kind = message.get("type")
@@ -114,8 +116,8 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
         if settings.DATABASES["default"]["ENGINE"].endswith("sqlite3"):
             await DatabaseSyncToAsync(self._handle)(message)  # the shared thread
             return
-        lane = _TABLE_LANE.urgent if kind in _URGENT else _TABLE_LANE.later
-        await DatabaseSyncToAsync(self._handle, thread_sensitive=False, executor=lane)(message)
+        await DatabaseSyncToAsync(self._handle, thread_sensitive=False,
+                                  executor=_TABLE_LANE)(message)
 
     def _handle(self, message: dict[str, Any]) -> None:
         handler = getattr(self, get_handler_name(message), None)

@@ -186,6 +186,11 @@ class GameEngine(Protocol):
     board_templates: dict[str, str]
     # Optional: `page_styles` / `page_scripts`, the game's static files (paths for {% static %})
     # the table page loads once, outside the partials a push replaces.
+    # Optional: `board_inputs`, partial name -> every path of the board context ("hand",
+    # "view.plays_left") its template reads besides `game` and `oob`. Such a partial is
+    # rendered once per distinct inputs and process and shared by every socket that shows
+    # the same (games/platform/presenters.py render_all); a path left out would serve one
+    # screen's HTML to another, so tests/tables/test_partial_inputs.py reads the templates.
 
     def board_context(self, view: View, *, me: int | None, names: Sequence[str],
                       seats: Sequence[Mapping[str, Any]]) -> dict[str, Any]:

@@ -12,6 +12,8 @@ someone else's move.
 from __future__ import annotations
 
 import json
+import threading
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -395,9 +397,60 @@ def render_all(screen: TableScreen, *, oob: bool = True,
     # The board partials belong to the game; each template renders an empty element with its
     # id before the start, so the page always has every swap target.
     engine = get_game(screen.table.game_kind)
+    inputs: Mapping[str, Sequence[str]] = getattr(engine, "board_inputs", {})
     for name, template in engine.board_templates.items():
-        out[name] = render_partial(template, screen, oob=oob, extra=extra, lobby=lobby)
+        paths = inputs.get(name)
+        if paths is None:
+            out[name] = render_partial(template, screen, oob=oob, extra=extra, lobby=lobby)
+            continue
+        key = _inputs_key(template, oob, screen, paths)
+        html = shared_partials.get(key)
+        if html is None:
+            html = render_partial(template, screen, oob=oob, extra=extra, lobby=lobby)
+            shared_partials.put(key, html)
+        out[name] = html
     return out
+
+
+def _inputs_key(template: str, oob: bool, screen: TableScreen, paths: Sequence[str]) -> str:
+    """Everything a partial with declared inputs shows, as one string: equal keys, equal HTML,
+    whichever seat or table it is for."""
+    values = []
+    for path in paths:
+        value: Any = screen.ctx
+        for part in path.split("."):
+            value = value.get(part) if isinstance(value, Mapping) else None
+        values.append(value)
+    return json.dumps([template, oob, screen.game is not None, values], sort_keys=True,
+                      default=str)
+
+
+class SharedPartials:
+    """Rendered partials by their inputs' key, the most recent MAX_ENTRIES, for every socket
+    of the process: of a table's four seats, those whose partial shows the same (nothing to
+    decide, an unchanged hand) share one render per move."""
+
+    MAX_ENTRIES = 4096
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._entries: OrderedDict[str, str] = OrderedDict()
+
+    def get(self, key: str) -> str | None:
+        with self._lock:
+            html = self._entries.get(key)
+            if html is not None:
+                self._entries.move_to_end(key)
+            return html
+
+    def put(self, key: str, html: str) -> None:
+        with self._lock:
+            self._entries[key] = html
+            while len(self._entries) > self.MAX_ENTRIES:
+                self._entries.popitem(last=False)
+
+
+shared_partials = SharedPartials()
 
 
 def decision_of(screen: TableScreen) -> str:

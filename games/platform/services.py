@@ -21,7 +21,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from games.platform import abandoned, broadcast, clocks, scheduler
+from games.platform import abandoned, broadcast, clocks, moverows, scheduler
 from games.platform.identity import Viewer, call_sign_problem
 from games.platform.interface import (
     GameEngine,
@@ -33,7 +33,7 @@ from games.platform.interface import (
 )
 from games.platform.invites import invite_token_new
 from games.platform.lobby import lobby_changed_on_commit
-from games.platform.models import ChatMessage, Game, GameAction, Seat, Table
+from games.platform.models import ChatMessage, Game, Seat, Table
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # REFERENCE §7: no I, O, 0 or 1
 CODE_LENGTH = 4
@@ -596,13 +596,12 @@ def table_move(*, game_id: int, seat: int, action: Mapping[str, Any], expected_v
     `decision_token` for this seat) is still the seat's token: the table moved on, but not
     this seat's decision. The engine judges the move itself, as always."""
     with transaction.atomic():
-        try:
-            # The table row is locked in the same statement (FOR UPDATE covers the join): one
-            # round trip, not two, on the path every move takes.
-            game = Game.objects.select_for_update().select_related("table").get(pk=game_id)
-        except Game.DoesNotExist:
-            raise ActionRefused("That game does not exist.", code="not_found") from None
-        seats = tuple(Seat.objects.filter(table_id=game.table_id).order_by("position"))
+        # The table row is locked in the same statement (FOR UPDATE covers the join): one
+        # round trip, not two, on the path every move takes (games/platform/moverows.py).
+        game = moverows.lock_game_and_table(game_id)
+        if game is None:
+            raise ActionRefused("That game does not exist.", code="not_found")
+        seats = moverows.table_seats(game.table_id)
         if viewer is not None and not _owns_game_seat(game, seats, seat, viewer):
             raise ActionRefused("That is not your seat.", code="forged")
         if game.status != Game.Status.RUNNING:
@@ -689,8 +688,7 @@ def apply_locked(game: Game, table: Table, engine: GameEngine, seat: int,
     except IllegalAction as exc:
         raise ActionRefused(exc.reason, code="illegal") from None
     events = [dict(note), *applied.events] if note else applied.events
-    GameAction.objects.create(game=game, version=game.version, seat=seat,
-                              action=dict(action), events=events, source=source)
+    moverows.append_action(game, seat=seat, action=dict(action), events=events, source=source)
     logged = (game.version, events)
     game.state = applied.state
     game.version += 1
@@ -722,7 +720,7 @@ def settle_locked(game: Game, table: Table, engine: GameEngine,
     game.deadlines = clocks.next_deadlines(engine, game.state, table, old_deadlines,
                                            players=game.players) if running else {}
     game.clock_due = clocks.earliest(game.deadlines)
-    game.save()
+    moverows.save_move(game)
     _announce(table, version=game.version, lobby=not running)
     if running:
         game_id, version, due = game.pk, game.version, game.clock_due

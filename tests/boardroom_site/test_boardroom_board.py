@@ -136,3 +136,31 @@ def test_a_seat_whose_turn_clock_waits_for_answers_shows_what_is_left() -> None:
     ctx = context(_auction(), 1, seats)
     html = render_to_string("boardroom/_players.html", {"game": True, "c": ctx})
     assert "turn clock paused at 3:12" in html
+
+
+def test_each_seats_money_is_labelled_as_cash() -> None:
+    from django.template.loader import render_to_string
+
+    html = render_to_string("boardroom/_players.html",
+                            {"game": True, "c": context(engine.new_game(seats=3, seed=1))})
+    assert html.count('<small>cash</small> 1500</span>') == 3
+
+
+def test_a_replay_marks_the_viewers_seat_as_the_you_its_owner_list_names() -> None:
+    from django.template.loader import render_to_string
+
+    html = render_to_string("boardroom/_replay_board.html",
+                            {"board": context(engine.new_game(seats=3, seed=1))})
+    assert "<strong>Ann</strong> <small>(you)</small>" in html
+    assert "<strong>Bea</strong></span>" in html
+
+
+def test_after_doubles_the_end_turn_button_says_the_roll_comes_again() -> None:
+    from games.boardroom.board import decision
+
+    doubled = scenario(seats=3, phase="act", again=True)
+    plain = scenario(seats=3, phase="act")
+    in_audit = scenario(seats=3, phase="act", again=True, audit={0: 1})
+    labels = [decision(engine.view(st, 0), 0, NAMES)["end_turn"]["label"]
+              for st in (doubled, plain, in_audit)]
+    assert labels == ["End turn: roll again (doubles)", "End turn", "End turn"]

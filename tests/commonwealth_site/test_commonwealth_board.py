@@ -110,6 +110,36 @@ def test_the_free_bid_field_spans_exactly_the_bids_the_engine_accepts() -> None:
         assert (engine.legal.problem(st, 0, {"type": "bid", "amount": amount}) is None) is ok
 
 
+def test_each_seats_money_is_labelled_as_cash_even_at_zero() -> None:
+    from django.template.loader import render_to_string
+
+    html = render_to_string("commonwealth/_players.html",
+                            {"game": True, "c": _context(engine.new_game(seats=3, seed=1), 0)})
+    assert html.count('<small>cash</small> 0</span>') == 3
+
+
+def test_cards_put_back_under_the_deck_are_counted_in_words_not_card_s() -> None:
+    one = describe_event({"type": "return", "seat": 1, "count": 1}, viewer=0, names=NAMES)
+    two = describe_event({"type": "return", "seat": 1, "count": 2}, viewer=0, names=NAMES)
+    assert (one, two) == ("Ben put a card under the deck.", "Ben put 2 cards under the deck.")
+
+
+def test_a_replay_marks_the_viewers_seat_as_the_you_its_project_list_names() -> None:
+    from django.template.loader import render_to_string
+
+    html = render_to_string("commonwealth/_replay_board.html",
+                            {"board": _context(engine.new_game(seats=3, seed=1), 0)})
+    assert "<strong>Ann</strong> <small>(you)</small>" in html
+    assert "<strong>Ben</strong></span>" in html
+
+
+def test_no_deal_form_is_offered_where_neither_side_has_anything_to_hand_over() -> None:
+    at_the_start = engine.new_game(seats=3, seed=1)
+    assert _context(at_the_start, 0)["decision"]["deal_forms"] == []
+    cy_has_cash = scenario(seats=3, cash={2: 30})
+    assert [f["to"] for f in _context(cy_has_cash, 0)["decision"]["deal_forms"]] == [2]
+
+
 def test_every_clock_default_has_words_in_the_log() -> None:
     rng = random.Random(11)
     defaults = set()

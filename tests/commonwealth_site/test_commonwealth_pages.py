@@ -22,6 +22,17 @@ def test_the_home_page_offers_commonwealth_and_links_its_rules_page(client: Clie
     assert "/play/bots/?game=commonwealth" in html and "/tables/new/?game=commonwealth" in html
 
 
+def test_the_home_page_offers_a_commonwealth_quick_match_like_boardroom_s(client: Client) -> None:
+    html = client.get("/").content.decode()
+    assert 'href="/ladder/play/?game=commonwealth" id="quick-match-commonwealth"' in html
+
+
+def test_the_home_page_says_commonwealth_is_won_by_placing_all_ten_chips_first(
+        client: Client) -> None:
+    html = " ".join(client.get("/").content.decode().split())
+    assert "be the first to place all 10 of your contribution chips" in html
+
+
 def test_the_rules_page_shows_every_project_space_and_card_from_the_data_table(
         client: Client) -> None:
     response = client.get("/rules/commonwealth")

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 from ui_helpers import (
     check_axe,
     check_layout,
@@ -162,6 +163,8 @@ def test_a_whole_boardroom_game_against_three_bots_by_clicking(
     page.locator('.br-tile[data-tile="5"]').focus()
     page.keyboard.press("Enter")
     assert "North Freight Depot" in page.locator("#inspect .br-card").inner_text()
+    # A bottom-row tile's card, in the centre, is brought into sight on a tall board.
+    expect(page.locator("#inspect .br-card")).to_be_in_viewport()
     if size == "phone":
         # The phone asks for reduced motion: tokens jump instead of walking.
         page.emulate_media(reduced_motion="reduce")

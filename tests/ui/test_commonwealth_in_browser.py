@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 from ui_helpers import check_axe, check_layout, guest, off_loop, settle, shot, sign_in
 
 from games.commonwealth.engine import scenario
@@ -104,9 +105,11 @@ def test_commonwealth_against_a_bot_to_the_end_by_clicking(
     assert 0 < int(page.locator("#fund-amount").inner_text()) <= 1848
     _look(page, axe_script, artifacts, f"{size}-commonwealth-start")
 
-    # Tap a project: its card (price, fee, payout) shows in the centre.
+    # Tap a project: its card (price, fee, payout) shows in the centre, scrolled into sight
+    # even when the board is taller than the window.
     page.locator('.cw-space[data-space="38"]').click()
     assert "Harbour Lighthouse" in page.locator("#inspect").inner_text()
+    expect(page.locator("#inspect > *")).to_be_in_viewport()
 
     done: dict[str, int] = {}
     looked: set[str] = set()

@@ -41,6 +41,15 @@
     chosen = tile.getAttribute("data-tile");
     flipped = false;
     show(chosen);
+    reveal();
+  }
+
+  // The card opens in the board's centre, which a tall board can have scrolled out of sight
+  // (a bottom-row tile clicked at 1440×900): bring it into view, or the click seems to do
+  // nothing. Only on the player's own choice, never on a push.
+  function reveal() {
+    var card = document.querySelector("#inspect > *");
+    if (card && card.scrollIntoView) { card.scrollIntoView({ block: "nearest" }); }
   }
 
   // --- the Trade panel: one form shown per kind (a rival, or a tile to auction) -----------

@@ -30,6 +30,15 @@
     }
     chosen = space.getAttribute("data-space");
     show(chosen);
+    reveal();
+  }
+
+  // The card opens in the board's centre, which a tall board can have scrolled out of sight
+  // (a bottom-row space clicked at 1440×900): bring it into view, or the click seems to do
+  // nothing. Only on the player's own pick, never on a push.
+  function reveal() {
+    var card = document.querySelector("#inspect > *");
+    if (card && card.scrollIntoView) { card.scrollIntoView({ block: "nearest" }); }
   }
 
   function whole(value) {

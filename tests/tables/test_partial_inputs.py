@@ -1,0 +1,85 @@
+"""A partial with declared inputs (GameEngine.board_inputs) is shared by every socket whose
+inputs are equal, so its template must read nothing else: another seat's screen would show."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from django.template.loader import get_template
+
+from games.platform.interface import get_game, registered_games
+from games.platform.presenters import _inputs_key, shared_partials
+
+KEYWORDS = {"if", "elif", "else", "endif", "for", "in", "endfor", "empty", "with", "endwith",
+            "load", "not", "and", "or", "is", "None", "True", "False", "include"}
+ALWAYS = {"game", "oob", "forloop"}
+_TOKEN = re.compile(r"{[{%](.*?)[}%]}", re.S)
+_QUOTED = re.compile(r"\"[^\"]*\"|'[^']*'")
+_NAME = re.compile(r"(?<![\w.|])([A-Za-z_]\w*(?:\.\w+)*)")
+
+
+def _references(source: str) -> tuple[set[str], set[str]]:
+    """(paths read, names the template defines itself: loop and `with` variables)."""
+    read: set[str] = set()
+    local: set[str] = set()
+    for token in _TOKEN.findall(source):
+        token = _QUOTED.sub("", token)
+        words = token.split()
+        if words and words[0] == "load":
+            continue
+        if words and words[0] == "for":
+            local.update(w.strip(",") for w in words[1:words.index("in")])
+        if words and words[0] == "with":
+            local.update(w.split("=")[0] for w in words[1:] if "=" in w)
+        for match in _NAME.finditer(token):
+            read.add(match.group(1))  # a filter's name follows "|" and is not matched
+    return read, local
+
+
+def test_chudopoly_declares_the_inputs_of_its_hand_and_decision() -> None:
+    assert set(get_game("chudopoly").board_inputs) == {"hand", "decision"}
+
+
+def test_every_shared_partial_reads_only_its_declared_inputs() -> None:
+    for kind in registered_games():
+        _check_declared_inputs(kind)
+
+
+def _check_declared_inputs(kind: str) -> None:
+    engine = get_game(kind)
+    declared = getattr(engine, "board_inputs", {})
+    for name, paths in declared.items():
+        template = engine.board_templates[name]
+        source = Path(get_template(template).origin.name).read_text()
+        read, local = _references(source)
+        tag_names = {m.group(1) for m in re.finditer(r"{%\s*(\w+)", source)}
+        for ref in sorted(read):
+            root, _, rest = ref.partition(".")
+            if root in ALWAYS or root in local or root in KEYWORDS or ref in tag_names:
+                continue
+            assert root == "c", f"{template} reads {ref}, which is not in the board context"
+            assert any(rest == p or rest.startswith(p + ".") for p in paths), (
+                f"{template} reads c.{rest}, missing from {kind}'s board_inputs[{name!r}]")
+
+
+def test_equal_inputs_give_one_key_and_a_changed_input_another() -> None:
+    class Screen:
+        game = object()
+        ctx = {"hand": [{"id": 3}], "view": {"plays_left": 2}, "other": "ignored"}
+
+    paths = ("hand", "view.plays_left")
+    first = _inputs_key("t.html", True, Screen(), paths)  # type: ignore[arg-type]
+    Screen.ctx = {**Screen.ctx, "other": "changed"}
+    assert _inputs_key("t.html", True, Screen(), paths) == first  # type: ignore[arg-type]
+    Screen.ctx = {**Screen.ctx, "view": {"plays_left": 1}}
+    assert _inputs_key("t.html", True, Screen(), paths) != first  # type: ignore[arg-type]
+    assert _inputs_key("t.html", False, Screen(), paths) != first  # type: ignore[arg-type]
+
+
+def test_the_shared_partials_keep_the_most_recent_entries_only() -> None:
+    shared_partials.put("a-key-for-this-test", "<p>a</p>")
+    assert shared_partials.get("a-key-for-this-test") == "<p>a</p>"
+    for n in range(shared_partials.MAX_ENTRIES):
+        shared_partials.put(f"filler-{n}", "")
+    assert shared_partials.get("a-key-for-this-test") is None
