@@ -28,7 +28,7 @@ SPACE_NOTES = {
     "go": f"Reaching GO: every player collects {data.WAGE}, then each gives at least "
           f"{data.MIN_DONATION} to the Community Fund.",
     "jail": f"Just visiting, or in Jail: out with a 6 on the standard die, {data.JAIL_FEE} "
-            "or the Get Out of Jail Free card.",
+            "or the Pardon card.",
     "parking": "A free space: nothing happens.",
     "go_to_jail": f"Go straight to Jail without passing GO; the Fund loses "
                   f"{data.JAIL_PENALTY}.",
@@ -85,7 +85,7 @@ def action_label(view: Mapping[str, Any], action: Mapping[str, Any], me: int | N
     if t == "pay_jail":
         return f"Pay {data.JAIL_FEE} to leave Jail", "pay-jail", False
     if t == "jail_card":
-        return "Use the Get Out of Jail Free card", "use-jail-card", False
+        return "Use the Pardon card", "use-jail-card", False
     if t == "develop":
         p = _project(action["project"])
         return f"Self-develop {p['name']} (fee {p['fee']})", None, False
@@ -333,7 +333,7 @@ def _side_words(side: Mapping[str, Any]) -> str:
     if side.get("cash"):
         parts.append(f"{side['cash']} in cash")
     if side.get("jail_card"):
-        parts.append("the Get Out of Jail Free card")
+        parts.append("the Pardon card")
     return ", ".join(parts) or "nothing"
 
 

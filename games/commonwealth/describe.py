@@ -51,7 +51,7 @@ def _side(side: Any) -> str:
     if side.get("cash"):
         parts.append(f"{side['cash']} in cash")
     if side.get("jail_card"):
-        parts.append("the Get Out of Jail Free card")
+        parts.append("the Pardon card")
     return " and ".join(parts) or "nothing"
 
 
@@ -127,7 +127,7 @@ def describe_event(event: Mapping[str, Any], *, viewer: int | None, names: Seque
         card = data.CARDS[event["card"]]
         return f"{card['title']}: {card['text']}"
     if t == "jail_card":
-        return f"{s} drew the Get Out of Jail Free card (kept face up)."
+        return f"{s} drew the Pardon card (kept face up)."
     if t == "play_card":
         card = data.CARDS[event["card"]]["title"]
         kind = event.get("kind")

@@ -126,7 +126,7 @@ def _deck() -> list[dict[str, Any]]:
                               "to the Bank."})
     cards.append({"kind": "go_to_jail", "category": "immediate", "title": "Go to Jail",
                   "text": "PLAY THIS CARD IMMEDIATELY. Go directly to Jail; do not pass GO."})
-    cards.append({"kind": "jail_free", "category": "jail_free", "title": "Get Out of Jail Free",
+    cards.append({"kind": "jail_free", "category": "jail_free", "title": "Pardon",
                   "text": "Keep face up until needed; may be traded or sold."})
     for cid, c in enumerate(cards):
         c["id"] = cid

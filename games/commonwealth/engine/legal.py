@@ -128,7 +128,7 @@ _SIDE_KEYS = {"projects", "cash", "jail_card"}
 
 def _side_problem(st: State, seat: int, side: object) -> str | None:
     if not isinstance(side, dict) or set(side) - _SIDE_KEYS:
-        return "Each side of a deal lists projects, cash and the Get Out of Jail Free card"
+        return "Each side of a deal lists projects, cash and the Pardon card"
     projects = side.get("projects", [])
     cash = side.get("cash", 0)
     if not isinstance(projects, list) or not all(_is_int(x) for x in projects) \
@@ -146,9 +146,9 @@ def _side_problem(st: State, seat: int, side: object) -> str | None:
             and cash > st["players"][seat]["cash"] - data.MIN_DONATION:
         return f"Keep {data.MIN_DONATION} for the GO donation you still owe"
     if type(side.get("jail_card", False)) is not bool:
-        return "Say true or false for the Get Out of Jail Free card"
+        return "Say true or false for the Pardon card"
     if side.get("jail_card") and not st["players"][seat]["jail_card"]:
-        return "That side does not hold the Get Out of Jail Free card"
+        return "That side does not hold the Pardon card"
     return None
 
 
@@ -260,7 +260,7 @@ def _reason(st: State, seat: int, action: Action) -> str:
             return "You are not in Jail"
         return f"You need {data.JAIL_FEE} of your own money to pay your way out"
     if t == "jail_card":
-        return "You do not hold the Get Out of Jail Free card" if p["in_jail"] else \
+        return "You do not hold the Pardon card" if p["in_jail"] else \
             "You are not in Jail"
     if t == "roll" and p["in_jail"]:
         return "In Jail you roll the standard die alone (or pay, or use the card)"

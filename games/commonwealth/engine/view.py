@@ -2,7 +2,7 @@
 
 Hidden: the deck's order (a view has its count), the seed and generator state, injected dice,
 and every kept Chance card but the viewer's own (the seed keeps them face down; others see that
-a card is held). The Get Out of Jail Free card is face up, so who holds it is public. Cards
+a card is held). The Pardon card is face up, so who holds it is public. Cards
 drawn in a Chance decision are shown only to the drawer. An open deal's terms are the two
 parties' business: the other seats see that one is open, between whom.
 """
