@@ -243,10 +243,12 @@ def _boardroom_leaks(html: str, state: dict[str, Any], seat: int | None) -> list
     return found
 
 
-@pytest.mark.django_db(transaction=True)
-@pytest.mark.asyncio
-async def test_no_boardroom_frame_or_page_shows_the_seed_the_deck_order_or_others_offers(
-        ) -> None:
+async def _watch_a_game_against_bots(game_kind: str, *, guest_key: str, levels: list[str],
+                                     moves: int, quiet: float, page_every: int,
+                                     min_version: int) -> tuple[Game, int, dict[str, list[str]]]:
+    """Alice plays a game against bots over the table socket (her moves the medium bot's) while
+    a spectator watches; every frame both sockets received, and their table page now and then.
+    Returns the final game, Alice's seat and what each of "alice" and "spectator" saw."""
     from channels.db import database_sync_to_async
     from channels.testing import WebsocketCommunicator
     from django.contrib.sessions.backends.db import SessionStore
@@ -257,13 +259,13 @@ async def test_no_boardroom_frame_or_page_shows_the_seed_the_deck_order_or_other
     from games.platform.identity import GUEST_SESSION_KEY, Viewer
     from games.platform.scheduler import in_process_scheduler
 
-    engine = get_game("boardroom")
-    alice = Viewer(user_id=None, guest_key="guest-alice-audit-00000000000000")
+    engine = get_game(game_kind)
+    alice = Viewer(user_id=None, guest_key=guest_key)
 
     def setup() -> tuple[Game, dict[str, str]]:
         table = services.table_play_vs_bots(viewer=alice, name="Alice",
-                                            levels=["medium", "medium", "easy"],
-                                            game_kind="boardroom", turn_seconds=0)
+                                            levels=levels,
+                                            game_kind=game_kind, turn_seconds=0)
         cookies = {}
         for who, viewer in (("alice", alice), ("spectator", None)):
             session = SessionStore()
@@ -300,7 +302,7 @@ async def test_no_boardroom_frame_or_page_shows_the_seed_the_deck_order_or_other
         return game
 
     await drain(3.0)
-    for n in range(120):
+    for n in range(moves):
         g = await database_sync_to_async(step)()
         if g.status != Game.Status.RUNNING:
             break
@@ -311,12 +313,24 @@ async def test_no_boardroom_frame_or_page_shows_the_seed_the_deck_order_or_other
                 "expected_version": g.version}))
         else:
             await database_sync_to_async(in_process_scheduler().run_due)()
-        await drain(0.3)
-        if n % 25 == 0:
+        await drain(quiet)
+        if n % page_every == 0:
             for who in socks:
                 seen[who].append(await database_sync_to_async(page)(who))
     g = await database_sync_to_async(step)()
-    assert g.version >= 40, "the audit saw too little of a game"
+    for comm in socks.values():
+        await comm.disconnect()
+    assert g.version >= min_version, "the audit saw too little of a game"
+    return g, me, seen
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_no_boardroom_frame_or_page_shows_the_seed_the_deck_order_or_others_offers(
+        ) -> None:
+    g, me, seen = await _watch_a_game_against_bots(
+        "boardroom", guest_key="guest-alice-audit-00000000000000",
+        levels=["medium", "medium", "easy"], moves=120, quiet=0.3, page_every=25, min_version=40)
     # Secrets of the final state cover every earlier one: the seed never changes, the decks
     # keep their order (they go round in a loop), the generator state is checked as it ends.
     for who, got in seen.items():
@@ -324,8 +338,6 @@ async def test_no_boardroom_frame_or_page_shows_the_seed_the_deck_order_or_other
         for html in got:
             assert not _boardroom_leaks(html, g.state, seat), _boardroom_leaks(
                 html, g.state, seat)
-    for comm in socks.values():
-        await comm.disconnect()
 
 
 def test_the_boardroom_audit_would_catch_a_seed_a_deck_order_or_someone_elses_offer() -> None:
@@ -373,76 +385,11 @@ def _commonwealth_leaks(html: str, state: dict[str, Any], seat: int | None) -> l
 @pytest.mark.asyncio
 async def test_no_commonwealth_frame_or_page_shows_the_seed_the_deck_or_others_offers() -> None:
     from channels.db import database_sync_to_async
-    from channels.testing import WebsocketCommunicator
-    from django.contrib.sessions.backends.db import SessionStore
-    from django.test import Client
 
-    from chudopoly_site.asgi import application
-    from games.platform import services
-    from games.platform.identity import GUEST_SESSION_KEY, Viewer
-    from games.platform.scheduler import in_process_scheduler
-
-    engine = get_game("commonwealth")
-    alice = Viewer(user_id=None, guest_key="guest-alice-cw-audit-000000000")
-
-    def setup() -> tuple[Game, dict[str, str]]:
-        # Hard bots offer deals to each other: the audit sees offers Alice is no party to.
-        table = services.table_play_vs_bots(viewer=alice, name="Alice",
-                                            levels=["hard", "hard", "medium"],
-                                            game_kind="commonwealth", turn_seconds=0)
-        cookies = {}
-        for who, viewer in (("alice", alice), ("spectator", None)):
-            session = SessionStore()
-            if viewer is not None:
-                session[GUEST_SESSION_KEY] = viewer.guest_key
-            session.create()
-            cookies[who] = session.session_key
-        return services.current_game(table), cookies
-
-    game, cookies = await database_sync_to_async(setup)()
-    me = next(i for i, p in enumerate(game.players) if p["name"] == "Alice")
-    socks = {}
-    path = game.table.invite_path.replace("/t/", "/ws/table/")
-    for who, key in cookies.items():
-        comm = WebsocketCommunicator(application, path, headers=[
-            (b"origin", b"http://localhost"), (b"host", b"localhost"),
-            (b"cookie", f"sessionid={key}".encode())])
-        assert (await comm.connect())[0]
-        socks[who] = comm
-    seen: dict[str, list[str]] = {who: [] for who in socks}
-
-    async def drain(timeout: float) -> None:
-        for who, comm in socks.items():
-            while not await comm.receive_nothing(timeout=timeout):
-                seen[who].append(await comm.receive_from())
-
-    def page(who: str) -> str:
-        client = Client()
-        client.cookies["sessionid"] = cookies[who]
-        return client.get(game.table.invite_path).content.decode()
-
-    def step() -> Game:
-        game.refresh_from_db()
-        return game
-
-    await drain(3.0)
-    for n in range(160):
-        g = await database_sync_to_async(step)()
-        if g.status != Game.Status.RUNNING:
-            break
-        if me in engine.to_decide(g.state):
-            action = engine.bot_action(engine.view(g.state, me), "medium")
-            await socks["alice"].send_to(text_data=json.dumps({
-                "kind": "act", "action": json.dumps(action),
-                "expected_version": g.version}))
-        else:
-            await database_sync_to_async(in_process_scheduler().run_due)()
-        await drain(0.2)
-        if n % 30 == 0:
-            for who in socks:
-                seen[who].append(await database_sync_to_async(page)(who))
-    g = await database_sync_to_async(step)()
-    assert g.version >= 60, "the audit saw too little of a game"
+    # Hard bots offer deals to each other: the audit sees offers Alice is no party to.
+    g, me, seen = await _watch_a_game_against_bots(
+        "commonwealth", guest_key="guest-alice-cw-audit-000000000",
+        levels=["hard", "hard", "medium"], moves=160, quiet=0.2, page_every=30, min_version=60)
     offers = await database_sync_to_async(lambda: GameAction.objects.filter(
         game=g, action__type="offer").exclude(seat=me).count())()
     # The deck's order changes as cards go under it: every version's order is checked.
@@ -455,8 +402,6 @@ async def test_no_commonwealth_frame_or_page_shows_the_seed_the_deck_or_others_o
             assert not _commonwealth_leaks(html, g.state, seat), _commonwealth_leaks(
                 html, g.state, seat)
     print("commonwealth audit:", g.version, "versions,", offers, "offers by bots")
-    for comm in socks.values():
-        await comm.disconnect()
 
 
 def test_the_commonwealth_audit_would_catch_a_seed_a_deck_order_or_someone_elses_offer(
