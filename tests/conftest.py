@@ -126,44 +126,23 @@ class _WorkerSupervisor:
             if self.process.poll() is not None or time.monotonic() > deadline:
                 raise RuntimeError("the Celery worker did not start; see .celery-test.log")
 
-    def pause(self) -> None:
-        """Stop the worker until the next `ensure()`."""
-        if self.process is not None and self.process.poll() is None:
-            _stop(self.process)
-
     def stop(self) -> None:
         if self.process is not None:
             _stop(self.process)
         self.log.close()
 
 
-_WORKER = pytest.StashKey[_WorkerSupervisor]()
-
-
 @pytest.fixture(scope="session")
-def _celery_worker(django_db_setup: None, django_db_blocker: Any,
-                   pytestconfig: pytest.Config) -> Iterator[_WorkerSupervisor]:
+def _celery_worker(django_db_setup: None, django_db_blocker: Any) -> Iterator[_WorkerSupervisor]:
     if not os.environ.get("REDIS_URL"):
         pytest.skip("needs REDIS_URL: the embedded default runs tasks in-process")
     with django_db_blocker.unblock():
         supervisor = _WorkerSupervisor(_test_database_env())
-    pytestconfig.stash[_WORKER] = supervisor
     try:
         supervisor.ensure()
         yield supervisor
     finally:
         supervisor.stop()
-
-
-@pytest.fixture
-def no_celery_worker(pytestconfig: pytest.Config) -> None:
-    """For a test that runs the background work by hand: the session's real worker, if an
-    earlier test started it, is stopped, because its beat's bot watchdog would play the bots
-    of the test's hand-built game behind its back (CI: a game at version 0 moved to 8 under a
-    test of refusals). The next test that needs the worker starts it again (`ensure()`)."""
-    supervisor = pytestconfig.stash.get(_WORKER, None)
-    if supervisor is not None:
-        supervisor.pause()
 
 
 @pytest.fixture

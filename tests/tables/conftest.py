@@ -17,8 +17,7 @@ from games.platform.scheduler import in_process_scheduler
 
 
 @pytest.fixture(autouse=True)
-def _background_work_waits_for_the_test(settings: Any, no_celery_worker: None
-                                        ) -> Iterator[None]:
+def _background_work_waits_for_the_test(settings: Any) -> Iterator[None]:
     settings.TASK_BACKEND = "inprocess"
     settings.TASK_INPROCESS_THREAD = False
     settings.BOT_PAUSE_SECONDS = 0
