@@ -46,7 +46,9 @@ def set_state(game: Game, state: dict) -> Game:
     """Put the game in a hand-built position (same seats and version as the table's)."""
     state["version"] = game.state["version"]
     game.state = state
-    game.save(update_fields=["state"])
+    # updated_at too: a game that looks idle for 5 s gets its bots re-armed by the bot watchdog
+    # of a real worker an earlier test left running (CI), which would move it mid-test.
+    game.save(update_fields=["state", "updated_at"])
     return game
 
 
