@@ -61,8 +61,11 @@ def position(game: Game, **description: Any) -> Game:
     state["version"] = game.version
     table = Table.objects.get(pk=game.table_id)
     deadlines = clocks.next_deadlines(ENGINE, state, table, {}, players=game.players)
+    # Stamped ahead: a real worker an earlier test left running (CI) re-arms the bots of a game
+    # idle for 5 s (tables.bots_watchdog), which would move this hand-built one mid-test.
     Game.objects.filter(pk=game.pk).update(state=state, deadlines=deadlines,
-                                           clock_due=clocks.earliest(deadlines))
+                                           clock_due=clocks.earliest(deadlines),
+                                           updated_at=timezone.now() + timedelta(minutes=10))
     game.refresh_from_db()
     return game
 

@@ -4,6 +4,7 @@ scheduler as Chudopoly's, the board drawn by Boardroom's own partials."""
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 
 import pytest
 from boardroom_site_helpers import (
@@ -19,6 +20,7 @@ from boardroom_site_helpers import (
     vs_bots,
 )
 from channels.db import database_sync_to_async
+from django.utils import timezone
 
 from games.boardroom.engine import scenario
 from games.platform.identity import Viewer
@@ -42,8 +44,10 @@ def reload(game: Game) -> Game:
 @database_sync_to_async
 def set_state(game: Game, state: dict) -> Game:
     """Put the game in a hand-built position (same seats, version and bots as the table's)."""
-    game.state = state
-    game.save(update_fields=["state"])
+    # Stamped ahead: a real worker an earlier test left running (CI) re-arms the bots of a game
+    # idle for 5 s (tables.bots_watchdog), which would move this hand-built one mid-test.
+    game.state, game.updated_at = state, timezone.now() + timedelta(minutes=10)
+    Game.objects.filter(pk=game.pk).update(state=game.state, updated_at=game.updated_at)
     return game
 
 

@@ -6,6 +6,7 @@ seat, a stale or repeated move, a malformed deal) changes nothing and says why."
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 
 import pytest
 from channels.db import database_sync_to_async
@@ -21,6 +22,7 @@ from commonwealth_site_helpers import (
     version_in,
     vs_bots,
 )
+from django.utils import timezone
 
 from games.commonwealth.engine import scenario
 from games.platform.identity import Viewer
@@ -45,10 +47,10 @@ def reload(game: Game) -> Game:
 def set_state(game: Game, state: dict) -> Game:
     """Put the game in a hand-built position (same seats and version as the table's)."""
     state["version"] = game.state["version"]
-    game.state = state
-    # updated_at too: a game that looks idle for 5 s gets its bots re-armed by the bot watchdog
-    # of a real worker an earlier test left running (CI), which would move it mid-test.
-    game.save(update_fields=["state", "updated_at"])
+    # Stamped ahead: a real worker an earlier test left running (CI) re-arms the bots of a game
+    # idle for 5 s (tables.bots_watchdog), which would move this hand-built one mid-test.
+    game.state, game.updated_at = state, timezone.now() + timedelta(minutes=10)
+    Game.objects.filter(pk=game.pk).update(state=game.state, updated_at=game.updated_at)
     return game
 
 
