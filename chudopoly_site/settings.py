@@ -187,6 +187,11 @@ CELERY_REDIS_BACKEND_HEALTH_CHECK_INTERVAL = 10
 CELERY_RESULT_BACKEND_ALWAYS_RETRY = True
 CELERY_RESULT_BACKEND_MAX_RETRIES = 20
 CELERY_RESULT_EXPIRES = 3600
+# The site's tasks are fire and forget (they act on the database; nobody waits for an answer):
+# storing their results, and subscribing to each one's result when it is sent, cost the web
+# process CPU on every move that schedules a task. Only a task declared otherwise keeps one
+# (chudopoly.ping, for health checks).
+CELERY_TASK_IGNORE_RESULT = True
 CELERY_TIMEZONE = "UTC"
 
 # The worker and beat write a heartbeat into Redis this often (s); /healthz reports either

@@ -32,7 +32,11 @@ def run_at(when: datetime, task: str, **kwargs: Any) -> Any:
     if settings.TASK_BACKEND == "celery":
         from chudopoly_site.celery import app
 
-        return app.send_task(task, kwargs=kwargs, eta=when)
+        # send_task by name does not read the task's own `ignore_result`; without it, every send
+        # would subscribe to a result that fire-and-forget tasks never store.
+        registered = app.tasks.get(task)
+        return app.send_task(task, kwargs=kwargs, eta=when,
+                             ignore_result=registered is None or registered.ignore_result)
     in_process_scheduler().submit(when, task, kwargs)
     return None
 

@@ -14,7 +14,7 @@ from typing import Any
 from celery import shared_task
 
 
-@shared_task(name="chudopoly.ping")
+@shared_task(name="chudopoly.ping", ignore_result=False)
 def ping(token: str) -> str:
     """Round trip for health checks and for the tests that prove a real worker runs tasks."""
     return f"pong:{token}"

@@ -93,3 +93,18 @@ def test_the_seam_sends_to_a_real_celery_worker_with_an_eta(celery_worker_proces
         result = scheduler.run_after(1.5, "chudopoly.ping", token="eta")
     assert result.get(timeout=30) == "pong:eta"
     assert time.monotonic() - started >= 1.5
+
+
+def test_the_seam_asks_for_no_result_of_a_fire_and_forget_task_and_keeps_pings_result(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from chudopoly_site.celery import app
+
+    sent: dict[str, bool] = {}
+    monkeypatch.setattr(app, "send_task",
+                        lambda name, **options: sent.update({name: options["ignore_result"]}))
+    with override_settings(TASK_BACKEND="celery"):
+        scheduler.run_after(60, "tables.clock_expire", game_id=1, due="2026-12-02T00:00:00")
+        scheduler.run_after(60, "tables.bot_move", game_id=1, seat=0, version=1)
+        scheduler.run_after(60, "chudopoly.ping", token="health")
+    assert sent == {"tables.clock_expire": True, "tables.bot_move": True,
+                    "chudopoly.ping": False}
