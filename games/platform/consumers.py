@@ -59,6 +59,11 @@ def _log_failed_send(future: concurrent.futures.Future[Any]) -> None:
         log.warning("a table's group message was not sent: %r", future.exception())
 
 
+def _log_failed_frame(task: asyncio.Task[Any]) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        log.warning("a frame to a table's socket was not sent: %r", task.exception())
+
+
 class LobbyConsumer(HeartbeatMixin, WebsocketConsumer):
     """Keeps the home page's list of public tables live (htmx ws out-of-band swap)."""
 
@@ -104,12 +109,18 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
     # (game id, engine seat) as this socket's last push showed them; see _game_seat
     mine: tuple[int | None, int | None] = (None, None)
 
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        self._asgi_send = send  # the server's own send, for _send_soon
+        await super().__call__(scope, receive, send)
+
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Handle one message on the process's table lane (one thread, first come first
         served). SQLite (one writer at a time) keeps the thread every sync consumer of the
         process shares by default."""
         self.heard()  # the heartbeat waits for a quiet spell (games/platform/heartbeat.py)
         self.loop = asyncio.get_running_loop()
+        if hasattr(self, "_asgi_send"):
+            self.base_send = self._send_soon
         kind = message.get("type")
         if kind == "table.update" and self._already_shown(message):
             return  # not worth a thread: most often the mover's own update (see table_update)
@@ -246,6 +257,17 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
         future = asyncio.run_coroutine_threadsafe(
             self.channel_layer.group_send(group_name(code), message), self.loop)
         future.add_done_callback(_log_failed_send)
+
+    def _send_soon(self, message: dict[str, Any]) -> None:
+        """Hand a frame to the event loop and go on (SyncConsumer's send waits for the loop to
+        take it: a second hand-off of the GIL per push, with the lane idle meanwhile). Frames
+        keep their order: the loop starts its callbacks, and so these sends, first come first
+        served, and the server's send writes without waiting."""
+        self.loop.call_soon_threadsafe(self._send_now, message)
+
+    def _send_now(self, message: dict[str, Any]) -> None:
+        task = self.loop.create_task(self._asgi_send(message))
+        task.add_done_callback(_log_failed_frame)
 
     # --- group messages -------------------------------------------------------------------
     def table_update(self, event: dict[str, Any]) -> None:
