@@ -38,8 +38,8 @@ def _references(source: str) -> tuple[set[str], set[str]]:
     return read, local
 
 
-def test_chudopoly_declares_the_inputs_of_its_hand_and_decision() -> None:
-    assert set(get_game("chudopoly").board_inputs) == {"hand", "decision"}
+def test_chudopoly_declares_the_inputs_of_its_status_hand_and_decision() -> None:
+    assert set(get_game("chudopoly").board_inputs) == {"status", "hand", "decision"}
 
 
 def test_every_shared_partial_reads_only_its_declared_inputs() -> None:
