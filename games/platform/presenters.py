@@ -209,6 +209,9 @@ def build_context(screen: TableScreen, engine: GameEngine,
                       and callable(getattr(engine, "auto_move", None))
                       and out_place(game, me) is None else None),
         "my_paused": paused_left if me is not None and me == paused_seat else None,
+        # Also in the lobby's context; here too, so a board partial that shows it can declare
+        # it among its inputs (board_inputs).
+        "is_host": screen.me is not None and screen.me.pk == screen.table.host_id,
         "finished": game.status == Game.Status.FINISHED,
     })
     return ctx

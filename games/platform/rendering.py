@@ -5,12 +5,33 @@ from __future__ import annotations
 from typing import Any
 
 from django.template import Context
+from django.template.backends.jinja2 import Jinja2
+from django.template.backends.jinja2 import Template as JinjaTemplate
 from django.template.loader import get_template
+from django.utils.safestring import mark_safe
+
+# Which Jinja2 engine holds a template, by name: Django's loader would first look for it among
+# the Django templates on every render, and that miss costs more than a small partial's render.
+_JINJA_ENGINE: dict[str, Jinja2 | None] = {}
 
 
 def render_unlocalized(template: str, context: dict[str, Any]) -> str:
     """`template` rendered with number localization off. The site prints plain integers either
     way (no thousand separators), but the localizing path sends each of the hundreds of numbers
-    on a board through Django's number formatter, a tenth of a push's time."""
-    compiled = get_template(template).template  # type: ignore[attr-defined]
+    on a board through Django's number formatter, a tenth of a push's time.
+
+    A Jinja2 template (a game's hot board partials, games/platform/jinja.py) prints numbers
+    unlocalized already; it renders straight from the dict, without Django's request and
+    context processors, as the Django ones do here. Its HTML is marked safe, as Django's is,
+    for the page that prints it ({{ parts.hand }} in templates/games/table.html)."""
+    engine = _JINJA_ENGINE.get(template)
+    if engine is not None:
+        # The environment keeps the compiled template (and reloads it when DEBUG's
+        # auto_reload sees the file change).
+        return mark_safe(engine.env.get_template(template).render(context))
+    found = get_template(template)
+    if isinstance(found, JinjaTemplate):
+        _JINJA_ENGINE[template] = found.backend
+        return mark_safe(found.template.render(context))
+    compiled = found.template  # type: ignore[attr-defined]
     return compiled.render(Context(context, autoescape=True, use_l10n=False))

@@ -12,8 +12,9 @@ from games.platform.interface import get_game, registered_games
 from games.platform.presenters import _inputs_key, shared_partials
 
 KEYWORDS = {"if", "elif", "else", "endif", "for", "in", "endfor", "empty", "with", "endwith",
-            "load", "not", "and", "or", "is", "None", "True", "False", "include"}
-ALWAYS = {"game", "oob", "forloop"}
+            "load", "not", "and", "or", "is", "None", "True", "False", "include",
+            "none", "true", "false"}  # Jinja2's spelling
+ALWAYS = {"game", "oob", "forloop", "loop"}
 _TOKEN = re.compile(r"{[{%](.*?)[}%]}", re.S)
 _QUOTED = re.compile(r"\"[^\"]*\"|'[^']*'")
 _NAME = re.compile(r"(?<![\w.|])([A-Za-z_]\w*(?:\.\w+)*)")
@@ -37,8 +38,8 @@ def _references(source: str) -> tuple[set[str], set[str]]:
     return read, local
 
 
-def test_chudopoly_declares_the_inputs_of_its_hand_and_decision() -> None:
-    assert set(get_game("chudopoly").board_inputs) == {"hand", "decision"}
+def test_chudopoly_declares_the_inputs_of_its_status_hand_and_decision() -> None:
+    assert set(get_game("chudopoly").board_inputs) == {"status", "hand", "decision"}
 
 
 def test_every_shared_partial_reads_only_its_declared_inputs() -> None:
@@ -53,7 +54,9 @@ def _check_declared_inputs(kind: str) -> None:
         template = engine.board_templates[name]
         source = Path(get_template(template).origin.name).read_text()
         read, local = _references(source)
-        tag_names = {m.group(1) for m in re.finditer(r"{%\s*(\w+)", source)}
+        # Template tags, and the helpers a Jinja2 template calls ({{ card_face(card) }}).
+        tag_names = ({m.group(1) for m in re.finditer(r"{%\s*(\w+)", source)}
+                     | {m.group(1) for m in re.finditer(r"(\w+)\(", source)})
         for ref in sorted(read):
             root, _, rest = ref.partition(".")
             if root in ALWAYS or root in local or root in KEYWORDS or ref in tag_names:

@@ -426,3 +426,15 @@ def log_item(line: Any, peek: bool) -> SafeString:
     if rendered is not None:
         rendered[peek] = html
     return html
+
+
+def jinja_helpers(env: Any) -> None:
+    """The tags and filters above as the Jinja2 partials call them (games/chudopoly/jinja2/,
+    wired by the site's TEMPLATES): `{{ card_face(card) }}` for `{% card_face card %}`."""
+    env.globals.update({
+        "card_face": card_face, "card_back": card_back, "opponent_panel": opponent_panel,
+        "my_panel": my_panel, "log_items": log_items,
+    })
+    env.filters.update({
+        "pips": pips, "fan": fan, "movable_cards": movable_cards, "colour_name": colour_name,
+    })

@@ -1,0 +1,71 @@
+"""The hot board partials are Jinja2 templates (games/platform/jinja.py) that must print what
+the Django templates they replaced printed: tests, the browser's scripts and the push's diffing
+read the same HTML whichever engine wrote it."""
+
+from __future__ import annotations
+
+from django.template import engines
+from django.template.backends.jinja2 import Template as JinjaTemplate
+from django.template.loader import get_template
+from django.template.loader import render_to_string as django_render
+from django.utils.safestring import mark_safe
+
+from games.platform.interface import get_game
+from games.platform.rendering import render_unlocalized
+
+
+def _jinja(source: str, **context: object) -> str:
+    return engines["jinja2"].from_string(source).render(context)
+
+
+def _django(source: str, **context: object) -> str:
+    return engines["django"].from_string(source).render(context)
+
+
+def test_text_is_escaped_as_django_escapes_it() -> None:
+    name = "O'Brien & \"Sons\" <b>"
+    assert _jinja("{{ n }}", n=name) == _django("{{ n }}", n=name)
+    assert _jinja("{{ n }}", n=name) == "O&#x27;Brien &amp; &quot;Sons&quot; &lt;b&gt;"
+
+
+def test_safe_html_is_printed_as_it_is() -> None:
+    assert _jinja("{{ h }}", h=mark_safe("<i>x</i>")) == "<i>x</i>"
+
+
+def test_numbers_none_and_booleans_print_as_django_prints_them() -> None:
+    for value in (0, 12345, -3, 2.5, None, True, False):
+        assert _jinja("{{ v }}", v=value) == _django("{{ v }}", v=value), value
+
+
+def test_a_missing_value_prints_nothing_reads_false_and_is_none() -> None:
+    source = ("[{{ c.gone.deeper }}]{% if c.gone %}yes{% endif %}"
+              "{% if c.gone is none %}none{% endif %}")
+    assert _jinja(source, c={}) == "[]none"
+    assert _django(source.replace("is none", "is None"), c={}) == "[]none"
+
+
+def test_pluralize_reads_as_django_s() -> None:
+    assert _jinja("{{ 1|pluralize }}{{ 2|pluralize }}{{ 0|pluralize }}") == "ss"
+
+
+def test_the_last_newline_of_a_template_is_kept() -> None:
+    assert _jinja("<p></p>\n") == "<p></p>\n"
+
+
+def test_chudopoly_s_board_partials_are_jinja2_templates() -> None:
+    for template in get_game("chudopoly").board_templates.values():
+        assert isinstance(get_template(template), JinjaTemplate), template
+
+
+def test_a_board_partial_renders_the_same_through_every_path() -> None:
+    # The page's render_to_string and the push's render_unlocalized.
+    context = {"game": None, "oob": True, "c": {}}
+    html = render_unlocalized("chudopoly/_hand.html", context)
+    assert html == django_render("chudopoly/_hand.html", context)
+    assert html.startswith('<section id="hand" class="hand-panel"')
+    assert 'hx-swap-oob="true"' in html
+
+
+def test_a_rendered_partial_is_safe_html_for_the_page_that_prints_it() -> None:
+    html = render_unlocalized("chudopoly/_hand.html", {"game": None, "oob": False, "c": {}})
+    assert _django("{{ h }}", h=html) == html
