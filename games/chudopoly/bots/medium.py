@@ -368,6 +368,23 @@ def _action_gain(o: Obs, a: dict[str, Any]) -> float:
     cid = a["card"]
     key = cat.key[cid]
     keep = keep_value(o, cid)
+    if key == "tdy_orders":  # the commonest: listed per target, card taken and card given
+        t = a["target"]
+        memo = o._memo
+        take_key = ("tdy_take", t, a["take"])
+        taking = memo.get(take_key)
+        if taking is None:
+            taking = memo[take_key] = _tdy_take(o, t, a["take"])
+        give_key = ("tdy_give", t, a["give"])
+        giving = memo.get(give_key)
+        if giving is None:
+            giving = memo[give_key] = _tdy_give(o, t, a["give"])
+        received, their_loss, their_threat = taking
+        my_loss, their_gain = giving
+        gain = received - my_loss
+        gain += their_threat * their_loss
+        gain -= their_threat * their_gain * 0.7
+        return gain - keep
     if key in ("rent_pair", "rent_any"):
         return _rent_gain(o, a, 2 ** o.surge) - keep * st.charge_keep
     if key == "pcs_orders":
@@ -394,14 +411,6 @@ def _action_gain(o: Obs, a: dict[str, Any]) -> float:
         return sum(_charge_gain(o, t, 2) for t in o.opponents()) - keep * st.charge_keep
     if key in ("midnight_requisition", "chud"):
         return _steal_gain(o, a["target"], a["take"]) - keep
-    if key == "tdy_orders":
-        t, take, give = a["target"], a["take"], a["give"]
-        mine = o.colour_of(o.me, give)
-        theirs = o.colour_of(t, take)
-        gain = receive_gain(o, o.me, take, theirs) - remove_loss(o, o.me, give)
-        gain += threat(o, t) * remove_loss(o, t, take)
-        gain -= threat(o, t) * receive_gain(o, t, give, mine) * 0.7
-        return gain - keep
     if key == "inspector_general":
         t, colour = a["target"], a["colour"]
         zone = o.zones[t][colour]
@@ -420,6 +429,21 @@ def _action_gain(o: Obs, a: dict[str, Any]) -> float:
 
 
 HOUSE, FOC = 3, 4
+
+
+def _tdy_take(o: Obs, t: int, take: int) -> tuple[float, float, float]:
+    """A TDY Orders swap's parts that read only the card taken: what receiving it gains me,
+    what losing it costs `t`, and `t`'s threat (kept per decision: each is listed once per
+    card given)."""
+    theirs = o.colour_of(t, take)
+    return receive_gain(o, o.me, take, theirs), remove_loss(o, t, take), threat(o, t)
+
+
+def _tdy_give(o: Obs, t: int, give: int) -> tuple[float, float]:
+    """A TDY Orders swap's parts that read only the card given: what losing it costs me, and
+    what receiving it gains `t`."""
+    mine = o.colour_of(o.me, give)
+    return remove_loss(o, o.me, give), receive_gain(o, t, give, mine)
 
 
 def _place_gain(o: Obs, cid: int, colour: str) -> float:
