@@ -1,6 +1,8 @@
 """The hard bot's search speed: engine steps per second of CPU time at fixed positions.
 
     uv run python bench/hard_steps.py
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null .venv/bin/python \\
+        bench/hard_steps.py --searches 3    # less the same with --searches 0
 
 Five medium bots play deals 20003-20005; at every 7th position where the deciding seat has a
 play left, `hard.search` runs with a fixed budget of 3000 steps (the default budget's, and a
@@ -10,6 +12,7 @@ how many of them one second of CPU buys (`hard.STEPS_PER_SECOND` assumes 3000).
 
 from __future__ import annotations
 
+import argparse
 import sys
 import time
 from pathlib import Path
@@ -38,15 +41,21 @@ def positions() -> list[dict]:
     return out
 
 
-def main() -> int:
-    views = positions()
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--searches", type=int, default=None,
+                        help="only the first N searches (0: the positions alone, e.g. the "
+                             "start-up to subtract from an instruction count)")
+    args = parser.parse_args(argv)
+    views = positions()[:args.searches]
     used = 0
     started = time.process_time()
     for view in views:
         used += hard.search(view, 3600.0, steps=3000)[1]["steps"]
     cpu = time.process_time() - started
     print(f"hard search: {len(views)} searches, {used} steps, {cpu:.2f} s of CPU time: "
-          f"{used / cpu:.0f} steps/s")
+          f"{used / cpu if cpu else 0:.0f} steps/s")
     return 0
 
 

@@ -29,6 +29,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import Any
 
 from games.chudopoly.engine.board import SET_SIZE
@@ -367,6 +368,23 @@ def _action_gain(o: Obs, a: dict[str, Any]) -> float:
     cid = a["card"]
     key = cat.key[cid]
     keep = keep_value(o, cid)
+    if key == "tdy_orders":  # the commonest: listed per target, card taken and card given
+        t = a["target"]
+        memo = o._memo
+        take_key = ("tdy_take", t, a["take"])
+        taking = memo.get(take_key)
+        if taking is None:
+            taking = memo[take_key] = _tdy_take(o, t, a["take"])
+        give_key = ("tdy_give", t, a["give"])
+        giving = memo.get(give_key)
+        if giving is None:
+            giving = memo[give_key] = _tdy_give(o, t, a["give"])
+        received, their_loss, their_threat = taking
+        my_loss, their_gain = giving
+        gain = received - my_loss
+        gain += their_threat * their_loss
+        gain -= their_threat * their_gain * 0.7
+        return gain - keep
     if key in ("rent_pair", "rent_any"):
         return _rent_gain(o, a, 2 ** o.surge) - keep * st.charge_keep
     if key == "pcs_orders":
@@ -393,14 +411,6 @@ def _action_gain(o: Obs, a: dict[str, Any]) -> float:
         return sum(_charge_gain(o, t, 2) for t in o.opponents()) - keep * st.charge_keep
     if key in ("midnight_requisition", "chud"):
         return _steal_gain(o, a["target"], a["take"]) - keep
-    if key == "tdy_orders":
-        t, take, give = a["target"], a["take"], a["give"]
-        mine = o.colour_of(o.me, give)
-        theirs = o.colour_of(t, take)
-        gain = receive_gain(o, o.me, take, theirs) - remove_loss(o, o.me, give)
-        gain += threat(o, t) * remove_loss(o, t, take)
-        gain -= threat(o, t) * receive_gain(o, t, give, mine) * 0.7
-        return gain - keep
     if key == "inspector_general":
         t, colour = a["target"], a["colour"]
         zone = o.zones[t][colour]
@@ -419,6 +429,21 @@ def _action_gain(o: Obs, a: dict[str, Any]) -> float:
 
 
 HOUSE, FOC = 3, 4
+
+
+def _tdy_take(o: Obs, t: int, take: int) -> tuple[float, float, float]:
+    """A TDY Orders swap's parts that read only the card taken: what receiving it gains me,
+    what losing it costs `t`, and `t`'s threat (kept per decision: each is listed once per
+    card given)."""
+    theirs = o.colour_of(t, take)
+    return receive_gain(o, o.me, take, theirs), remove_loss(o, t, take), threat(o, t)
+
+
+def _tdy_give(o: Obs, t: int, give: int) -> tuple[float, float]:
+    """A TDY Orders swap's parts that read only the card given: what losing it costs me, and
+    what receiving it gains `t`."""
+    mine = o.colour_of(o.me, give)
+    return remove_loss(o, o.me, give), receive_gain(o, t, give, mine)
 
 
 def _place_gain(o: Obs, cid: int, colour: str) -> float:
@@ -509,33 +534,63 @@ def _bank_gain(o: Obs, cid: int) -> float:
 def _move_gain(o: Obs, a: dict[str, Any]) -> float:
     if o.rearranges_left <= REARRANGE_BUDGET - _style.get().move_cap:
         return NEG
+    # What the rearrange does to the board is an answer about the board (kept with the seat's
+    # other answers while its board is unchanged); only the refill bonus reads the hand.
+    me = o.me
+    memo = o._seats.get(me) or seat_memo(o, me)
+    key = ("move", a["card"], a["colour"]) if a["type"] == "move" else ("swap", *a["cards"])
+    rows = memo.get(key)
+    if rows is None:
+        rows = memo[key] = _move_rows(o, a)
+    if not rows:
+        return NEG
+    before = 0.0
+    after = 0.0
+    fixed = None
+    for zone_before, zone_after, refill in rows:
+        before += zone_before
+        after += zone_after
+        if refill is not None:
+            if fixed is None:
+                fixed = _fixed_in_hand(o)
+            if (refill,) in fixed:
+                after += 3.0
+    gain = after - before
+    return gain - 0.5 if gain > 0.5 else NEG
+
+
+# A rearrange this bot never makes (an upgrade move): its `_move_rows`, empty.
+_NO_MOVE: tuple[tuple[float, float, str | None], ...] = ()
+
+
+def _move_rows(o: Obs, a: dict[str, Any]) -> tuple[tuple[float, float, str | None], ...]:
+    """Per zone the rearrange touches: its score before and after, and its colour when moving
+    a wild off it makes room that a fixed property of that colour could refill (else None)."""
     zones = o.zones[o.me]
     if a["type"] == "move":
         cid, dest = a["card"], a["colour"]
         src = o.colour_of(o.me, cid)
         if src is None:
-            return NEG  # an upgrade move: never needed by this bot
+            return _NO_MOVE  # an upgrade move: never needed by this bot
         after_zones = {src: [c for c in zones[src] if c != cid],
                        dest: [*zones.get(dest, ()), cid]}
     else:
         x, y = a["cards"]
         cx, cy = o.colour_of(o.me, x), o.colour_of(o.me, y)
         if cx is None or cy is None:
-            return NEG
+            return _NO_MOVE
         after_zones = {cx: [y if c == x else c for c in zones[cx]],
                        cy: [x if c == y else c for c in zones[cy]]}
-    before = 0.0
-    after = 0.0
+    rows = []
     for c, zone in after_zones.items():
-        before += seat_zone_score(o, o.me, c)
         complete = _complete_after(o, o.me, c, zone)
-        after += zone_score(c, len(zone), complete, o.rent(o.me, c) if complete else 0)
         # Moving a wild off a zone the hand can refill with a fixed property is worth the
-        # placing it allows.
-        if len(zone) < SET_SIZE[c] <= len(zones.get(c, ())) and (c,) in _fixed_in_hand(o):
-            after += 3.0
-    gain = after - before
-    return gain - 0.5 if gain > 0.5 else NEG
+        # placing it allows (`_move_gain` asks the hand).
+        refill = c if len(zone) < SET_SIZE[c] <= len(zones.get(c, ())) else None
+        rows.append((seat_zone_score(o, o.me, c),
+                     zone_score(c, len(zone), complete, o.rent(o.me, c) if complete else 0),
+                     refill))
+    return tuple(rows)
 
 
 def _fixed_in_hand(o: Obs) -> set[tuple[str, ...]]:
@@ -551,24 +606,25 @@ def play_scores(o: Obs, rearrange: bool = True) -> list[tuple[float, dict[str, A
     """Every listed play with its score; `rearrange=False` skips free moves and swaps (the
     hard bot's playouts, where they are rare and cost time)."""
     out: list[tuple[float, dict[str, Any]]] = []
+    add = out.append
     for a in o.legal:
         typ = a["type"]
-        if not rearrange and (typ == "move" or typ == "swap"):
-            continue
-        if typ == "end_turn":
-            score = 0.0
-        elif typ == "place":
-            score = _place_gain(o, a["card"], a["colour"])
+        # The commonest types first (action cards list one play per target and card).
+        if typ == "action":
+            add((_action_gain(o, a), a))
+        elif typ == "move" or typ == "swap":
+            if rearrange:
+                add((_move_gain(o, a), a))
         elif typ == "bank":
-            score = _bank_gain(o, a["card"])
-        elif typ == "action":
-            score = _action_gain(o, a)
-        elif typ in ("move", "swap"):
-            score = _move_gain(o, a)
-        else:
-            continue
-        out.append((score, a))
+            add((_bank_gain(o, a["card"]), a))
+        elif typ == "place":
+            add((_place_gain(o, a["card"], a["colour"]), a))
+        elif typ == "end_turn":
+            add((0.0, a))
     return out
+
+
+_first = itemgetter(0)
 
 
 # ---- answering charges and steals -----------------------------------------------------------
@@ -728,10 +784,12 @@ def discard(o: Obs, count: int) -> list[int]:
 
 def decide(o: Obs, rng: random.Random | None = None, rearrange: bool = True
            ) -> dict[str, Any]:
-    legal = [a for a in o.legal if a["type"] != "scoop"]
-    if not legal:
-        return o.legal[0]
+    legal = o.legal
+    # The types listed, without a filtered copy of the list (scooping is always listed and
+    # never chosen; a play decision, most of them, needs nothing more).
     types = {a["type"] for a in legal}
+    if len(types) < 2 and (not types or "scoop" in types):
+        return legal[0]
     if "respond" in types:
         return respond(o, [a for a in legal if a["type"] == "respond"])
     if "pay" in types:
@@ -741,7 +799,7 @@ def decide(o: Obs, rng: random.Random | None = None, rearrange: bool = True
         count = len(next(a for a in legal if a["type"] == "discard")["cards"])
         return {"type": "discard", "cards": discard(o, count)}
     scored = play_scores(o, rearrange)
-    best = max(s for s, _ in scored)
+    best = max(map(_first, scored))
     band = [a for s, a in scored if s >= best - 1e-9]
     if len(band) > 1 and rng is not None:
         return band[rng.randrange(len(band))]

@@ -70,9 +70,14 @@ class Obs:
     def from_view(cls, view: dict[str, Any]) -> Obs:
         o = cls()
         o.me = view["viewer"]
-        o.rules = view["ruleset"]
-        o.cat = catalogue(o.rules["deck"])
-        o.pure = bool(o.rules["pureSetRequired"])
+        o.rules = rules = view["ruleset"]
+        # A shared view shows one ruleset dict for the whole game: its catalogue by identity.
+        hit = _CATALOGUES.get(id(rules))
+        if hit is None or hit[0] is not rules:
+            hit = (rules, catalogue(rules["deck"]))
+            _CATALOGUES.put(id(rules), hit)  # held: its id is not reused while here
+        o.cat = hit[1]
+        o.pure = bool(rules["pureSetRequired"])
         o.turn = view["turn"]
         o.turn_number = view["turn_number"]
         o.phase = view["phase"]
@@ -82,22 +87,19 @@ class Obs:
         o.deck_count = view["deck_count"]
         players = view["players"]
         o.order = list(view.get("order") or range(len(players)))
-        o.active = [p["active"] for p in players]
         o.hand = list(map(_id, view["hand"]))
-        o.hand_count = [p["hand_count"] for p in players]
-        # The parts of a shared view (engine.view(..., shared=True)) come with their ids.
-        o.bank = [shared_ids(p["bank"]) or list(map(_id, p["bank"])) for p in players]
-        o.zones, o.upgrades = [], []
+        rows = []
         for p in players:
-            ids = shared_ids(p["zones"])
-            if ids is None:
-                ids = ({z["colour"]: list(map(_id, z["cards"])) for z in p["zones"]},
-                       {z["colour"]: list(map(_id, z["upgrades"]))
-                        for z in p["zones"] if z["upgrades"]})
-            o.zones.append(ids[0])
-            o.upgrades.append(ids[1])
-        o.armed = [bool(p["armed"]) for p in players]
-        o.turns_left = [p.get("opponent_turns_remaining") for p in players]
+            # A shared view shows an unchanged player with the same entry from view to view:
+            # what it says is read once per entry.
+            row = _PLAYERS.get(id(p))
+            if row is None or row[0] is not p:
+                row = _player_row(p)
+                if row[-1]:
+                    _PLAYERS.put(id(p), row)  # held: its id is not reused while here
+            rows.append(row)
+        (_, o.active, o.hand_count, o.bank, o.zones, o.upgrades, o.armed, o.turns_left,
+         _) = map(list, zip(*rows, strict=True))
         pending = view.get("pending")
         if pending is not None:
             pending = dict(pending)
@@ -270,6 +272,25 @@ class Obs:
     def target_sets(self) -> int:
         return int(self.rules["setsToWin"])
 
+
+def _player_row(p: dict[str, Any]) -> tuple[Any, ...]:
+    """(the entry, then what `Obs` keeps of one player's entry in a view: active, hand count,
+    bank ids, zones {colour: ids}, upgrades {colour: ids}, armed, opponent turns remaining,
+    and whether the entry is a shared view's)."""
+    # The parts of a shared view (engine.view(..., shared=True)) come with their ids.
+    bank = shared_ids(p["bank"]) or list(map(_id, p["bank"]))
+    ids = shared_ids(p["zones"])
+    shared = ids is not None
+    if ids is None:
+        ids = ({z["colour"]: list(map(_id, z["cards"])) for z in p["zones"]},
+               {z["colour"]: list(map(_id, z["upgrades"])) for z in p["zones"] if z["upgrades"]})
+    return (p, p["active"], p["hand_count"], bank, ids[0], ids[1], bool(p["armed"]),
+            p.get("opponent_turns_remaining"), shared)
+
+
+# Shared views' player entries (id -> `_player_row`) and rulesets (id -> (ruleset, catalogue)).
+_PLAYERS: Recent[int, tuple[Any, ...]] = Recent(128)
+_CATALOGUES: Recent[int, tuple[dict[str, Any], Catalogue]] = Recent(16)
 
 # About as many boards as the view keeps (engine/view.py), plus the hard bot's worlds' boards.
 _BOARD_MEMOS: Recent[tuple, tuple[Any, ...]] = Recent(512)

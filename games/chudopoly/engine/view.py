@@ -19,9 +19,9 @@ def view(state: dict, seat: int | None, *, shared: bool = False) -> dict:
 
     Every call returns new objects, unless `shared`: then the parts that read the same from
     seat to seat and from move to move (each board's bank and zones, an unarmed player's
-    entry, the discard pile, the ruleset) are the same objects in every view that shows them,
-    for callers that only read the view (bots in the arena). The content is the same either
-    way."""
+    entry, the discard pile, the hand's card dicts, the ruleset) are the same objects in every
+    view that shows them, for callers that only read the view (bots in the arena). The
+    content is the same either way."""
     cat = catalogue_for(state)
     card, cards = cat.card, cat.card_dicts
     pure = state["ruleset"]["pureSetRequired"]
@@ -73,6 +73,8 @@ def view(state: dict, seat: int | None, *, shared: bool = False) -> dict:
             _BY_PLAYER.put(id(p), (p, cat, s, entry if forecast is None else None, board))
     own = seat is not None and 0 <= seat < len(state["players"])
     discard = state["discard"]
+    # Shared: the hand's card dicts are the catalogue's shared ones too (read only, as above).
+    hand_cards = cat.shared_card_dicts if shared else cards
     return {
         "version": state["version"],
         "viewer": seat,
@@ -92,7 +94,7 @@ def view(state: dict, seat: int | None, *, shared: bool = False) -> dict:
         "shuffle_count": state["shuffle_count"],
         "deck_cycle_limit": DECK_CYCLE_LIMIT,
         "players": players,
-        "hand": cards(state["players"][seat]["hand"]) if own else [],
+        "hand": hand_cards(state["players"][seat]["hand"]) if own else [],
         "pending": _pending_view(state, cat),
         "to_decide": to_decide(state),
         "legal": legal_actions(state, seat) if own else [],
