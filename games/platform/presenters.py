@@ -16,6 +16,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
 from django.template.loader import render_to_string
@@ -418,10 +419,11 @@ def render_all(screen: TableScreen, *, oob: bool = True,
     """Every partial of the table page, by element id. `extra` carries per-browser values the
     lobby forms need (`csrf_value`, `remembered_name`). With a socket's `memo`, the lobby
     partial is rendered again only when what it shows changed (during a game, almost never)."""
-    out = {"version": render_to_string("games/_version.html",
-                                       {"version": screen.version, "oob": oob,
-                                        "seat": screen.seat,
-                                        "decision": decision_of(screen)})}
+    # A Jinja2 template (every push renders it, and Django's render was a tenth of a push);
+    # the page's copy carries the server's clock ("U.u", as Django's {% now %} printed it).
+    out = {"version": render_unlocalized("games/_version.html", {
+        "version": screen.version, "oob": oob, "decision": decision_of(screen),
+        "now": None if oob else _epoch_now()})}
     lobby = lobby_context(screen)  # once for all the partials
     key = (oob, *lobby_key(screen, extra))
     if memo is not None and memo.get("lobby", ((), ""))[0] == key:
@@ -446,6 +448,11 @@ def render_all(screen: TableScreen, *, oob: bool = True,
             shared_partials.put(key, html)
         out[name] = html
     return out
+
+
+def _epoch_now() -> str:
+    now = datetime.now(UTC)
+    return f"{int(now.timestamp())}.{now.microsecond:06d}"
 
 
 def _inputs_key(template: str, oob: bool, screen: TableScreen, paths: Sequence[str]) -> str:
