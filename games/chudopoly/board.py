@@ -142,14 +142,67 @@ def _option(action: Mapping[str, Any], label: str) -> dict[str, str]:
     return {"label": label, "json": json.dumps(dict(action), separators=(",", ":"))}
 
 
+def board_public(view: Mapping[str, Any], *, names: Sequence[str],
+                 seats: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """The part of the board every viewer sees alike: each player's board, counts and
+    badges as an opponent sees them. Built from a spectator's view (the platform's
+    `board_public` hook), once per snapshot, and shared by every seat's `board_context`;
+    so it is only read after, never changed. `panels` keeps the opponents' panels rendered
+    from these very player dicts (templatetags `opponent_panel`)."""
+    turn = view.get("turn")
+    to_decide = view.get("to_decide") or []
+    players = []
+    for p in view.get("players") or []:
+        seat_no = p.get("seat")
+        meta = seats[seat_no] if isinstance(seat_no, int) and seat_no < len(seats) else {}
+        player = {
+            **p, "zones": _zones(p, {}), "name": _name(names, seat_no, None),
+            "is_me": False, "is_turn": seat_no == turn,
+            "is_bot": bool(meta.get("is_bot")), "is_away": bool(meta.get("is_away")),
+            "deciding": seat_no in to_decide, "deadline": meta.get("deadline"),
+            "paused": meta.get("paused"),
+        }
+        if "rating" in meta:  # the platform's ladder rating, when it passes it here
+            player["rating"] = meta["rating"]
+        players.append(player)
+    return {"players": players, "panels": {}}
+
+
+def _zones(player: Mapping[str, Any], board_options: Mapping[int, list[dict[str, str]]]
+           ) -> list[dict[str, Any]]:
+    """A player's zones as the board shows them, each card with the moves offered for it."""
+    zones = []
+    for z in player.get("zones") or []:
+        colour = COLOURS.get(z.get("colour"))
+        zone_cards = [{**c, "options": board_options.get(c["id"], [])}
+                      for c in z.get("cards") or []]
+        upgrades = [{**c, "options": board_options.get(c["id"], [])}
+                    for c in z.get("upgrades") or []]
+        zones.append({**z, "name": colour_name(z.get("colour")),
+                      "bg": colour.bg if colour else "#888",
+                      "set_size": colour.set_size if colour else None,
+                      "cards": zone_cards, "upgrades": upgrades})
+    return zones
+
+
+def _offers_moves(player: Mapping[str, Any], board_options: Mapping[int, Any]) -> bool:
+    return any(c["id"] in board_options for z in player.get("zones") or []
+               for c in (z.get("cards") or []) + (z.get("upgrades") or []))
+
+
 def board_context(view: Mapping[str, Any], *, me: int | None, names: Sequence[str],
-                  seats: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+                  seats: Sequence[Mapping[str, Any]],
+                  public: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """Template data for the Chudopoly board as seat `me` (None: a spectator) sees it.
 
     `seats[i]` carries the public facts the site knows about engine seat i: "is_bot",
     "is_away", the ISO "deadline" of the decision it owes, if any, and "paused" ("m:ss" left on
-    its turn clock while answers are owed).
+    its turn clock while answers are owed). `public` is `board_public`'s for the same moment,
+    shared by every viewer: only this seat's own parts (its board's moves, "is_me", its hand
+    and decisions) are built here.
     """
+    if public is None:
+        public = board_public(view, names=names, seats=seats)
     cards = _cards_by_id(view)
     legal = list(view.get("legal") or []) if me is not None else []
 
@@ -177,28 +230,15 @@ def board_context(view: Mapping[str, Any], *, me: int | None, names: Sequence[st
 
     turn = view.get("turn")
     to_decide = view.get("to_decide") or []
+    # Every player as the public board shows them; this seat's own entry (and any board with
+    # a move offered on it) is a copy of its own.
     players = []
-    for p in view.get("players") or []:
-        seat_no = p.get("seat")
-        meta = seats[seat_no] if isinstance(seat_no, int) and seat_no < len(seats) else {}
-        zones = []
-        for z in p.get("zones") or []:
-            colour = COLOURS.get(z.get("colour"))
-            zone_cards = [{**c, "options": board_options.get(c["id"], [])}
-                          for c in z.get("cards") or []]
-            upgrades = [{**c, "options": board_options.get(c["id"], [])}
-                        for c in z.get("upgrades") or []]
-            zones.append({**z, "name": colour_name(z.get("colour")),
-                          "bg": colour.bg if colour else "#888",
-                          "set_size": colour.set_size if colour else None,
-                          "cards": zone_cards, "upgrades": upgrades})
-        players.append({
-            **p, "zones": zones, "name": _name(names, seat_no, None),
-            "is_me": seat_no == me, "is_turn": seat_no == turn,
-            "is_bot": bool(meta.get("is_bot")), "is_away": bool(meta.get("is_away")),
-            "deciding": seat_no in to_decide, "deadline": meta.get("deadline"),
-            "paused": meta.get("paused"),
-        })
+    for p in public["players"]:
+        if p.get("seat") == me or (board_options and _offers_moves(p, board_options)):
+            p = {**p, "is_me": p.get("seat") == me}
+            if board_options:
+                p["zones"] = _zones(p, board_options)
+        players.append(p)
 
     # What I owe, if anything.
     pending = view.get("pending")
@@ -246,7 +286,7 @@ def board_context(view: Mapping[str, Any], *, me: int | None, names: Sequence[st
 
     hand = [{**c, "options": hand_options.get(c["id"], [])} for c in view.get("hand") or []]
     return {
-        "players": players, "hand": hand, "turn": turn,
+        "players": players, "panels": public["panels"], "hand": hand, "turn": turn,
         "turn_name": _name(names, turn, me, subject=True) if turn is not None else None,
         "my_turn": turn is not None and turn == me,
         "deciding": me in to_decide,

@@ -199,6 +199,13 @@ class GameEngine(Protocol):
         while a lot waits for its first bid, "lot_deadline": games/platform/clocks.py)."""
         ...
 
+    # Optional: `board_public(view, *, names, seats) -> public`, the part of the board context
+    # that reads the same for every viewer, built from a spectator's view (seat None) once per
+    # snapshot and process and handed to every seat's `board_context(..., public=public)`,
+    # which then builds only that seat's own parts. Here `seats[i]` also carries "rating"
+    # (the ladder's, which the players' entries then hold). Every screen reads `public`: it
+    # must hold nothing private and never be changed after.
+
     def describe_event(self, event: Event, *, viewer: int | None, names: Sequence[str],
                        ruleset: Mapping[str, Any]) -> str | None:
         """One log line for an already-redacted event, or None to leave it out."""

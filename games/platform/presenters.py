@@ -16,6 +16,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
 from django.template.loader import render_to_string
@@ -62,6 +63,9 @@ class TableSnapshot:
     seats: tuple[Seat, ...]
     game: Game | None
     log_rows: tuple[tuple[int, list[Any]], ...]  # (version, events), oldest first
+    # What every viewer's screen builds alike from these rows (public facts only: the seats'
+    # clocks and ratings, the game's `board_public`), made by the first socket that needs it.
+    shared: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
 
 def load_snapshot(table_id: int, *, game: Game | None = None) -> TableSnapshot:
@@ -123,7 +127,8 @@ def screen_from(snapshot: TableSnapshot, viewer: Viewer,
         if me is not None and me.game_seat is not None and _in_game(game, me):
             screen.seat = me.game_seat
         screen.view = engine.view(game.state, screen.seat)
-        screen.ctx = build_context(screen, engine, snapshot.log_rows, log_cache)
+        screen.ctx = build_context(screen, engine, snapshot.log_rows, log_cache,
+                                   shared=snapshot.shared)
     return screen
 
 
@@ -164,36 +169,34 @@ def _paused_turn_clock(game: Game, engine: GameEngine, view: Mapping[str, Any]
 
 def build_context(screen: TableScreen, engine: GameEngine,
                   log_rows: Sequence[tuple[int, list[Any]]] | None = None,
-                  log_cache: LogCache | None = None) -> dict[str, Any]:
+                  log_cache: LogCache | None = None,
+                  shared: dict[str, Any] | None = None) -> dict[str, Any]:
     """The template context for one seat: the game's board context (built from the view only)
-    plus what every game shares: names, bots, clocks, the log and the result."""
+    plus what every game shares: names, bots, clocks, the log and the result. `shared` (a
+    snapshot's) keeps what reads the same for every viewer, built by the first one."""
     view = screen.view or {}
     game = screen.game
     assert game is not None
     me = screen.seat
     names = screen.names
-    by_seat = {s.game_seat: s for s in screen.seats if s.game_seat is not None
-               and _in_game(game, s)}
-    paused_seat, paused_left = _paused_turn_clock(game, engine, view)
-    # The whole lot's deadline while an auction waits for its first bid (clocks.py).
-    lot = clocks.lot_deadline(game.deadlines) if game.status == Game.Status.RUNNING else None
-    seats_meta = [
-        {"name": names[i], "is_bot": bool(by_seat.get(i) and by_seat[i].is_bot),
-         "is_away": bool(by_seat.get(i) and by_seat[i].away),
-         "deadline": _deadline_for(game, i),
-         "paused": paused_left if i == paused_seat else None,
-         "lot_deadline": lot}
-        for i in range(len(names))
-    ]
+    public = shared.get("board") if shared is not None else None
+    if public is None:
+        public = _public_board(screen, engine)
+        if shared is not None:
+            public = shared.setdefault("board", public)
+    seats_meta, ratings, board, paused_seat, paused_left = public
     result = view.get("result") or game.result
     placements = [
         {"place": place, "name": _name(names, seat_no, None), "is_me": seat_no == me}
         for place, seat_no in enumerate((result or {}).get("placements") or [], start=1)
     ]
-    ctx = engine.board_context(view, me=me, names=names, seats=seats_meta)
-    ratings = _table_ratings(game)
+    if board is None:
+        ctx = engine.board_context(view, me=me, names=names, seats=seats_meta)
+    else:
+        ctx = engine.board_context(view, me=me, names=names, seats=seats_meta, public=board)
     for p in ctx.get("players") or []:
-        p["rating"] = ratings["seats"].get(p.get("seat"))
+        if "rating" not in p:  # a shared board's players carry theirs (seats_meta)
+            p["rating"] = ratings["seats"].get(p.get("seat"))
     for seat_no, p in zip((result or {}).get("placements") or [], placements, strict=False):
         p["rating"] = ratings["seats"].get(seat_no)
     ctx.update({
@@ -215,6 +218,37 @@ def build_context(screen: TableScreen, engine: GameEngine,
         "finished": game.status == Game.Status.FINISHED,
     })
     return ctx
+
+
+def _public_board(screen: TableScreen, engine: GameEngine) -> tuple[Any, ...]:
+    """What every viewer of a snapshot builds alike: the seats' public facts (names, bots,
+    clocks, ratings), the ladder's facts and, for a game with `board_public`, its part of the
+    board built from the spectator's view (so nothing private to a seat can be in it)."""
+    game = screen.game
+    assert game is not None
+    names = screen.names
+    by_seat = {s.game_seat: s for s in screen.seats if s.game_seat is not None
+               and _in_game(game, s)}
+    # The turn holder is public: any viewer's view tells it.
+    paused_seat, paused_left = _paused_turn_clock(game, engine, screen.view or {})
+    # The whole lot's deadline while an auction waits for its first bid (clocks.py).
+    lot = clocks.lot_deadline(game.deadlines) if game.status == Game.Status.RUNNING else None
+    ratings = _table_ratings(game)
+    seats_meta = [
+        {"name": names[i], "is_bot": bool(by_seat.get(i) and by_seat[i].is_bot),
+         "is_away": bool(by_seat.get(i) and by_seat[i].away),
+         "deadline": _deadline_for(game, i),
+         "paused": paused_left if i == paused_seat else None,
+         "lot_deadline": lot}
+        for i in range(len(names))
+    ]
+    board = None
+    if callable(getattr(engine, "board_public", None)):
+        for i, meta in enumerate(seats_meta):
+            meta["rating"] = ratings["seats"].get(i)
+        board = engine.board_public(engine.view(game.state, None), names=names,
+                                    seats=seats_meta)
+    return seats_meta, ratings, board, paused_seat, paused_left
 
 
 def _table_ratings(game: Game) -> dict[str, Any]:
@@ -385,10 +419,11 @@ def render_all(screen: TableScreen, *, oob: bool = True,
     """Every partial of the table page, by element id. `extra` carries per-browser values the
     lobby forms need (`csrf_value`, `remembered_name`). With a socket's `memo`, the lobby
     partial is rendered again only when what it shows changed (during a game, almost never)."""
-    out = {"version": render_to_string("games/_version.html",
-                                       {"version": screen.version, "oob": oob,
-                                        "seat": screen.seat,
-                                        "decision": decision_of(screen)})}
+    # A Jinja2 template (every push renders it, and Django's render was a tenth of a push);
+    # the page's copy carries the server's clock ("U.u", as Django's {% now %} printed it).
+    out = {"version": render_unlocalized("games/_version.html", {
+        "version": screen.version, "oob": oob, "decision": decision_of(screen),
+        "now": None if oob else _epoch_now()})}
     lobby = lobby_context(screen)  # once for all the partials
     key = (oob, *lobby_key(screen, extra))
     if memo is not None and memo.get("lobby", ((), ""))[0] == key:
@@ -413,6 +448,11 @@ def render_all(screen: TableScreen, *, oob: bool = True,
             shared_partials.put(key, html)
         out[name] = html
     return out
+
+
+def _epoch_now() -> str:
+    now = datetime.now(UTC)
+    return f"{int(now.timestamp())}.{now.microsecond:06d}"
 
 
 def _inputs_key(template: str, oob: bool, screen: TableScreen, paths: Sequence[str]) -> str:

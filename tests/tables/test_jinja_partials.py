@@ -69,3 +69,22 @@ def test_a_board_partial_renders_the_same_through_every_path() -> None:
 def test_a_rendered_partial_is_safe_html_for_the_page_that_prints_it() -> None:
     html = render_unlocalized("chudopoly/_hand.html", {"game": None, "oob": False, "c": {}})
     assert _django("{{ h }}", h=html) == html
+
+
+def test_the_version_inputs_carry_the_servers_clock_on_the_page_and_swap_in_on_a_push(
+        ) -> None:
+    import re
+    import time
+
+    from games.platform import presenters
+
+    page = presenters._epoch_now()
+    assert re.fullmatch(r"\d+\.\d{6}", page) and abs(float(page) - time.time()) < 5
+    pushed = render_unlocalized("games/_version.html",
+                                {"version": 12, "oob": True, "decision": "ab&c", "now": None})
+    assert pushed == ('<input type="hidden" id="table-version" name="expected_version" '
+                      'value="12" hx-swap-oob="true">\n<input type="hidden" id="table-decision" '
+                      'name="decision" value="ab&amp;c" hx-swap-oob="true">\n')
+    shown = render_unlocalized("games/_version.html",
+                               {"version": 12, "oob": False, "decision": "", "now": page})
+    assert f'value="12" data-now="{page}">' in shown and "hx-swap-oob" not in shown

@@ -149,6 +149,67 @@ def test_an_opponents_panel_is_the_same_for_every_viewer_and_changes_with_its_co
 
 
 @pytest.mark.django_db
+def test_every_viewer_of_a_snapshot_reads_one_public_board_built_once(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from games.chudopoly import board
+
+    game = started_game(ALICE, (BOB, "Bob"), (CAROL, "Carol"), turn_seconds=0)
+    for _ in range(25):
+        game = play_one(game)
+    built: list[int] = []
+    real = board.board_public
+    monkeypatch.setattr(board, "board_public",
+                        lambda *a, **k: built.append(1) or real(*a, **k))
+    snapshot = presenters.load_snapshot(game.table_id)
+    seen = {viewer: presenters.screen_from(snapshot, viewer).ctx["players"]
+            for viewer in (ALICE, BOB, CAROL, Viewer(user_id=None, guest_key="spectator"))}
+    assert built == [1]
+    carol = [next(p for p in players if p["name"] == "Carol") for players in seen.values()]
+    assert carol[0] is carol[1] is carol[3]  # Alice, Bob and a spectator: the one entry
+    assert carol[2] is not carol[0] and carol[2]["is_me"] and not carol[0]["is_me"]
+    assert {**carol[2], "is_me": False} == carol[0]  # her own copy, marked as hers
+    assert presenters.screen_from(presenters.load_snapshot(game.table_id), BOB).ctx
+    assert built == [1, 1]  # a new read, a new public board
+
+
+@pytest.mark.django_db
+def test_the_shared_public_board_holds_nothing_private_to_any_seat() -> None:
+    import json
+
+    game = started_game(ALICE, (BOB, "Bob"), (CAROL, "Carol"), turn_seconds=0)
+    for _ in range(25):
+        game = play_one(game)
+    snapshot = presenters.load_snapshot(game.table_id)
+    for viewer in (ALICE, BOB, CAROL):  # every panel of the table rendered and kept
+        presenters.render_all(presenters.screen_from(snapshot, viewer))
+    public = snapshot.shared["board"][2]
+    shared = json.dumps(public["players"]) + "".join(h for _, h in public["panels"].values())
+    assert snapshot.game is not None
+    for seat in range(3):
+        for card in ENGINE.view(snapshot.game.state, seat)["hand"]:
+            assert f'data-card-id="{card["id"]}"' not in shared
+            assert f'"id": {card["id"]},' not in shared
+    assert not any(p["is_me"] for p in public["players"])
+    assert all(not c["options"] for p in public["players"] for z in p["zones"]
+               for c in z["cards"] + z["upgrades"])
+    assert len(public["panels"]) == 3  # each opponent's panel, once
+
+
+def test_an_opponents_kept_panel_is_served_only_for_the_player_it_was_rendered_from() -> None:
+    from games.chudopoly.templatetags.chudopoly import opponent_panel
+
+    player = {"seat": 1, "name": "Bob", "is_me": False, "active": True, "hand_count": 3,
+              "bank": [], "bank_total": 0, "zones": [], "sets": 0, "net_worth": 0}
+    panels: dict[Any, Any] = {}
+    html = opponent_panel(player, None, panels)
+    assert "Bob" in html and opponent_panel(player, None, panels) is html
+    other = {**player, "name": "Eve"}
+    panels[(id(other), False)] = (player, html)  # as if `other` had the id `player` had
+    assert "Eve" in opponent_panel(other, None, panels)
+    assert "is-turn" in opponent_panel({**player, "is_turn": True}, None, panels)
+
+
+@pytest.mark.django_db
 def test_a_socket_renders_the_lobby_again_only_when_what_it_shows_changed(monkeypatch) -> None:
     game = started_game(ALICE, (BOB, "Bob"), turn_seconds=0)
     memo: presenters.PartialMemo = {}

@@ -378,11 +378,27 @@ def _memo_render(template: str, context: dict[str, Any]) -> SafeString:
 
 
 @register.simple_tag
-def opponent_panel(player: Mapping[str, Any], result: Any) -> SafeString:
+def opponent_panel(player: Mapping[str, Any], result: Any,
+                   shared: dict[tuple[int, bool], tuple[Mapping[str, Any], SafeString]]
+                   | None = None) -> SafeString:
+    """An opponent's panel. `shared` is the board's public `panels` (board.board_public): a
+    panel rendered there from this very player dict (the public one every viewer reads) is
+    served again without even building its key; the dict's identity is checked, so a panel
+    is never served for another dict."""
     if player.get("is_me"):
         raise ValueError("opponent_panel renders other seats only")
-    return _memo_render("chudopoly/_opponent.html",
+    if not isinstance(shared, dict):  # a context without the public board's panels
+        shared = None
+    key = (id(player), bool(result))
+    if shared is not None:
+        kept = shared.get(key)
+        if kept is not None and kept[0] is player:
+            return kept[1]
+    html = _memo_render("chudopoly/_opponent.html",
                         {"p": player, "c": {"result": bool(result)}})
+    if shared is not None:
+        shared[key] = (player, html)
+    return html
 
 
 @register.simple_tag
