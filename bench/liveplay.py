@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import html
 import http.client
 import json
@@ -48,7 +49,9 @@ _ROOT_RE = re.compile(r'<(?:section|div|input|ol|ul|form|aside|article)\b[^>]*\b
                       + "|".join(re.escape(i) for i in ROOT_IDS) + r')"')
 _VERSION_RE = re.compile(r'id="table-version"[^>]*\bvalue="(\d+)"')
 _ERROR_RE = re.compile(r'id="frame-error"[^>]*data-code="([a-z_]*)"[^>]*>([^<]*)<')
-_VALUE_RE = re.compile(r"""\bvalue=(?:"([^"]*)"|'([^']*)')""")
+# Only values that open a JSON object can be actions; starting with a literal lets the regex
+# engine jump from one "value=" to the next instead of trying every position of the frame.
+_VALUE_RE = re.compile(r"""value=(?:"(\{[^"]*)"|'(\{[^']*)')""")
 _NEED_RE = re.compile(r'class="discard-form" data-need="(\d+)"')
 _CHECKBOX_RE = re.compile(r'type="checkbox" name="cards" value="(\d+)"')
 
@@ -86,18 +89,25 @@ def error_in(text: str) -> tuple[str, str] | None:
 
 def actions_in(fragment: str) -> list[dict[str, Any]]:
     """Every action (a JSON object with a type) the forms of a fragment offer."""
+    return list(_actions_in(fragment))
+
+
+@functools.lru_cache(maxsize=2048)
+def _actions_in(fragment: str) -> tuple[dict[str, Any], ...]:
+    # Kept by the fragment's text: a seat looks at its page after every frame, and most
+    # frames leave its hand and decision as they were. The measuring client plays hundreds
+    # of seats in one process; parsing each page again was half its CPU, and a busy client
+    # reads frames off its sockets late, which the latencies would count against the server.
     found: list[dict[str, Any]] = []
     for m in _VALUE_RE.finditer(fragment):
         raw = html.unescape(m.group(1) if m.group(1) is not None else m.group(2))
-        if not raw.startswith("{"):
-            continue
         try:
             value = json.loads(raw)
         except ValueError:
             continue
         if isinstance(value, dict) and "type" in value:
             found.append(value)
-    return found
+    return tuple(found)
 
 
 def choose_move(partials: dict[str, str], rng: random.Random) -> dict[str, Any] | None:
