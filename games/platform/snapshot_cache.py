@@ -16,7 +16,9 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from typing import Any
 
-KEEP_SECONDS = 10.0  # a token's read is useful only while its pushes are being made
+# A token's read is useful only while its pushes are being made; once a newer update of the
+# same table has been read, the older one is dropped at once (see `get`).
+KEEP_SECONDS = 10.0
 MAX_ENTRIES = 2048
 
 
@@ -29,6 +31,12 @@ class SnapshotCache:
         # The last read made of each table, whatever its token: the next move's push builds on
         # it (presenters.snapshot_after_move) instead of reading the log again.
         self._latest: OrderedDict[int, Any] = OrderedDict()
+        # Each table's newest finished read, by key. A socket that asks for an older token
+        # after it reads again (what it would have done alone): it then shows the table as
+        # it is now. Kept for KEEP_SECONDS instead, a busy process held a few hundred game
+        # states, and every full pass of the garbage collector walked them all while every
+        # socket of the process waited (docs/performance.md).
+        self._newest: dict[int, tuple[int, str]] = {}
         self.loads = 0  # reads actually made (for tests and benchmarks)
 
     def latest(self, table_id: int) -> Any | None:
@@ -63,10 +71,15 @@ class SnapshotCache:
             raise
         future.set_result(value)
         with self._lock:
+            older = self._newest.get(table_id)
+            if older is not None and older != key:
+                self._entries.pop(older, None)
+            self._newest[table_id] = key
             self._latest[table_id] = value
             self._latest.move_to_end(table_id)
             while len(self._latest) > self.max_entries:
-                self._latest.popitem(last=False)
+                gone, _ = self._latest.popitem(last=False)
+                self._newest.pop(gone, None)
         return value
 
     def _expire(self, now: float) -> None:

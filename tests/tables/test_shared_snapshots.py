@@ -35,6 +35,23 @@ def test_sockets_hearing_the_same_token_read_the_table_once() -> None:
     assert reads == [7, 7, 8]
 
 
+def test_a_tables_older_update_is_forgotten_once_a_newer_one_is_read() -> None:
+    cache = SnapshotCache()
+    reads: list[str] = []
+
+    def load(table_id: int) -> str:
+        reads.append(f"read {len(reads) + 1}")
+        return reads[-1]
+
+    cache.get(7, "token-a", load)
+    cache.get(8, "token-a", load)
+    cache.get(7, "token-b", load)
+    assert set(cache._entries) == {(8, "token-a"), (7, "token-b")}
+    # A socket still asking for the older update reads the table as it is now.
+    assert cache.get(7, "token-a", load) == "read 4"
+    assert cache.latest(7) == "read 4"
+
+
 def test_a_socket_arriving_mid_read_waits_for_that_read_instead_of_making_its_own() -> None:
     cache = SnapshotCache()
     started, release = threading.Event(), threading.Event()
