@@ -30,6 +30,7 @@ from games.platform.identity import viewer_from_scope
 from games.platform.invites import INVITE_PARAM, TableHidden, TooManyMisses, table_for_visitor
 from games.platform.lobby import LOBBY_GROUP, public_tables
 from games.platform.models import ChatMessage, Game, Seat, Table
+from games.platform.rendering import kept
 from games.platform.services import Move, TableError, chat_post, normalize_code, table_move
 from games.platform.snapshot_cache import snapshots
 from games.platform.watchers import watcher_joined, watcher_left
@@ -376,7 +377,9 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
             self.sent = {}
             parts["chat-log"] = presenters.render_chat(self.table, oob=True)
         changed = [html for key, html in parts.items() if self.sent.get(key) != html]
-        self.sent.update(parts)
+        # Plain str copies: what a socket keeps between pushes stays out of the collector's
+        # walk (rendering.kept).
+        self.sent.update((key, kept(html)) for key, html in parts.items())
         self.seen = self._fingerprint(screen.table, screen.seats, screen.game)
         if also:
             changed.append(also)

@@ -20,12 +20,13 @@ from datetime import UTC, datetime
 from typing import Any
 
 from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
 
 from games.platform import clocks
 from games.platform.identity import Viewer
 from games.platform.interface import GameEngine, get_game
 from games.platform.models import ChatMessage, Game, GameAction, Seat, Table
-from games.platform.rendering import render_unlocalized
+from games.platform.rendering import kept, render_unlocalized
 from games.platform.services import Move, decision_token, out_place, ranked_table
 
 LOG_LINES = 40
@@ -482,13 +483,14 @@ class SharedPartials:
     def get(self, key: str) -> str | None:
         with self._lock:
             html = self._entries.get(key)
-            if html is not None:
-                self._entries.move_to_end(key)
-            return html
+            if html is None:
+                return None
+            self._entries.move_to_end(key)
+        return mark_safe(html)
 
     def put(self, key: str, html: str) -> None:
         with self._lock:
-            self._entries[key] = html
+            self._entries[key] = kept(html)
             while len(self._entries) > self.MAX_ENTRIES:
                 self._entries.popitem(last=False)
 

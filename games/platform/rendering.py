@@ -35,3 +35,13 @@ def render_unlocalized(template: str, context: dict[str, Any]) -> str:
         return mark_safe(found.template.render(context))
     compiled = found.template  # type: ignore[attr-defined]
     return compiled.render(Context(context, autoescape=True, use_l10n=False))
+
+
+def kept(html: str) -> str:
+    """`html` as a plain str, for a cache that outlives the push it was made for.
+
+    A SafeString, unlike a str, is an object the garbage collector tracks: the panels, log
+    lines and partials a web process keeps were tens of thousands of them, walked by every
+    full pass of the collector while every socket of the process waited. Whoever serves a
+    kept string into a template marks it safe again (a copy made at once)."""
+    return str.__str__(html)

@@ -322,7 +322,9 @@ def test_without_the_snapshot_just_before_a_move_its_log_is_read_again() -> None
 
 
 @pytest.mark.django_db
-def test_a_seats_own_board_is_rendered_once_per_content_and_shows_what_it_holds() -> None:
+def test_a_seats_own_board_is_rendered_once_per_content_and_shows_what_it_holds(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from games.chudopoly.templatetags import chudopoly
     from games.chudopoly.templatetags.chudopoly import my_panel
 
     game = started_game(ALICE, (BOB, "Bob"), turn_seconds=0)
@@ -334,7 +336,12 @@ def test_a_seats_own_board_is_rendered_once_per_content_and_shows_what_it_holds(
     html = my_panel(mine, ctx)
     assert f'id="seat-{mine["seat"]}"' in html and "Your board" in html
     assert html in presenters.render_all(presenters.screen_from(snapshot, BOB))["players"]
-    assert my_panel(mine, ctx) is html  # the same content: the kept rendering
+    renders: list[str] = []
+    render = chudopoly.render_unlocalized
+    monkeypatch.setattr(chudopoly, "render_unlocalized",
+                        lambda name, context: renders.append(name) or render(name, context))
+    assert my_panel(mine, ctx) == html  # the same content: the kept rendering
+    assert renders == []
     richer = {**mine, "bank_total": mine["bank_total"] + 5}
     assert f"Bank <strong>{mine['bank_total'] + 5}M</strong>" in my_panel(richer, ctx)
     five = {**ctx["view"], "ruleset": {**ctx["view"]["ruleset"], "setsToWin": 5}}

@@ -30,7 +30,7 @@ from games.chudopoly.engine.cards import (
     build_deck,
     card_dict,
 )
-from games.platform.rendering import render_unlocalized
+from games.platform.rendering import kept, render_unlocalized
 
 register = template.Library()
 
@@ -355,7 +355,7 @@ def hero_cards() -> SafeString:
 # panels are now rendered once per distinct content and process. Keyed by the content itself,
 # so a stale panel cannot be served: any change makes a new key. A seat's own board is kept the
 # same way: most moves are someone else's and leave it as it was.
-_PANEL_MEMO: OrderedDict[str, SafeString] = OrderedDict()
+_PANEL_MEMO: OrderedDict[str, str] = OrderedDict()  # plain str: rendering.kept
 _PANEL_MEMO_SIZE = 2048
 _PANEL_LOCK = threading.Lock()
 
@@ -368,13 +368,14 @@ def _memo_render(template: str, context: dict[str, Any]) -> SafeString:
         html = _PANEL_MEMO.get(key)
         if html is not None:
             _PANEL_MEMO.move_to_end(key)
-            return html
-    html = mark_safe(render_unlocalized(template, context))
+    if html is not None:
+        return mark_safe(html)
+    made = mark_safe(render_unlocalized(template, context))
     with _PANEL_LOCK:
-        _PANEL_MEMO[key] = html
+        _PANEL_MEMO[key] = kept(made)
         while len(_PANEL_MEMO) > _PANEL_MEMO_SIZE:
             _PANEL_MEMO.popitem(last=False)
-    return html
+    return made
 
 
 @register.simple_tag
@@ -422,7 +423,7 @@ LOG_PEEK_LINES = 12  # the newest lines show the cards they name; older ones are
 def log_items(lines: list[Any]) -> SafeString:
     """The log's list items, newest first (one tag for the whole list: the log is the largest
     loop of a push, and each line's HTML is already kept on it)."""
-    return mark_safe("".join(log_item(line, n < LOG_PEEK_LINES)
+    return mark_safe("".join(_log_item_html(line, n < LOG_PEEK_LINES)
                              for n, line in enumerate(reversed(lines))))
 
 
@@ -431,14 +432,19 @@ def log_item(line: Any, peek: bool) -> SafeString:
     """One log line as a list item; with `peek`, the cards its events show. A line never
     changes once written, and a socket keeps its lines from push to push
     (presenters.build_log), so each is rendered once and kept on the line."""
+    return mark_safe(_log_item_html(line, peek))
+
+
+def _log_item_html(line: Any, peek: bool) -> str:
+    """log_item's HTML, escaped, as the plain str kept on the line (rendering.kept)."""
     rendered = getattr(line, "rendered", None)
     if rendered is not None and peek in rendered:
         return rendered[peek]
     cards = event_cards(line.events) if peek else []
     peek_html = ('<span class="log-peek" aria-hidden="true">'
                  + "".join(render_card(c) for c in cards) + "</span>") if cards else ""
-    html = mark_safe(f'<li data-k="{escape(line.key)}"><span class="log-text">'
-                     f"{escape(str(line))}</span>{peek_html}</li>")
+    html = kept(f'<li data-k="{escape(line.key)}"><span class="log-text">'
+                f"{escape(str(line))}</span>{peek_html}</li>")
     if rendered is not None:
         rendered[peek] = html
     return html
