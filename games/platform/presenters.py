@@ -17,6 +17,7 @@ from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import lru_cache
 from typing import Any
 
 from django.template.loader import render_to_string
@@ -518,4 +519,11 @@ def render_chat_line(message: ChatMessage) -> str:
 
 
 def render_error(message: str, code: str) -> str:
+    """The frame's answer line. The mover's "ok" rides on every move's frame, and the refusals
+    are a handful of fixed sentences: each is rendered once per process."""
+    return _rendered_error(message, code)
+
+
+@lru_cache(maxsize=256)
+def _rendered_error(message: str, code: str) -> str:
     return render_to_string("games/_frame_error.html", {"message": message, "code": code})
