@@ -2,8 +2,10 @@ from django.apps import AppConfig
 
 # Periodic jobs (task name -> seconds) for Celery beat and the in-process scheduler alike.
 # The bot watchdog re-arms bot moves lost to a restart or a dropped task (REFERENCE §7: 5 s);
-# the clocks sweep acts on expired deadlines and long disconnects nobody scheduled a task for.
-PERIODIC = {"tables.bots_watchdog": 5.0, "tables.clocks_sweep": 2.0}
+# the due-clock sweep runs out every clock whose deadline passed (a move schedules nothing for
+# its clocks: games/platform/clocks.py), so a clock runs over by at most about a second; the
+# clocks sweep gives back downtime and acts on long disconnects, stale sockets and hosts.
+PERIODIC = {"tables.bots_watchdog": 5.0, "tables.clocks_due": 1.0, "tables.clocks_sweep": 2.0}
 
 
 class GamesConfig(AppConfig):

@@ -26,12 +26,16 @@ tables with two or more humans: a game against bots waits for its player. Such g
 `bot_standins = False`: no bot ever plays a seat for its owner, so expiries in a row and lost
 connections change nothing; only the clocks decide (a missed move clock: bankrupt to the bank).
 
-How an expiry reaches a game: after each commit that moves the earliest deadline, one task
-`tables.clock_expire(game_id, due)` is scheduled at it. It does nothing if the game's
-earliest deadline is no longer `due` (whatever moved it scheduled its own). The periodic
-`tables.clocks_sweep` acts on any game whose `clock_due` passed anyway (a lost task, a
-restart) and on seats disconnected past the grace. Both lock the game row, so an expiry
-happens once however many of them arrive.
+How an expiry reaches a game: a move only stores its deadlines and their earliest,
+`Game.clock_due`; it schedules nothing (publishing one Celery task per deadline cost the web
+process about 1.6 ms of CPU on nearly half the moves, and the tasks waited in the worker's
+memory). The periodic `tables.clocks_due` (every DUE_SWEEP_SECONDS, on Celery beat or the
+in-process scheduler) finds the running games whose `clock_due` has passed, one query when none
+has, and runs `game_clock_expire` for each: a clock runs out within about a second of its
+deadline. The slower `tables.clocks_sweep` does the same and also the seats disconnected past
+the grace, stale sockets, hosts and abandoned games. Every expiry locks the game row and looks
+again at what is due under the lock, so it happens once however many sweeps (or a move at the
+same instant) arrive.
 """
 
 from __future__ import annotations
@@ -58,6 +62,7 @@ log = logging.getLogger(__name__)
 TAKEOVER_AFTER_TIMEOUTS = 3  # RULINGS: three decisions in a row timed out
 DISCONNECT_GRACE_SECONDS = 30.0  # REFERENCE §7: a dropped player's room is kept 30 s
 SWEEP_SECONDS = 2.0  # games/platform/apps.py runs the sweep this often
+DUE_SWEEP_SECONDS = 1.0  # ...and the due-clock sweep this often: the most a clock runs over
 DOWNTIME_SECONDS = 15.0  # a longer gap between sweeps means the site (or its worker) was down
 SWEEP_LIMIT = 200
 
@@ -66,7 +71,6 @@ SWEEP_LIMIT = 200
 SOCKET_CHECK_IN_SECONDS = 20.0
 SOCKET_STALE_SECONDS = 60.0
 
-CLOCK_EXPIRE_TASK = "tables.clock_expire"
 GRACE_TASK = "tables.seat_grace_check"
 HOST_GRACE_TASK = "tables.host_grace_check"
 
@@ -232,15 +236,6 @@ def due_seats(deadlines: Mapping[str, Any], at: datetime) -> list[int]:
                   if _when(e["deadline"]) <= at)
 
 
-def schedule_expiry(*, game_id: int, due: datetime | None) -> None:
-    """Ask the scheduler to look at this game at its earliest deadline (call after commit).
-
-    The task names the deadline it is for, not the game version: moves that leave the earliest
-    deadline where it was (every play of a turn but the last) need no task of their own."""
-    if due is not None:
-        scheduler.run_at(due, CLOCK_EXPIRE_TASK, game_id=game_id, due=due.isoformat())
-
-
 def reset_timeouts(game: Game, seat: int) -> None:
     """The seat's run of expiries starts again (the caller saves the game)."""
     if str(seat) in (game.timeouts or {}):
@@ -301,10 +296,11 @@ def game_clock_expire(*, game_id: int, due: str | None = None,
                       version: int | None = None) -> int:
     """Make the automatic decision for every seat whose clock has run out; returns how many.
 
-    `due` is the deadline the task was scheduled for: if the game's earliest deadline is no
-    longer that one, the task does nothing (whatever moved it scheduled its own), so a late or
-    duplicated task is harmless. `version` (tasks queued by older releases) does the same by
-    move count. The sweep passes neither: whatever is due now.
+    The sweeps pass neither `due` nor `version`: whatever is due now. Those are what the
+    `tables.clock_expire` tasks of older releases carry (one was scheduled per deadline, and
+    some may still wait in a broker during an upgrade): such a task does nothing if the game's
+    earliest deadline is no longer `due`, or its move count no longer `version`, so a late or
+    duplicated one is harmless; an early one leaves the deadline to the sweeps.
     """
     from games.platform.services import settle_locked
 
@@ -323,11 +319,7 @@ def game_clock_expire(*, game_id: int, due: str | None = None,
         lot = _lot_entry(game.deadlines)
         lot_due = lot is not None and _when(lot["deadline"]) <= at
         if not due_now and not lot_due:
-            nxt = earliest(game.deadlines)
-            if (version is not None or due is not None) and nxt is not None:
-                # Early (clocks of two hosts disagree): look again at the deadline.
-                transaction.on_commit(lambda: schedule_expiry(game_id=game_id, due=nxt))
-            return 0
+            return 0  # early (a task of an older release, hosts' clocks disagreeing)
         engine = get_game(game.game_kind)
         table = Table.objects.select_for_update().get(pk=game.table_id)
         if table.paused_at is not None:
@@ -584,31 +576,58 @@ def give_back_downtime(at: datetime) -> float:
             game.save(update_fields=["deadlines", "clock_due", "updated_at"])
             # No version: the move count is unchanged but every clock on the page moved.
             _announce(game.table, lobby=False)
-            game_id, due = game.pk, game.clock_due
-            transaction.on_commit(lambda g=game_id, d=due: schedule_expiry(game_id=g, due=d))
         log.warning("clocks: %.0f s without a sweep; gave %.0f s back to every running clock",
                     gap, lost.total_seconds())
         return lost.total_seconds()
 
 
-def clocks_sweep(*, limit: int = SWEEP_LIMIT) -> int:
-    """Act on every running game whose clock has run out and every seat gone past the grace,
-    whether or not a task was scheduled for it (after giving back any time the site was down).
-    Returns how many seats it acted on."""
-    at = now()
-    if give_back_downtime(at):
-        at = now()
+def _due_games(at: datetime, limit: int) -> list[int]:
+    """Running games whose earliest deadline has passed by `at`, the longest overdue first.
+
+    One query. `clock_due` has no index of its own on purpose (models.Game.Meta: a move that
+    changed an indexed column could not update its row in place): the partial index of running
+    games finds the few rows to compare. Paused games wait; abandoned ones are left out, so
+    they cannot fill the batch (their clocks wait, games/platform/abandoned.py)."""
+    return list(Game.objects.filter(abandoned.played(), status=Game.Status.RUNNING,
+                                    clock_due__lte=at, table__paused_at__isnull=True)
+                .order_by("clock_due").values_list("pk", flat=True)[:limit])
+
+
+def _expire_games(game_ids: Sequence[int]) -> int:
     acted = 0
-    # Abandoned games are left out: their clocks wait, and they must not fill the batch.
-    due = (Game.objects.filter(abandoned.played(), status=Game.Status.RUNNING, clock_due__lte=at,
-                               table__paused_at__isnull=True)
-           .order_by("clock_due").values_list("pk", flat=True)[:limit])
-    for game_id in list(due):
+    for game_id in game_ids:
         try:
             acted += game_clock_expire(game_id=game_id)
         except Exception:
             # One broken game must not stop the others; the next sweep tries it again.
             log.exception("clocks sweep: game %s", game_id)
+    return acted
+
+
+def expire_due(*, limit: int = SWEEP_LIMIT) -> int:
+    """The due-clock sweep (`tables.clocks_due`, every DUE_SWEEP_SECONDS): the automatic
+    decisions of every running game whose clock has run out. Returns how many seats it acted
+    on. When nothing is due, which is nearly always, it is one read and nothing else."""
+    at = now()
+    due = _due_games(at, limit)
+    if not due:
+        return 0
+    # Something is due: if the site was down, the time lost is given back first (it may be
+    # why the deadline passed), as the slower sweep would, and the due games looked up again.
+    if give_back_downtime(at):
+        due = _due_games(now(), limit)
+    return _expire_games(due)
+
+
+def clocks_sweep(*, limit: int = SWEEP_LIMIT) -> int:
+    """After giving back any time the site was down: act on every running game whose clock has
+    run out (as `expire_due` does, in case that sweep is behind), on every seat gone past the
+    grace, on stale sockets, hosts gone before the start and abandoned games. Returns how many
+    seats it acted on."""
+    at = now()
+    if give_back_downtime(at):
+        at = now()
+    acted = _expire_games(_due_games(at, limit))
     drop_stale_sockets(at)
     cutoff = at - timedelta(seconds=disconnect_grace_seconds())
     no_standins = [k for k in registered_games() if not standins(get_game(k))]

@@ -406,8 +406,6 @@ def _deal(table: Table, engine: GameEngine, *, number: int) -> Game:
     table.save(update_fields=["status", "turn_seconds", "response_seconds", "updated_at"])
     _announce(table, version=0)
     transaction.on_commit(lambda: schedule_bot_moves(game_id=game.pk))
-    due = game.clock_due
-    transaction.on_commit(lambda: clocks.schedule_expiry(game_id=game.pk, due=due))
     return game
 
 
@@ -714,8 +712,9 @@ def settle_locked(game: Game, table: Table, engine: GameEngine,
                   old_deadlines: Mapping[str, Any], *,
                   seats: Sequence[Seat] | None = None) -> None:
     """Save a game after its actions: the deadlines now owed, then (after the commit) the
-    table's sockets hear the new version and the bots and the clock are scheduled. `seats`
-    are the table's seats if the caller read them under the lock (no second read)."""
+    table's sockets hear the new version and the bots are scheduled. The clocks need nothing
+    scheduled: the due-clock sweep finds the saved `clock_due` (games/platform/clocks.py).
+    `seats` are the table's seats if the caller read them under the lock (no second read)."""
     running = game.status == Game.Status.RUNNING
     game.deadlines = clocks.next_deadlines(engine, game.state, table, old_deadlines,
                                            players=game.players) if running else {}
@@ -723,7 +722,7 @@ def settle_locked(game: Game, table: Table, engine: GameEngine,
     moverows.save_move(game)
     _announce(table, version=game.version, lobby=not running)
     if running:
-        game_id, version, due = game.pk, game.version, game.clock_due
+        game_id, version = game.pk, game.version
         # Which bots owe a move is known here, under the lock: scheduling them after the commit
         # needs no second read of the game (the task checks the version anyway).
         deciding = engine.to_decide(game.state)
@@ -742,10 +741,6 @@ def settle_locked(game: Game, table: Table, engine: GameEngine,
         if autos:
             transaction.on_commit(lambda: broadcast.after_push(
                 lambda: _schedule_auto_tasks(game_id, version, autos)))
-        if due is not None and due != clocks.earliest(old_deadlines):
-            # The task already scheduled for an unchanged deadline still stands.
-            transaction.on_commit(lambda: broadcast.after_push(
-                lambda: clocks.schedule_expiry(game_id=game_id, due=due)))
 
 
 # --- bots --------------------------------------------------------------------------------------
@@ -999,9 +994,8 @@ def _unpause_locked(table: Table) -> None:
             game.deadlines = clocks.shift_deadlines(game.deadlines, held)
             game.clock_due = clocks.earliest(game.deadlines)
             game.save(update_fields=["deadlines", "clock_due", "updated_at"])
-        game_id, due = game.pk, game.clock_due
+        game_id = game.pk
         transaction.on_commit(lambda: schedule_bot_moves(game_id=game_id))
-        transaction.on_commit(lambda: clocks.schedule_expiry(game_id=game_id, due=due))
     table.paused_at = None
     table.save(update_fields=["paused_at", "updated_at"])
 

@@ -70,15 +70,26 @@ def auto_move(game_id: int, seat: int, version: int, decision: str | None = None
 @_task("tables.clock_expire", also="chudopoly.clock_expire")
 def clock_expire(game_id: int, due: str | None = None, version: int | None = None) -> int:
     """The deadline `due` came: the automatic decisions (nothing if the deadline moved).
-    `version` is what tasks queued by older releases carry instead."""
+
+    Nothing schedules it any more (the due-clock sweep below runs clocks out); it stays for the
+    tasks earlier releases queued, one per deadline (`due`, or the oldest: `version`)."""
     from games.platform.clocks import game_clock_expire
 
     return game_clock_expire(game_id=game_id, due=due, version=version)
 
 
+@shared_task(name="tables.clocks_due")
+def clocks_due() -> int:
+    """Every clock whose deadline has passed runs out (one read when none has)."""
+    from games.platform.clocks import expire_due
+
+    return expire_due()
+
+
 @_task("tables.clocks_sweep", also="chudopoly.clocks_sweep")
 def clocks_sweep() -> int:
-    """Expired clocks and seats gone past the grace, whether or not a task was scheduled."""
+    """Given-back downtime, expired clocks, seats gone past the grace, stale sockets, hosts
+    and abandoned games."""
     from games.platform.clocks import clocks_sweep as sweep
 
     return sweep()

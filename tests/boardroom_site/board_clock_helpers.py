@@ -83,8 +83,9 @@ def deadline_in(game: Game, key: str | int, clock: Clock) -> float:
 
 
 def expire(game: Game) -> int:
-    """Whatever the clocks owe now (as the sweep would), then the game as it is."""
-    n = clocks.game_clock_expire(game_id=game.pk)
+    """Whatever the clocks owe now, through the due-clock sweep the site runs every second
+    (`tables.clocks_due`); the game is then read again."""
+    n = clocks.expire_due()
     game.refresh_from_db()
     return n
 

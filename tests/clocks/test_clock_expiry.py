@@ -132,25 +132,29 @@ def test_the_turn_clock_pauses_while_a_response_is_owed(alice: Viewer, bob: View
     assert left.total_seconds() == pytest.approx(40, abs=1)  # resumed, not restarted
 
 
-def _expiry_jobs() -> list[tuple[datetime, dict[str, object]]]:
-    return [(when, kw) for when, task, kw in in_process_scheduler().pending()
-            if task == "tables.clock_expire"]
+def _scheduled() -> list[str]:
+    return [task for _when, task, _kwargs in in_process_scheduler().pending()]
 
 
-def test_the_clock_task_is_scheduled_at_the_deadline_and_names_it(
-        alice: Viewer, bob: Viewer, django_capture_on_commit_callbacks) -> None:
+def test_a_move_schedules_no_clock_task_and_the_due_sweep_runs_the_clock_out_at_its_deadline(
+        alice: Viewer, bob: Viewer, clock, django_capture_on_commit_callbacks) -> None:
     with django_capture_on_commit_callbacks(execute=True):
         game = started_game(alice, (bob, "Bob"))
+        game = end_turn(game, game.state["turn"])  # the earliest deadline moves
+    assert _scheduled() == []  # two humans: no bot, no auto move, and nothing for the clocks
     turn = game.state["turn"]
     deadline = datetime.fromisoformat(game.deadlines[str(turn)]["deadline"])
-    assert _expiry_jobs() == [(deadline, {"game_id": game.pk, "due": deadline.isoformat()})]
-    with django_capture_on_commit_callbacks(execute=True):
-        game = end_turn(game, turn)
-    (when, kwargs) = _expiry_jobs()[-1]
-    assert when == game.clock_due and kwargs["due"] == game.clock_due.isoformat()
+    assert game.clock_due == deadline
+    clock.advance((deadline - clock.now()).total_seconds() - 0.5)
+    assert clocks.expire_due() == 0  # half a second early: nothing yet
+    clock.advance(1)
+    assert clocks.expire_due() == 1
+    game.refresh_from_db()
+    assert [(x.seat, x.action["type"]) for x in clock_actions(game)] == [(turn, "end_turn")]
+    assert clocks.expire_due() == 0  # once only
 
 
-def test_a_play_that_leaves_the_deadline_where_it_was_schedules_no_new_task(
+def test_a_play_that_leaves_the_deadline_where_it_was_schedules_nothing_either(
         alice: Viewer, bob: Viewer, django_capture_on_commit_callbacks) -> None:
     game = started_game(alice, (bob, "Bob"))
     turn = game.state["turn"]
@@ -160,7 +164,7 @@ def test_a_play_that_leaves_the_deadline_where_it_was_schedules_no_new_task(
     with django_capture_on_commit_callbacks(execute=True):
         game = act(game, turn, first_legal(game, turn, "bank"))
     assert game.clock_due == due  # the same turn clock
-    assert _expiry_jobs() == []
+    assert _scheduled() == []
 
 
 def test_a_late_or_duplicate_clock_task_does_nothing(alice: Viewer, bob: Viewer,
@@ -187,17 +191,19 @@ def test_a_task_queued_by_an_older_release_still_checks_the_version(
     assert clock_expire(game_id=game.pk, version=game.version) == 1
 
 
-def test_an_early_clock_task_waits_for_the_deadline(alice: Viewer, bob: Viewer, clock,
-                                                    django_capture_on_commit_callbacks) -> None:
+def test_an_early_clock_task_of_an_older_release_does_nothing_and_the_sweep_acts_at_the_deadline(
+        alice: Viewer, bob: Viewer, clock, django_capture_on_commit_callbacks) -> None:
     game = started_game(alice, (bob, "Bob"))
     in_process_scheduler().clear()
     clock.advance(30)
     due = game.clock_due.isoformat()
     with django_capture_on_commit_callbacks(execute=True):
         assert clock_expire(game_id=game.pk, due=due) == 0
-    (when, kwargs), = _expiry_jobs()
-    assert kwargs == {"game_id": game.pk, "due": due}
-    assert when == datetime.fromisoformat(game.deadlines[str(game.state["turn"])]["deadline"])
+    assert _scheduled() == []  # not scheduled again: the due sweep will see the deadline
+    assert clock_actions(game) == []
+    clock.advance(31)
+    assert clocks.expire_due() == 1
+    assert [x.action["type"] for x in clock_actions(game)] == ["end_turn"]
 
 
 def test_games_decided_by_the_clock_replay_to_the_same_state(alice: Viewer, bob: Viewer,

@@ -103,8 +103,8 @@ def test_the_seam_asks_for_no_result_of_a_fire_and_forget_task_and_keeps_pings_r
     monkeypatch.setattr(app, "send_task",
                         lambda name, **options: sent.update({name: options["ignore_result"]}))
     with override_settings(TASK_BACKEND="celery"):
-        scheduler.run_after(60, "tables.clock_expire", game_id=1, due="2026-12-02T00:00:00")
+        scheduler.run_after(60, "tables.seat_grace_check", seat_id=1, since="2026-12-02T00:00")
         scheduler.run_after(60, "tables.bot_move", game_id=1, seat=0, version=1)
         scheduler.run_after(60, "chudopoly.ping", token="health")
-    assert sent == {"tables.clock_expire": True, "tables.bot_move": True,
+    assert sent == {"tables.seat_grace_check": True, "tables.bot_move": True,
                     "chudopoly.ping": False}

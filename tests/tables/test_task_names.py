@@ -58,4 +58,4 @@ def test_a_fresh_celery_process_schedules_every_periodic_sweep_for_beat() -> Non
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                          cwd=Path(__file__).resolve().parents[2], timeout=120, check=True)
     scheduled = json.loads(out.stdout.strip().splitlines()[-1])
-    assert {"tables.bots_watchdog", "tables.clocks_sweep"} <= set(scheduled)
+    assert {"tables.bots_watchdog", "tables.clocks_due", "tables.clocks_sweep"} <= set(scheduled)
