@@ -253,6 +253,9 @@ def policy(state: dict[str, Any], seat: int, me: int | None = None) -> dict[str,
         legal = [{"type": "pay", "cards": []}, {"type": "scoop"}]
     else:
         legal = legal_actions(state, seat)
+        plain = medium.plain_accept(legal)
+        if plain is not None:
+            return plain
     o = Obs.from_state(state, seat, legal)
     with medium.playing(STYLE if seat == me else medium.STANDARD):
         if PLAYOUT_EXACT:

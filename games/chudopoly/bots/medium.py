@@ -806,5 +806,23 @@ def decide(o: Obs, rng: random.Random | None = None, rearrange: bool = True
     return band[0]
 
 
+def plain_accept(legal: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """`decide`'s answer to charges and steals when no OPSEC is listed, read from the listed
+    actions alone: accepting the first chain (what `respond` returns then). None when the
+    decision needs the seat's picture. Most answers are these; building an `Obs` for them
+    was about a fifth of their cost."""
+    first = None
+    for a in legal:
+        if a["type"] == "respond":
+            if a["answer"] != "accept":
+                return None
+            if first is None:
+                first = a
+    return first
+
+
 def choose_action(view: dict[str, Any]) -> dict[str, Any]:
+    plain = plain_accept(view["legal"])
+    if plain is not None:
+        return plain
     return decide(Obs.from_view(view), LazyRng(view, "medium"))  # type: ignore[arg-type]
