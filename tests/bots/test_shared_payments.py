@@ -1,10 +1,20 @@
-"""Shortcuts on the bots' path decide exactly as the full decision does."""
+"""Shortcuts on the bots' path decide exactly as the full decision does: a shared view (the
+arena's) lists a payer's payment selections only when its legal list is read, and the bots
+decide from it as from the full, unshared view; the medium bot accepts a charge it has no
+OPSEC for without weighing its picture."""
 
 from __future__ import annotations
+
+import json
+import operator
+from typing import Any
+
+import pytest
 
 from games.chudopoly import engine
 from games.chudopoly.bots import choose_action, medium
 from games.chudopoly.bots.observe import Obs
+from games.chudopoly.engine.view import unlisted_payments
 
 
 def decisions(seed: int, kind: str, limit: int = 40) -> list[tuple[dict, int]]:
@@ -26,6 +36,49 @@ def decisions(seed: int, kind: str, limit: int = 40) -> list[tuple[dict, int]]:
         action = choose_action(engine.view(state, seat, shared=True), level="medium")
         state = engine.apply(state, seat, action).state
     return out
+
+
+@pytest.mark.parametrize("level", ["easy", "medium"])
+def test_a_bot_pays_from_a_shared_view_as_from_the_full_view(level: str) -> None:
+    for state, seat in decisions(20010, "pay"):
+        full = choose_action(engine.view(state, seat), level=level)
+        assert choose_action(engine.view(state, seat, shared=True), level=level) == full
+
+
+def test_the_hard_bot_pays_from_a_shared_view_as_from_the_full_view() -> None:
+    from games.chudopoly.bots import hard
+
+    for state, seat in decisions(20011, "pay", limit=6):
+        full = hard.choose_action(engine.view(state, seat), budget=3600.0, steps=200)
+        shared = engine.view(state, seat, shared=True)
+        assert hard.choose_action(shared, budget=3600.0, steps=200) == full
+
+
+def test_a_payers_shared_legal_list_reads_as_the_full_one_however_it_is_read() -> None:
+    import copy
+    import pickle
+
+    for state, seat in decisions(20012, "pay", limit=5):
+        want = engine.legal_actions(state, seat)
+        reads: list[Any] = [
+            list, len, bool, repr, json.dumps, copy.deepcopy, lambda x: x[-1], lambda x: x[:2],
+            lambda x: pickle.loads(pickle.dumps(x)), lambda x: list(reversed(x)),
+            lambda x: operator.add(x, [None]), lambda x, want=want: x == want,
+            lambda x, want=want: want[0] in x, lambda x, want=want: x.index(want[-1])]
+        for read in reads:
+            legal = engine.view(state, seat, shared=True)["legal"]
+            assert unlisted_payments(legal) is not None
+            assert read(legal) == read(want)
+            assert unlisted_payments(legal) is None  # listed now: read as it is
+
+
+def test_a_shared_view_of_an_owed_payment_says_so_before_listing_it() -> None:
+    for state, seat in decisions(20012, "pay", limit=5):
+        legal = engine.view(state, seat, shared=True)["legal"]
+        answers = [a for a in engine.legal_actions(state, seat) if a["type"] == "respond"]
+        assert unlisted_payments(legal) == answers
+    # Every other list is read as it is.
+    assert unlisted_payments(engine.legal_actions(state, seat)) is None
 
 
 def test_the_medium_bot_accepts_a_charge_without_opsec_as_its_full_decision_does() -> None:

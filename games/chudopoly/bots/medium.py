@@ -35,6 +35,7 @@ from typing import Any
 from games.chudopoly.engine.board import SET_SIZE
 from games.chudopoly.engine.recent import Recent
 from games.chudopoly.engine.state import HAND_LIMIT, REARRANGE_BUDGET
+from games.chudopoly.engine.view import unlisted_payments
 
 from .observe import LazyRng, Obs, draws_nothing
 
@@ -821,8 +822,17 @@ def plain_accept(legal: list[dict[str, Any]]) -> dict[str, Any] | None:
     return first
 
 
+# What `decide` reads of a payer's listed selections: only that a payment is listed (it pays
+# with its own knapsack, `payment`).
+_OWED = ({"type": "pay", "cards": []}, {"type": "scoop"})
+
+
 def choose_action(view: dict[str, Any]) -> dict[str, Any]:
-    plain = plain_accept(view["legal"])
+    legal = view["legal"]
+    answers = unlisted_payments(legal)
+    if answers is not None:  # a shared view: the payment selections are not listed yet
+        legal = [*answers, *_OWED]
+    plain = plain_accept(legal)
     if plain is not None:
         return plain
-    return decide(Obs.from_view(view), LazyRng(view, "medium"))  # type: ignore[arg-type]
+    return decide(Obs.from_view(view, legal), LazyRng(view, "medium"))  # type: ignore[arg-type]

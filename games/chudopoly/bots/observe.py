@@ -67,7 +67,10 @@ class Obs:
         self._seats: dict[int, dict[Any, float]] = {}  # medium.seat_memo, by seat
 
     @classmethod
-    def from_view(cls, view: dict[str, Any]) -> Obs:
+    def from_view(cls, view: dict[str, Any], legal: list[dict[str, Any]] | None = None
+                  ) -> Obs:
+        """The seat's picture in `view`; `legal` stands for the view's legal actions when
+        given (the medium bot's, for a payment whose selections it does not read)."""
         o = cls()
         o.me = view["viewer"]
         o.rules = rules = view["ruleset"]
@@ -107,7 +110,7 @@ class Obs:
                 if isinstance(pending.get(k), dict):
                     pending[k] = pending[k]["id"]
         o.pending = pending
-        o.legal = view["legal"]
+        o.legal = view["legal"] if legal is None else legal
         discard = view.get("discard", ())
         o.discard = shared_ids(discard) or list(map(_id, discard))
         return o
