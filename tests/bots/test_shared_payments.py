@@ -84,6 +84,23 @@ def test_a_shared_view_of_an_owed_payment_says_so_before_listing_it() -> None:
 def test_the_medium_bot_accepts_a_charge_without_opsec_as_its_full_decision_does() -> None:
     for state, seat in decisions(20013, "accept"):
         view = engine.view(state, seat)
-        plain = medium.plain_accept(view["legal"])
+        plain = medium.plain_move(view["legal"])
         assert plain is not None
         assert plain == medium.decide(Obs.from_view(view))
+
+
+def test_the_medium_bot_ends_a_turn_with_nothing_else_listed_as_its_full_decision_does() -> None:
+    seen = 0
+    for seed in (20014, 20015, 20016):
+        state = engine.new_game(ruleset={"preset": "chudopoly"}, seats=5, seed=seed)
+        while state["result"] is None:
+            seat = engine.to_decide(state)[0]
+            view = engine.view(state, seat)
+            plain = medium.plain_move(view["legal"])
+            if [a["type"] for a in view["legal"]] == ["end_turn", "scoop"]:
+                seen += 1
+                assert plain == {"type": "end_turn"} == medium.decide(Obs.from_view(view))
+            elif plain is None or plain["type"] != "respond":
+                assert plain is None  # anything else on one's turn is weighed
+            state = engine.apply(state, seat, choose_action(view, level="medium")).state
+    assert seen >= 10

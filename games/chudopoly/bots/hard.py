@@ -253,7 +253,7 @@ def policy(state: dict[str, Any], seat: int, me: int | None = None) -> dict[str,
         legal = [{"type": "pay", "cards": []}, {"type": "scoop"}]
     else:
         legal = legal_actions(state, seat)
-        plain = medium.plain_accept(legal)
+        plain = medium.plain_move(legal)
         if plain is not None:
             return plain
     o = Obs.from_state(state, seat, legal)

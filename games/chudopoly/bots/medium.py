@@ -807,18 +807,23 @@ def decide(o: Obs, rng: random.Random | None = None, rearrange: bool = True
     return band[0]
 
 
-def plain_accept(legal: list[dict[str, Any]]) -> dict[str, Any] | None:
-    """`decide`'s answer to charges and steals when no OPSEC is listed, read from the listed
-    actions alone: accepting the first chain (what `respond` returns then). None when the
-    decision needs the seat's picture. Most answers are these; building an `Obs` for them
-    was about a fifth of their cost."""
+def plain_move(legal: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """`decide`'s move when the listed actions alone settle it, else None (the decision needs
+    the seat's picture): with charges or steals to answer and no OPSEC listed, accepting the
+    first chain (what `respond` returns then); with nothing but ending the turn (and
+    scooping) listed, ending it. Most answers and a few turns' ends are these; building an
+    `Obs` for an answer was about a fifth of its cost."""
     first = None
     for a in legal:
-        if a["type"] == "respond":
+        typ = a["type"]
+        if typ == "respond":
             if a["answer"] != "accept":
                 return None
             if first is None:
                 first = a
+    if first is None and len(legal) == 2 and legal[0]["type"] == "end_turn" \
+            and legal[1]["type"] == "scoop":
+        return legal[0]
     return first
 
 
@@ -832,7 +837,7 @@ def choose_action(view: dict[str, Any]) -> dict[str, Any]:
     answers = unlisted_payments(legal)
     if answers is not None:  # a shared view: the payment selections are not listed yet
         legal = [*answers, *_OWED]
-    plain = plain_accept(legal)
+    plain = plain_move(legal)
     if plain is not None:
         return plain
     return decide(Obs.from_view(view, legal), LazyRng(view, "medium"))  # type: ignore[arg-type]
