@@ -370,22 +370,7 @@ def _action_gain(o: Obs, a: dict[str, Any]) -> float:
     key = cat.key[cid]
     keep = keep_value(o, cid)
     if key == "tdy_orders":  # the commonest: listed per target, card taken and card given
-        t = a["target"]
-        memo = o._memo
-        take_key = ("tdy_take", t, a["take"])
-        taking = memo.get(take_key)
-        if taking is None:
-            taking = memo[take_key] = _tdy_take(o, t, a["take"])
-        give_key = ("tdy_give", t, a["give"])
-        giving = memo.get(give_key)
-        if giving is None:
-            giving = memo[give_key] = _tdy_give(o, t, a["give"])
-        received, their_loss, their_threat = taking
-        my_loss, their_gain = giving
-        gain = received - my_loss
-        gain += their_threat * their_loss
-        gain -= their_threat * their_gain * 0.7
-        return gain - keep
+        return _tdy_gain(o, a, keep)
     if key in ("rent_pair", "rent_any"):
         return _rent_gain(o, a, 2 ** o.surge) - keep * st.charge_keep
     if key == "pcs_orders":
@@ -430,6 +415,36 @@ def _action_gain(o: Obs, a: dict[str, Any]) -> float:
 
 
 HOUSE, FOC = 3, 4
+
+
+def _tdy_gain(o: Obs, a: dict[str, Any], keep: float) -> float:
+    """A TDY Orders swap's score from its parts (`play_scores` inlines the same sum)."""
+    t = a["target"]
+    takes, gives = _tdy_parts(o, t)
+    taking = takes.get(a["take"])
+    if taking is None:
+        taking = takes[a["take"]] = _tdy_take(o, t, a["take"])
+    giving = gives.get(a["give"])
+    if giving is None:
+        giving = gives[a["give"]] = _tdy_give(o, t, a["give"])
+    received, their_loss, their_threat = taking
+    my_loss, their_gain = giving
+    gain = received - my_loss
+    gain += their_threat * their_loss
+    gain -= their_threat * their_gain * 0.7
+    return gain - keep
+
+
+def _tdy_parts(o: Obs, t: int) -> tuple[dict[int, tuple[float, float, float]],
+                                        dict[int, tuple[float, float]]]:
+    """This decision's TDY Orders parts against `t`: {card taken: `_tdy_take`}, {card given:
+    `_tdy_give`}, filled as the swaps are scored."""
+    memo = o._memo
+    key = ("tdy", t)
+    hit = memo.get(key)
+    if hit is None:
+        hit = memo[key] = ({}, {})
+    return hit
 
 
 def _tdy_take(o: Obs, t: int, take: int) -> tuple[float, float, float]:
@@ -608,11 +623,33 @@ def play_scores(o: Obs, rearrange: bool = True) -> list[tuple[float, dict[str, A
     hard bot's playouts, where they are rare and cost time)."""
     out: list[tuple[float, dict[str, Any]]] = []
     add = out.append
+    card_key = o.cat.key
+    tdy_target = None  # the TDY Orders swaps are listed per target, in runs: its parts' tables
     for a in o.legal:
         typ = a["type"]
         # The commonest types first (action cards list one play per target and card).
         if typ == "action":
-            add((_action_gain(o, a), a))
+            cid = a["card"]
+            if card_key[cid] == "tdy_orders":
+                # The commonest play (target x card taken x card given): `_tdy_gain`, inline.
+                t = a["target"]
+                if t != tdy_target:
+                    tdy_target = t
+                    takes, gives = _tdy_parts(o, t)
+                taking = takes.get(a["take"])
+                if taking is None:
+                    taking = takes[a["take"]] = _tdy_take(o, t, a["take"])
+                giving = gives.get(a["give"])
+                if giving is None:
+                    giving = gives[a["give"]] = _tdy_give(o, t, a["give"])
+                received, their_loss, their_threat = taking
+                my_loss, their_gain = giving
+                gain = received - my_loss
+                gain += their_threat * their_loss
+                gain -= their_threat * their_gain * 0.7
+                add((gain - keep_value(o, cid), a))
+            else:
+                add((_action_gain(o, a), a))
         elif typ == "move" or typ == "swap":
             if rearrange:
                 add((_move_gain(o, a), a))
