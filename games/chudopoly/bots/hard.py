@@ -50,7 +50,7 @@ from .determinize import sample_world
 from .observe import Obs, seed_from, seed_of
 
 DEFAULT_BUDGET = 1.0  # seconds per decision
-STEPS_PER_SECOND = 3000  # engine steps (apply + medium decision) per second of budget
+STEPS_PER_SECOND = 3600  # engine steps (apply + medium decision) per second of budget
 CANDIDATES = 6
 PAY_CANDIDATES = 4
 ROLLOUT_STEP_CAP = 400
