@@ -63,7 +63,8 @@ def test_a_payers_shared_legal_list_reads_as_the_full_one_however_it_is_read() -
         reads: list[Any] = [
             list, len, bool, repr, json.dumps, copy.deepcopy, lambda x: x[-1], lambda x: x[:2],
             lambda x: pickle.loads(pickle.dumps(x)), lambda x: list(reversed(x)),
-            lambda x: operator.add(x, [None]), lambda x, want=want: x == want,
+            lambda x: operator.add(x, [None]), lambda x: x * 2, lambda x: 2 * x,
+            lambda x: x < [], lambda x: x >= [], lambda x, want=want: x == want,
             lambda x, want=want: want[0] in x, lambda x, want=want: x.index(want[-1])]
         for read in reads:
             legal = engine.view(state, seat, shared=True)["legal"]

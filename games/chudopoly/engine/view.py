@@ -229,8 +229,25 @@ class _Payments(list):
 
     __hash__ = None  # type: ignore[assignment]
 
+    def __lt__(self, other: object) -> bool:
+        return list.__lt__(self._listed(), other)
+
+    def __le__(self, other: object) -> bool:
+        return list.__le__(self._listed(), other)
+
+    def __gt__(self, other: object) -> bool:
+        return list.__gt__(self._listed(), other)
+
+    def __ge__(self, other: object) -> bool:
+        return list.__ge__(self._listed(), other)
+
     def __add__(self, other):
         return list.__add__(self._listed(), other)
+
+    def __mul__(self, n):
+        return list.__mul__(self._listed(), n)
+
+    __rmul__ = __mul__
 
     def __repr__(self) -> str:
         return list.__repr__(self._listed())
