@@ -5,9 +5,10 @@
         bench/hard_steps.py --searches 3    # less the same with --searches 0
 
 Five medium bots play deals 20003-20005; at every 7th position where the deciding seat has a
-play left, `hard.search` runs with a fixed budget of 3000 steps (the default budget's, and a
-deadline it never reaches), so the same steps are taken whatever the machine: the figure is
-how many of them one second of CPU buys (`hard.STEPS_PER_SECOND` assumes 3000).
+play left, `hard.search` runs with a fixed budget of 3000 steps (and a deadline it never
+reaches), so the same steps are taken whatever the machine: the figure is how many of them one
+second of CPU buys (a decision's budget of 1 s takes `hard.STEPS_PER_SECOND` steps, set well
+below this average so that the slowest positions fit too).
 """
 
 from __future__ import annotations

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from games.chudopoly.bots import easy, hard, medium
+from games.chudopoly.engine.view import unlisted_payments
 
 Chooser = Callable[[dict[str, Any]], dict[str, Any]]
 
@@ -36,7 +37,10 @@ def choose_action(view: dict[str, Any], *, level: str = "basic",
                   game_kind: str = "chudopoly") -> dict[str, Any]:
     """One action for the seat the view belongs to (legal: drawn from `view["legal"]`, or a
     payment/discard selection the engine's rule accepts)."""
-    if not any(a.get("type") != "scoop" for a in view.get("legal") or ()):
+    legal = view.get("legal")
+    # A shared view's owed payment is a decision, even before its selections are listed.
+    if unlisted_payments(legal) is None and not any(a.get("type") != "scoop"
+                                                    for a in legal or ()):
         # Nothing is owed (scooping is always listed, and a bot never scoops).
         raise ValueError("The bot has no decision to make")
     if game_kind != "chudopoly":

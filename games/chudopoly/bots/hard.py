@@ -50,7 +50,8 @@ from .determinize import sample_world
 from .observe import Obs, seed_from, seed_of
 
 DEFAULT_BUDGET = 1.0  # seconds per decision
-STEPS_PER_SECOND = 3000  # engine steps (apply + medium decision) per second of budget
+STEPS_PER_SECOND = 3000  # engine steps (apply + medium decision) per second of budget; 3600
+# and 4000 won no more against three mediums (docs/bots.md), so the cheaper steps buy headroom
 CANDIDATES = 6
 PAY_CANDIDATES = 4
 ROLLOUT_STEP_CAP = 400
@@ -253,6 +254,9 @@ def policy(state: dict[str, Any], seat: int, me: int | None = None) -> dict[str,
         legal = [{"type": "pay", "cards": []}, {"type": "scoop"}]
     else:
         legal = legal_actions(state, seat)
+        plain = medium.plain_move(legal)
+        if plain is not None:
+            return plain
     o = Obs.from_state(state, seat, legal)
     with medium.playing(STYLE if seat == me else medium.STANDARD):
         if PLAYOUT_EXACT:

@@ -35,6 +35,7 @@ from typing import Any
 from games.chudopoly.engine.board import SET_SIZE
 from games.chudopoly.engine.recent import Recent
 from games.chudopoly.engine.state import HAND_LIMIT, REARRANGE_BUDGET
+from games.chudopoly.engine.view import unlisted_payments
 
 from .observe import LazyRng, Obs, draws_nothing
 
@@ -369,22 +370,7 @@ def _action_gain(o: Obs, a: dict[str, Any]) -> float:
     key = cat.key[cid]
     keep = keep_value(o, cid)
     if key == "tdy_orders":  # the commonest: listed per target, card taken and card given
-        t = a["target"]
-        memo = o._memo
-        take_key = ("tdy_take", t, a["take"])
-        taking = memo.get(take_key)
-        if taking is None:
-            taking = memo[take_key] = _tdy_take(o, t, a["take"])
-        give_key = ("tdy_give", t, a["give"])
-        giving = memo.get(give_key)
-        if giving is None:
-            giving = memo[give_key] = _tdy_give(o, t, a["give"])
-        received, their_loss, their_threat = taking
-        my_loss, their_gain = giving
-        gain = received - my_loss
-        gain += their_threat * their_loss
-        gain -= their_threat * their_gain * 0.7
-        return gain - keep
+        return _tdy_gain(o, a, keep)
     if key in ("rent_pair", "rent_any"):
         return _rent_gain(o, a, 2 ** o.surge) - keep * st.charge_keep
     if key == "pcs_orders":
@@ -429,6 +415,36 @@ def _action_gain(o: Obs, a: dict[str, Any]) -> float:
 
 
 HOUSE, FOC = 3, 4
+
+
+def _tdy_gain(o: Obs, a: dict[str, Any], keep: float) -> float:
+    """A TDY Orders swap's score from its parts (`play_scores` inlines the same sum)."""
+    t = a["target"]
+    takes, gives = _tdy_parts(o, t)
+    taking = takes.get(a["take"])
+    if taking is None:
+        taking = takes[a["take"]] = _tdy_take(o, t, a["take"])
+    giving = gives.get(a["give"])
+    if giving is None:
+        giving = gives[a["give"]] = _tdy_give(o, t, a["give"])
+    received, their_loss, their_threat = taking
+    my_loss, their_gain = giving
+    gain = received - my_loss
+    gain += their_threat * their_loss
+    gain -= their_threat * their_gain * 0.7
+    return gain - keep
+
+
+def _tdy_parts(o: Obs, t: int) -> tuple[dict[int, tuple[float, float, float]],
+                                        dict[int, tuple[float, float]]]:
+    """This decision's TDY Orders parts against `t`: {card taken: `_tdy_take`}, {card given:
+    `_tdy_give`}, filled as the swaps are scored."""
+    memo = o._memo
+    key = ("tdy", t)
+    hit = memo.get(key)
+    if hit is None:
+        hit = memo[key] = ({}, {})
+    return hit
 
 
 def _tdy_take(o: Obs, t: int, take: int) -> tuple[float, float, float]:
@@ -607,11 +623,33 @@ def play_scores(o: Obs, rearrange: bool = True) -> list[tuple[float, dict[str, A
     hard bot's playouts, where they are rare and cost time)."""
     out: list[tuple[float, dict[str, Any]]] = []
     add = out.append
+    card_key = o.cat.key
+    tdy_target = None  # the TDY Orders swaps are listed per target, in runs: its parts' tables
     for a in o.legal:
         typ = a["type"]
         # The commonest types first (action cards list one play per target and card).
         if typ == "action":
-            add((_action_gain(o, a), a))
+            cid = a["card"]
+            if card_key[cid] == "tdy_orders":
+                # The commonest play (target x card taken x card given): `_tdy_gain`, inline.
+                t = a["target"]
+                if t != tdy_target:
+                    tdy_target = t
+                    takes, gives = _tdy_parts(o, t)
+                taking = takes.get(a["take"])
+                if taking is None:
+                    taking = takes[a["take"]] = _tdy_take(o, t, a["take"])
+                giving = gives.get(a["give"])
+                if giving is None:
+                    giving = gives[a["give"]] = _tdy_give(o, t, a["give"])
+                received, their_loss, their_threat = taking
+                my_loss, their_gain = giving
+                gain = received - my_loss
+                gain += their_threat * their_loss
+                gain -= their_threat * their_gain * 0.7
+                add((gain - keep_value(o, cid), a))
+            else:
+                add((_action_gain(o, a), a))
         elif typ == "move" or typ == "swap":
             if rearrange:
                 add((_move_gain(o, a), a))
@@ -806,5 +844,37 @@ def decide(o: Obs, rng: random.Random | None = None, rearrange: bool = True
     return band[0]
 
 
+def plain_move(legal: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """`decide`'s move when the listed actions alone settle it, else None (the decision needs
+    the seat's picture): with charges or steals to answer and no OPSEC listed, accepting the
+    first chain (what `respond` returns then); with nothing but ending the turn (and
+    scooping) listed, ending it. Most answers and a few turns' ends are these; building an
+    `Obs` for an answer was about a fifth of its cost."""
+    first = None
+    for a in legal:
+        typ = a["type"]
+        if typ == "respond":
+            if a["answer"] != "accept":
+                return None
+            if first is None:
+                first = a
+    if first is None and len(legal) == 2 and legal[0]["type"] == "end_turn" \
+            and legal[1]["type"] == "scoop":
+        return legal[0]
+    return first
+
+
+# What `decide` reads of a payer's listed selections: only that a payment is listed (it pays
+# with its own knapsack, `payment`).
+_OWED = ({"type": "pay", "cards": []}, {"type": "scoop"})
+
+
 def choose_action(view: dict[str, Any]) -> dict[str, Any]:
-    return decide(Obs.from_view(view), LazyRng(view, "medium"))  # type: ignore[arg-type]
+    legal = view["legal"]
+    answers = unlisted_payments(legal)
+    if answers is not None:  # a shared view: the payment selections are not listed yet
+        legal = [*answers, *_OWED]
+    plain = plain_move(legal)
+    if plain is not None:
+        return plain
+    return decide(Obs.from_view(view, legal), LazyRng(view, "medium"))  # type: ignore[arg-type]

@@ -67,7 +67,10 @@ class Obs:
         self._seats: dict[int, dict[Any, float]] = {}  # medium.seat_memo, by seat
 
     @classmethod
-    def from_view(cls, view: dict[str, Any]) -> Obs:
+    def from_view(cls, view: dict[str, Any], legal: list[dict[str, Any]] | None = None
+                  ) -> Obs:
+        """The seat's picture in `view`; `legal` stands for the view's legal actions when
+        given (the medium bot's, for a payment whose selections it does not read)."""
         o = cls()
         o.me = view["viewer"]
         o.rules = rules = view["ruleset"]
@@ -107,7 +110,7 @@ class Obs:
                 if isinstance(pending.get(k), dict):
                     pending[k] = pending[k]["id"]
         o.pending = pending
-        o.legal = view["legal"]
+        o.legal = view["legal"] if legal is None else legal
         discard = view.get("discard", ())
         o.discard = shared_ids(discard) or list(map(_id, discard))
         return o
@@ -136,8 +139,10 @@ class Obs:
         o.hand = players[seat]["hand"]
         o.hand_count = [len(p["hand"]) for p in players]
         o.bank = [p["bank"] for p in players]
-        o.zones = [p["zones"] for p in players]
-        o.upgrades = [p["upgrades"] for p in players]
+        # Each board as the one object its content was first seen as (see `_world_board`).
+        boards = [_world_board(p["zones"], p["upgrades"]) for p in players]
+        o.zones = [b[0] for b in boards]
+        o.upgrades = [b[1] for b in boards]
         o.armed = [p["armed_at"] is not None for p in players]
         o.turns_left = [None] * len(players)
         for s, p in enumerate(players):
@@ -273,6 +278,23 @@ class Obs:
         return int(self.rules["setsToWin"])
 
 
+def _world_board(zones: dict[str, list[int]], ups: dict[str, list[int]]
+                 ) -> tuple[dict[str, list[int]], dict[str, list[int]]]:
+    """A sampled world's board (zones and upgrades, read only) as the objects its content was
+    first seen as. `apply` copies a player it changes, board and all, and every world starts
+    from the same public boards, so the same boards come back as new objects at step after
+    step; the bots' board answers (`board_memo`, `medium.seat_memo`) are kept by the board
+    objects' identity, and find them again only if they are the same objects. Keyed by
+    content in key order (the order the answers iterate in)."""
+    key = (tuple(zones), tuple(map(tuple, zones.values())), tuple(ups),
+           tuple(map(tuple, ups.values())))
+    hit = _WORLD_BOARDS.get(key)
+    if hit is None:
+        hit = (zones, ups)
+        _WORLD_BOARDS.put(key, hit)
+    return hit
+
+
 def _player_row(p: dict[str, Any]) -> tuple[Any, ...]:
     """(the entry, then what `Obs` keeps of one player's entry in a view: active, hand count,
     bank ids, zones {colour: ids}, upgrades {colour: ids}, armed, opponent turns remaining,
@@ -291,6 +313,10 @@ def _player_row(p: dict[str, Any]) -> tuple[Any, ...]:
 # Shared views' player entries (id -> `_player_row`) and rulesets (id -> (ruleset, catalogue)).
 _PLAYERS: Recent[int, tuple[Any, ...]] = Recent(128)
 _CATALOGUES: Recent[int, tuple[dict[str, Any], Catalogue]] = Recent(16)
+
+# Sampled worlds' boards by content (`_world_board`): states are values, never changed in place
+# (apply copies a player it changes), so a board kept here keeps its content.
+_WORLD_BOARDS: Recent[tuple, tuple[dict[str, list[int]], dict[str, list[int]]]] = Recent(512)
 
 # About as many boards as the view keeps (engine/view.py), plus the hard bot's worlds' boards.
 _BOARD_MEMOS: Recent[tuple, tuple[Any, ...]] = Recent(512)

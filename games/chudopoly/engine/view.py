@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from .board import complete_colours, net_worth, rent_for
 from .cards import COLOUR_KEYS, Catalogue
-from .legal import legal_actions, to_decide
+from .legal import legal_actions, responses, to_decide
+from .payment import owed_entry
 from .recent import Recent
 from .state import CONTEST_LAP_CAP, DECK_CYCLE_LIMIT, HAND_LIMIT, catalogue_for
 from .winning import checkpoint_forecast, contest_bar, contest_laps
@@ -97,7 +98,8 @@ def view(state: dict, seat: int | None, *, shared: bool = False) -> dict:
         "hand": hand_cards(state["players"][seat]["hand"]) if own else [],
         "pending": _pending_view(state, cat),
         "to_decide": to_decide(state),
-        "legal": legal_actions(state, seat) if own else [],
+        "legal": (_shared_legal(state, seat) if shared else legal_actions(state, seat))
+        if own else [],
         "contested": state["contested_since"] is not None,
         "contest_laps": contest_laps(state),
         "contest_lap_cap": CONTEST_LAP_CAP,
@@ -180,6 +182,103 @@ def _shown_discard(cat: Catalogue, discard: list[int]) -> list[dict]:
         shown.ids = discard[::-1]
         _DISCARDS.put(key, shown)
     return shown
+
+
+class _Payments(list):
+    """A shared view's legal actions for a seat that owes a payment, its bounded list of
+    payment selections (`covering_selections`) not yet built: the medium bot pays with its
+    own knapsack and reads only that a payment is owed (`unlisted_payments`), and listing the
+    selections was about a twentieth of a bot-only game. Any read of the list itself
+    (iterating, indexing, its length, comparing, encoding it as JSON) lists them first, so it
+    reads as `legal_actions(state, seat)` always. Read only, like every shared part."""
+
+    __slots__ = ("_answers", "_seat", "_state")
+
+    def __init__(self, state: dict, seat: int) -> None:
+        super().__init__()
+        self._state: dict | None = state
+        self._seat = seat
+        self._answers = responses(state, seat)
+
+    def _listed(self) -> list:
+        if self._state is not None:
+            list.extend(self, legal_actions(self._state, self._seat))
+            self._state = None
+        return self
+
+    def __iter__(self):  # json's C encoder reads a list subclass through its iterator
+        return list.__iter__(self._listed())
+
+    def __reversed__(self):
+        return list.__reversed__(self._listed())
+
+    def __len__(self) -> int:
+        return list.__len__(self._listed())
+
+    def __getitem__(self, i):
+        return list.__getitem__(self._listed(), i)
+
+    def __contains__(self, x: object) -> bool:
+        return list.__contains__(self._listed(), x)
+
+    def __eq__(self, other: object) -> bool:
+        return list.__eq__(self._listed(), other)
+
+    def __ne__(self, other: object) -> bool:
+        return list.__ne__(self._listed(), other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __lt__(self, other: object) -> bool:
+        return list.__lt__(self._listed(), other)
+
+    def __le__(self, other: object) -> bool:
+        return list.__le__(self._listed(), other)
+
+    def __gt__(self, other: object) -> bool:
+        return list.__gt__(self._listed(), other)
+
+    def __ge__(self, other: object) -> bool:
+        return list.__ge__(self._listed(), other)
+
+    def __add__(self, other):
+        return list.__add__(self._listed(), other)
+
+    def __mul__(self, n):
+        return list.__mul__(self._listed(), n)
+
+    __rmul__ = __mul__
+
+    def __repr__(self) -> str:
+        return list.__repr__(self._listed())
+
+    def __reduce_ex__(self, protocol):  # copy, deepcopy and pickle: a plain list
+        return list, (list(self),)
+
+    def copy(self) -> list:
+        return list(self)
+
+    def index(self, *args):
+        return list.index(self._listed(), *args)
+
+    def count(self, x: object) -> int:
+        return list.count(self._listed(), x)
+
+
+def _shared_legal(state: dict, seat: int) -> list[dict]:
+    if state["phase"] == "respond" and state["players"][seat]["active"] \
+            and owed_entry(state, seat) is not None:
+        return _Payments(state, seat)
+    return legal_actions(state, seat)
+
+
+def unlisted_payments(legal: object) -> list[dict] | None:
+    """For a shared view's legal actions whose payment selections are not listed yet: the
+    answers to charges listed ahead of them (often none); a payment is owed. None for any
+    other list (every action listed), which is then read as it is."""
+    if type(legal) is _Payments and legal._state is not None:
+        return legal._answers
+    return None
 
 
 def shared_ids(part: object) -> object | None:
