@@ -85,5 +85,14 @@ def version_in(html: str) -> int | None:
     return int(match.group(1)) if match else None
 
 
+def newest_version(html: str) -> int | None:
+    """The newest version the frames show. A push for an earlier move (the bots') may still be
+    on its way when a move's own frame is read, and comes first in the text: the page shows it
+    and then the newer one, as a browser would."""
+    found = [int(v) for v in re.findall(
+        r'id="table-version" name="expected_version" value="(\d+)"', html)]
+    return max(found) if found else None
+
+
 def seat_named(game: Game, name: str) -> int:
     return next(i for i, p in enumerate(game.players) if p["name"] == name)

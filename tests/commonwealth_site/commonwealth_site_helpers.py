@@ -16,9 +16,9 @@ from tests.boardroom_site.boardroom_site_helpers import (  # noqa: F401 - re-exp
     error_text,
     first_frames,
     frames,
+    newest_version,
     seat_named,
     send,
-    version_in,
 )
 
 ENGINE = get_game("commonwealth")
