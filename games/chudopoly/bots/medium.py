@@ -123,7 +123,7 @@ def seat_memo(o: Obs, seat: int) -> dict[Any, float]:
         zones, ups, st, cat = o.zones[seat], o.upgrades[seat], _style.get(), o.cat
         key = (id(zones), id(ups), id(st), id(cat), o.pure, o.armed[seat], seat == o.me,
                o.target_sets())
-        hit = _SEAT_MEMOS.get(key)
+        hit = _SEAT_MEMOS.new.get(key) or _SEAT_MEMOS.get(key)
         # Held objects keep their ids from being reused while they are here.
         if hit is not None and hit[0] is zones and hit[1] is ups and hit[2] is st \
                 and hit[3] is cat:

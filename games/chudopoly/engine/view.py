@@ -33,7 +33,7 @@ def view(state: dict, seat: int | None, *, shared: bool = False) -> dict:
             # A state is a value (apply copies a player it changes), so a player dict seen
             # before shows the same board: found by identity, its content not even hashed;
             # unless armed (the forecast reads the whole state), its whole entry too.
-            known = _BY_PLAYER.get(id(p))
+            known = _BY_PLAYER.new.get(id(p)) or _BY_PLAYER.get(id(p))
             if known is not None and known[0] is p and known[1] is cat and known[2] == s:
                 if known[3] is not None:
                     players.append(known[3])
@@ -128,7 +128,7 @@ def _copy_ruleset(rules: dict) -> dict:
 
 
 def _shared_ruleset(rules: dict) -> dict:
-    hit = _RULESETS.get(id(rules))
+    hit = _RULESETS.new.get(id(rules)) or _RULESETS.get(id(rules))
     if hit is None or hit[0] is not rules:
         hit = (rules, _copy_ruleset(rules))
         _RULESETS.put(id(rules), hit)
@@ -147,7 +147,7 @@ def _board(cat: Catalogue, p: dict, pure: bool) -> list:
     zones, ups = p["zones"], p["upgrades"]
     key = (cat, pure, tuple(p["bank"]), tuple(zones), tuple(map(tuple, zones.values())),
            tuple(ups), tuple(map(tuple, ups.values())))
-    hit = _BOARDS.get(key)
+    hit = _BOARDS.new.get(key) or _BOARDS.get(key)
     if hit is None:
         sets = complete_colours(cat, p, pure)
         rows = [(colour, tuple(zones[colour]), tuple(ups.get(colour, ())), colour in sets,
@@ -176,7 +176,7 @@ def _shown(cat: Catalogue, board: list, p: dict) -> tuple[list[dict], list[dict]
 
 def _shown_discard(cat: Catalogue, discard: list[int]) -> list[dict]:
     key = (cat, tuple(discard))
-    shown = _DISCARDS.get(key)
+    shown = _DISCARDS.new.get(key) or _DISCARDS.get(key)
     if shown is None:
         shown = _Shown(cat.shared_card_dicts(reversed(discard)))
         shown.ids = discard[::-1]
