@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from .board import complete_colours, net_worth, rent_for
 from .cards import COLOUR_KEYS, Catalogue
-from .legal import legal_actions, responses, to_decide
+from .legal import legal_actions, responses, shown_in_view, to_decide
 from .payment import owed_entry
 from .recent import Recent
 from .state import CONTEST_LAP_CAP, DECK_CYCLE_LIMIT, HAND_LIMIT, catalogue_for
@@ -269,7 +269,9 @@ def _shared_legal(state: dict, seat: int) -> list[dict]:
     if state["phase"] == "respond" and state["players"][seat]["active"] \
             and owed_entry(state, seat) is not None:
         return _Payments(state, seat)
-    return legal_actions(state, seat)
+    listed = legal_actions(state, seat)
+    shown_in_view(state, seat, listed)  # apply takes these very objects as checked
+    return listed
 
 
 def unlisted_payments(legal: object) -> list[dict] | None:
