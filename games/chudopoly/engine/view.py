@@ -114,6 +114,7 @@ def view(state: dict, seat: int | None, *, shared: bool = False) -> dict:
 # board's content: most boards are the same from seat to seat and from move to move. Each
 # game makes a few hundred boards; a bench replaying a deal finds them all again.
 _BOARDS: Recent[tuple, list] = Recent(512)
+_ZONE_IDS: Recent[tuple, tuple[dict[str, list[int]], dict[str, list[int]]]] = Recent(512)
 _DISCARDS: Recent[tuple[Catalogue, tuple[int, ...]], list[dict]] = Recent(256)
 # Shared views: id(player) -> (player, catalogue, seat, its entry in `players` unless armed,
 # board). Only the latest states' players come back; the player is held, so its id is not
@@ -168,10 +169,22 @@ def _shown(cat: Catalogue, board: list, p: dict) -> tuple[list[dict], list[dict]
                     "upgrades": cards(ups, colour) if ups else _NO_UPGRADES,
                     "complete": complete, "rent": rent}
                    for colour, zone, ups, complete, rent in rows)
-    zones.ids = ({row[0]: list(row[1]) for row in rows},
-                 {row[0]: list(row[2]) for row in rows if row[2]})
+    zones.ids = _zone_ids(rows)
     board[4] = (bank, zones)
     return bank, zones
+
+
+def _zone_ids(rows: list[tuple]) -> tuple[dict[str, list[int]], dict[str, list[int]]]:
+    """The ids a board's zones show, ({colour: card ids}, {colour: upgrade ids}): one pair of
+    dicts per zones content, whatever the bank holds, so a bot's answers about a board's zones
+    (kept by these dicts' identity) outlive a banking or a payment from the bank."""
+    key = tuple((colour, zone, ups) for colour, zone, ups, _, _ in rows)
+    ids = _ZONE_IDS.new.get(key) or _ZONE_IDS.get(key)
+    if ids is None:
+        ids = ({colour: list(zone) for colour, zone, _, _, _ in rows},
+               {colour: list(ups) for colour, _, ups, _, _ in rows if ups})
+        _ZONE_IDS.put(key, ids)
+    return ids
 
 
 def _shown_discard(cat: Catalogue, discard: list[int]) -> list[dict]:
