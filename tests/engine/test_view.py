@@ -133,3 +133,23 @@ def test_a_shared_view_reads_as_the_unshared_one_at_every_state_of_a_game() -> N
         action = choose(state, seat, rng)
         state = apply(state, seat, action).state
     assert armed_seen
+
+
+def test_shared_views_of_boards_that_differ_only_in_the_bank_show_the_same_zone_ids() -> None:
+    # A bot keeps its answers about a board's zones by these dicts' identity: banking a card
+    # must not make it work them all out again.
+    from games.chudopoly.engine.view import shared_ids
+
+    state = new_game(ruleset=None, seats=3, seed=4)
+    rng = random.Random(4)
+    while not any(p["zones"] for p in state["players"]):
+        seat = to_decide(state)[0]
+        state = apply(state, seat, choose(state, seat, rng)).state
+    s = next(i for i, p in enumerate(state["players"]) if p["zones"])
+    p = state["players"][s]
+    richer = {**state, "players": [dict(q) for q in state["players"]]}
+    richer["players"][s] = {**p, "bank": [*p["bank"], p["hand"][0]], "hand": p["hand"][1:]}
+    before = view(state, s, shared=True)["players"][s]
+    after = view(richer, s, shared=True)["players"][s]
+    assert shared_ids(before["bank"]) != shared_ids(after["bank"])
+    assert shared_ids(after["zones"]) is shared_ids(before["zones"])

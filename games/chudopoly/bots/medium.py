@@ -123,7 +123,7 @@ def seat_memo(o: Obs, seat: int) -> dict[Any, float]:
         zones, ups, st, cat = o.zones[seat], o.upgrades[seat], _style.get(), o.cat
         key = (id(zones), id(ups), id(st), id(cat), o.pure, o.armed[seat], seat == o.me,
                o.target_sets())
-        hit = _SEAT_MEMOS.get(key)
+        hit = _SEAT_MEMOS.new.get(key) or _SEAT_MEMOS.get(key)
         # Held objects keep their ids from being reused while they are here.
         if hit is not None and hit[0] is zones and hit[1] is ups and hit[2] is st \
                 and hit[3] is cat:
@@ -321,11 +321,17 @@ _FIXED_KEEP = {"tdy_orders": 1.5, "finance_office": 2.0, "roll_call": 1.2, "pcs_
 def _charge_gain(o: Obs, target: int, amount: int) -> float:
     """Expected worth of charging `target` `amount`: money collected, plus the damage when the
     payment has to come out of a complete set (an armed target's approach breaks)."""
-    key = ("charge", target, amount)  # rents list every colour and target: the same asks
-    hit = o._memo.get(key)
-    if hit is None:
-        hit = o._memo[key] = _charge_gain_of(o, target, amount)
-    return hit
+    # Rents list every colour and target, and a turn scores them again at each decision: kept
+    # with the target's board answers, valid while its bank is the same object (held).
+    memo = o._seats.get(target) or seat_memo(o, target)
+    key = ("charge", amount)
+    hit = memo.get(key)
+    bank = o.bank[target]
+    if hit is not None and hit[0] is bank:
+        return hit[1]
+    gain = _charge_gain_of(o, target, amount)
+    memo[key] = (bank, gain)  # type: ignore[assignment]
+    return gain
 
 
 def _charge_gain_of(o: Obs, target: int, amount: int) -> float:
@@ -356,6 +362,21 @@ def _rent_gain(o: Obs, action: dict[str, Any], multiplier: int) -> float:
 
 
 def _steal_gain(o: Obs, target: int, take: int) -> float:
+    # Listed per card in hand and scored again at each decision of a turn: kept with the
+    # target's board answers, valid while mine are the same too (held).
+    me = o.me
+    mine = o._seats.get(me) or seat_memo(o, me)
+    memo = o._seats.get(target) or seat_memo(o, target)
+    key = ("steal", take, me)
+    hit = memo.get(key)
+    if hit is not None and hit[0] is mine:
+        return hit[1]
+    gain = _steal_gain_of(o, target, take)
+    memo[key] = (mine, gain)  # type: ignore[assignment]
+    return gain
+
+
+def _steal_gain_of(o: Obs, target: int, take: int) -> float:
     colour = o.colour_of(target, take)
     gain = receive_gain(o, o.me, take, colour) + threat(o, target) * remove_loss(o, target, take)
     if breaks_approach(o, target, colour):
@@ -437,14 +458,17 @@ def _tdy_gain(o: Obs, a: dict[str, Any], keep: float) -> float:
 
 def _tdy_parts(o: Obs, t: int) -> tuple[dict[int, tuple[float, float, float]],
                                         dict[int, tuple[float, float]]]:
-    """This decision's TDY Orders parts against `t`: {card taken: `_tdy_take`}, {card given:
-    `_tdy_give`}, filled as the swaps are scored."""
-    memo = o._memo
-    key = ("tdy", t)
+    """The TDY Orders parts against `t`: {card taken: `_tdy_take`}, {card given: `_tdy_give`},
+    filled as the swaps are scored. They read only `t`'s board answers and mine: kept with
+    `t`'s, valid while mine are the same too (held), so the decisions of a turn share them."""
+    me = o.me
+    mine = o._seats.get(me) or seat_memo(o, me)
+    memo = o._seats.get(t) or seat_memo(o, t)
+    key = ("tdy", me)
     hit = memo.get(key)
-    if hit is None:
-        hit = memo[key] = ({}, {})
-    return hit
+    if hit is None or hit[0] is not mine:
+        hit = memo[key] = (mine, {}, {})  # type: ignore[assignment]
+    return hit[1], hit[2]
 
 
 def _tdy_take(o: Obs, t: int, take: int) -> tuple[float, float, float]:

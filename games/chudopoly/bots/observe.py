@@ -75,7 +75,7 @@ class Obs:
         o.me = view["viewer"]
         o.rules = rules = view["ruleset"]
         # A shared view shows one ruleset dict for the whole game: its catalogue by identity.
-        hit = _CATALOGUES.get(id(rules))
+        hit = _CATALOGUES.new.get(id(rules)) or _CATALOGUES.get(id(rules))
         if hit is None or hit[0] is not rules:
             hit = (rules, catalogue(rules["deck"]))
             _CATALOGUES.put(id(rules), hit)  # held: its id is not reused while here
@@ -95,7 +95,7 @@ class Obs:
         for p in players:
             # A shared view shows an unchanged player with the same entry from view to view:
             # what it says is read once per entry.
-            row = _PLAYERS.get(id(p))
+            row = _PLAYERS.new.get(id(p)) or _PLAYERS.get(id(p))
             if row is None or row[0] is not p:
                 row = _player_row(p)
                 if row[-1]:
@@ -182,7 +182,7 @@ class Obs:
         if memo is None:
             zones, ups, cat = self.zones[seat], self.upgrades[seat], self.cat
             bkey = (id(zones), id(ups), id(cat), self.pure)
-            hit = _BOARD_MEMOS.get(bkey)
+            hit = _BOARD_MEMOS.new.get(bkey) or _BOARD_MEMOS.get(bkey)
             if hit is not None and hit[0] is zones and hit[1] is ups and hit[2] is cat:
                 memo = hit[3]
             else:
@@ -288,7 +288,7 @@ def _world_board(zones: dict[str, list[int]], ups: dict[str, list[int]]
     content in key order (the order the answers iterate in)."""
     key = (tuple(zones), tuple(map(tuple, zones.values())), tuple(ups),
            tuple(map(tuple, ups.values())))
-    hit = _WORLD_BOARDS.get(key)
+    hit = _WORLD_BOARDS.new.get(key) or _WORLD_BOARDS.get(key)
     if hit is None:
         hit = (zones, ups)
         _WORLD_BOARDS.put(key, hit)

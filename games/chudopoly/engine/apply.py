@@ -34,6 +34,10 @@ from .winning import completed, finish, sync_contest, sync_sets
 
 __all__ = ["Applied", "IllegalAction", "apply", "replay"]
 
+# Types whose check only finds the action among the generator's candidates (payments and
+# discards are judged by their rules instead, and are always checked in full).
+_LISTED_TYPES = frozenset(("bank", "place", "action", "move", "swap", "respond", "end_turn",
+                           "scoop"))
 PAYMENT_KINDS = frozenset(("rent", "finance_office", "roll_call"))
 FINANCE_OFFICE_AMOUNT = 5
 ROLL_CALL_AMOUNT = 2
@@ -64,13 +68,18 @@ def apply(state: dict, seat: int, action: Mapping[str, Any]) -> Applied:
             raise IllegalAction("Cards are drawn automatically at the start of your turn")
         raise IllegalAction("Unknown action type")
     check, do = spec
-    try:
-        canonical = check(state, seat, action)
-    except (TypeError, KeyError, ValueError, IndexError) as exc:
-        if isinstance(exc, IllegalAction):
-            raise
-        # Untrusted input of an unexpected shape (a list where an id belongs, ...).
-        raise IllegalAction("That action is malformed") from None
+    if typ in _LISTED_TYPES and legal.was_shown(state, seat, action):
+        # Listed for this very state and seat by the generator `check` would ask again: a
+        # copy, as `check` returns a candidate of its own (swap's cards list included).
+        canonical = {**action, "cards": action["cards"][:]} if typ == "swap" else {**action}
+    else:
+        try:
+            canonical = check(state, seat, action)
+        except (TypeError, KeyError, ValueError, IndexError) as exc:
+            if isinstance(exc, IllegalAction):
+                raise
+            # Untrusted input of an unexpected shape (a list where an id belongs, ...).
+            raise IllegalAction("That action is malformed") from None
     tx = Tx(in_colour_order(state), catalogue_for(state))
     do(tx, seat, canonical)
     tx.s["version"] = state["version"] + 1

@@ -5,6 +5,9 @@ them. A plain dict grown to thousands of entries and then cleared held most of t
 the garbage collector walked, over and over, as the process's long-lived heap; this keeps two
 generations of at most `cap` entries each: a lookup that finds an entry in the older one moves
 it to the newer, and when the newer is full the older is dropped whole.
+
+Hot callers look in the newer generation themselves first (`cache.new.get(key) or
+cache.get(key)`): most lookups hit there, and a method call costs more than the lookup.
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from .board import complete_colours, net_worth, rent_for
 from .cards import COLOUR_KEYS, Catalogue
-from .legal import legal_actions, responses, to_decide
+from .legal import legal_actions, responses, shown_in_view, to_decide
 from .payment import owed_entry
 from .recent import Recent
 from .state import CONTEST_LAP_CAP, DECK_CYCLE_LIMIT, HAND_LIMIT, catalogue_for
@@ -33,7 +33,7 @@ def view(state: dict, seat: int | None, *, shared: bool = False) -> dict:
             # A state is a value (apply copies a player it changes), so a player dict seen
             # before shows the same board: found by identity, its content not even hashed;
             # unless armed (the forecast reads the whole state), its whole entry too.
-            known = _BY_PLAYER.get(id(p))
+            known = _BY_PLAYER.new.get(id(p)) or _BY_PLAYER.get(id(p))
             if known is not None and known[0] is p and known[1] is cat and known[2] == s:
                 if known[3] is not None:
                     players.append(known[3])
@@ -114,6 +114,7 @@ def view(state: dict, seat: int | None, *, shared: bool = False) -> dict:
 # board's content: most boards are the same from seat to seat and from move to move. Each
 # game makes a few hundred boards; a bench replaying a deal finds them all again.
 _BOARDS: Recent[tuple, list] = Recent(512)
+_ZONE_IDS: Recent[tuple, tuple[dict[str, list[int]], dict[str, list[int]]]] = Recent(512)
 _DISCARDS: Recent[tuple[Catalogue, tuple[int, ...]], list[dict]] = Recent(256)
 # Shared views: id(player) -> (player, catalogue, seat, its entry in `players` unless armed,
 # board). Only the latest states' players come back; the player is held, so its id is not
@@ -128,7 +129,7 @@ def _copy_ruleset(rules: dict) -> dict:
 
 
 def _shared_ruleset(rules: dict) -> dict:
-    hit = _RULESETS.get(id(rules))
+    hit = _RULESETS.new.get(id(rules)) or _RULESETS.get(id(rules))
     if hit is None or hit[0] is not rules:
         hit = (rules, _copy_ruleset(rules))
         _RULESETS.put(id(rules), hit)
@@ -147,7 +148,7 @@ def _board(cat: Catalogue, p: dict, pure: bool) -> list:
     zones, ups = p["zones"], p["upgrades"]
     key = (cat, pure, tuple(p["bank"]), tuple(zones), tuple(map(tuple, zones.values())),
            tuple(ups), tuple(map(tuple, ups.values())))
-    hit = _BOARDS.get(key)
+    hit = _BOARDS.new.get(key) or _BOARDS.get(key)
     if hit is None:
         sets = complete_colours(cat, p, pure)
         rows = [(colour, tuple(zones[colour]), tuple(ups.get(colour, ())), colour in sets,
@@ -168,15 +169,27 @@ def _shown(cat: Catalogue, board: list, p: dict) -> tuple[list[dict], list[dict]
                     "upgrades": cards(ups, colour) if ups else _NO_UPGRADES,
                     "complete": complete, "rent": rent}
                    for colour, zone, ups, complete, rent in rows)
-    zones.ids = ({row[0]: list(row[1]) for row in rows},
-                 {row[0]: list(row[2]) for row in rows if row[2]})
+    zones.ids = _zone_ids(rows)
     board[4] = (bank, zones)
     return bank, zones
 
 
+def _zone_ids(rows: list[tuple]) -> tuple[dict[str, list[int]], dict[str, list[int]]]:
+    """The ids a board's zones show, ({colour: card ids}, {colour: upgrade ids}): one pair of
+    dicts per zones content, whatever the bank holds, so a bot's answers about a board's zones
+    (kept by these dicts' identity) outlive a banking or a payment from the bank."""
+    key = tuple((colour, zone, ups) for colour, zone, ups, _, _ in rows)
+    ids = _ZONE_IDS.new.get(key) or _ZONE_IDS.get(key)
+    if ids is None:
+        ids = ({colour: list(zone) for colour, zone, _, _, _ in rows},
+               {colour: list(ups) for colour, _, ups, _, _ in rows if ups})
+        _ZONE_IDS.put(key, ids)
+    return ids
+
+
 def _shown_discard(cat: Catalogue, discard: list[int]) -> list[dict]:
     key = (cat, tuple(discard))
-    shown = _DISCARDS.get(key)
+    shown = _DISCARDS.new.get(key) or _DISCARDS.get(key)
     if shown is None:
         shown = _Shown(cat.shared_card_dicts(reversed(discard)))
         shown.ids = discard[::-1]
@@ -269,7 +282,9 @@ def _shared_legal(state: dict, seat: int) -> list[dict]:
     if state["phase"] == "respond" and state["players"][seat]["active"] \
             and owed_entry(state, seat) is not None:
         return _Payments(state, seat)
-    return legal_actions(state, seat)
+    listed = legal_actions(state, seat)
+    shown_in_view(state, seat, listed)  # apply takes these very objects as checked
+    return listed
 
 
 def unlisted_payments(legal: object) -> list[dict] | None:

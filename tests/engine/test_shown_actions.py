@@ -1,0 +1,67 @@
+"""`apply` takes an action object a shared view just listed for the same state and seat without
+listing its candidates again; anything else is checked in full, and either way the result is
+the same."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from games.chudopoly.engine import IllegalAction, apply, new_game, to_decide, view
+from games.chudopoly.engine.random_player import choose
+
+
+def _states(seed: int, moves: int) -> list[dict]:
+    """The states of a random five-seat game, move by move."""
+    state = new_game(ruleset=None, seats=5, seed=seed)
+    rng = random.Random(seed)
+    out = [state]
+    while state["result"] is None and len(out) < moves:
+        seat = to_decide(state)[0]
+        state = apply(state, seat, choose(state, seat, rng)).state
+        out.append(state)
+    return out
+
+
+def test_every_listed_action_applies_as_its_copy_from_elsewhere_does() -> None:
+    for state in _states(7, 60):
+        seat = to_decide(state)[0]
+        for action in view(state, seat, shared=True)["legal"]:
+            if action["type"] in ("pay", "discard"):
+                continue
+            shown = apply(state, seat, action)
+            copied = apply(state, seat, {k: v[:] if isinstance(v, list) else v
+                                         for k, v in action.items()})
+            assert shown.state == copied.state
+            assert shown.events == copied.events
+
+
+def test_applying_a_listed_action_leaves_the_listed_object_as_it_was() -> None:
+    state = _states(3, 1)[0]
+    seat = to_decide(state)[0]
+    listed = view(state, seat, shared=True)["legal"]
+    before = [dict(a) for a in listed]
+    for action in listed:
+        apply(state, seat, action)
+    assert [dict(a) for a in listed] == before
+
+
+def test_an_action_listed_for_another_state_is_checked_in_full() -> None:
+    states = _states(11, 40)
+    first = states[0]
+    seat = to_decide(first)[0]
+    bank = next(a for a in view(first, seat, shared=True)["legal"] if a["type"] == "bank")
+    # Another seat's turn: the same object is no longer this seat's to play.
+    later = next(s for s in states if s["phase"] == "play" and s["turn"] != seat)
+    view(later, to_decide(later)[0], shared=True)
+    with pytest.raises(IllegalAction):
+        apply(later, seat, bank)
+
+
+def test_an_action_listed_for_another_seat_is_checked_in_full() -> None:
+    state = _states(5, 1)[0]
+    seat = to_decide(state)[0]
+    bank = next(a for a in view(state, seat, shared=True)["legal"] if a["type"] == "bank")
+    with pytest.raises(IllegalAction):
+        apply(state, (seat + 1) % 5, bank)
