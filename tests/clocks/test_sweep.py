@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
@@ -93,8 +94,11 @@ def test_a_game_with_an_expired_deadline_and_no_task_is_decided_exactly_once(
     assert GameAction.objects.filter(game=game, source="clock").count() == 1
 
 
+@pytest.mark.parametrize("sweep_once", [clocks.clocks_sweep, clocks.expire_due],
+                         ids=["clocks sweep", "due-clock sweep"])
 @pytest.mark.django_db(transaction=True)
-def test_two_sweeps_at_once_decide_only_once(alice: Viewer, bob: Viewer, clock) -> None:
+def test_two_sweeps_at_once_decide_only_once(alice: Viewer, bob: Viewer, clock,
+                                             sweep_once: Callable[[], int]) -> None:
     game = started_game(alice, (bob, "Bob"))
     in_process_scheduler().clear()
     clock.advance(61)
@@ -105,37 +109,7 @@ def test_two_sweeps_at_once_decide_only_once(alice: Viewer, bob: Viewer, clock) 
     def sweep() -> None:
         try:
             barrier.wait(timeout=10)
-            results.append(clocks.clocks_sweep())
-        except BaseException as exc:  # reported below
-            errors.append(exc)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=sweep) for _ in range(2)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=60)
-    assert not errors
-    assert sorted(results) == [0, 1]
-    assert [x.action["type"] for x in clock_actions(game)] == ["end_turn"]
-    game.refresh_from_db()
-    assert game.version == 1
-
-
-@pytest.mark.django_db(transaction=True)
-def test_two_due_sweeps_at_once_decide_only_once(alice: Viewer, bob: Viewer, clock) -> None:
-    game = started_game(alice, (bob, "Bob"))
-    in_process_scheduler().clear()
-    clock.advance(61)
-    barrier = threading.Barrier(2)
-    results: list[int] = []
-    errors: list[BaseException] = []
-
-    def sweep() -> None:
-        try:
-            barrier.wait(timeout=10)
-            results.append(clocks.expire_due())
+            results.append(sweep_once())
         except BaseException as exc:  # reported below
             errors.append(exc)
         finally:
