@@ -2,6 +2,7 @@
 
     uv run python bench/move_cost.py                 # PostgreSQL (its own chudopoly_movecost)
     uv run python bench/move_cost.py --sqlite        # the embedded default
+    uv run python bench/move_cost.py --database x    # another database, for runs side by side
 
 It drives the real `TableConsumer` code in one process: four sockets per 4-seat table (guests,
 preset chudopoly), each consumer connected as Daphne would connect it, with its frames
@@ -97,10 +98,11 @@ def _scope(code: str, session_key: str) -> dict[str, Any]:
             "session": SessionStore(session_key=session_key), "user": AnonymousUser()}
 
 
-def run(tables: int, moves: int, seed: int, *, sqlite: bool = False) -> dict[str, float]:
+def run(tables: int, moves: int, seed: int, *, sqlite: bool = False,
+        database: str = "chudopoly_movecost") -> dict[str, float]:
     import livestack
 
-    stack = livestack.LiveStack(database="chudopoly_movecost", worker=False, sqlite=sqlite)
+    stack = livestack.LiveStack(database=database, worker=False, sqlite=sqlite)
     stack.prepare()
     stack.setup_django()
     import liveplay
@@ -177,8 +179,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--moves", type=int, default=600)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--sqlite", action="store_true", help="the embedded default database")
+    parser.add_argument("--database", default="chudopoly_movecost",
+                        help="the database it drops and creates (one per concurrent run)")
     args = parser.parse_args(argv)
-    figures = run(args.tables, args.moves, args.seed, sqlite=args.sqlite)
+    figures = run(args.tables, args.moves, args.seed, sqlite=args.sqlite, database=args.database)
     print(f"{figures['moves']} moves over {args.tables} tables: "
           f"{figures['cpu_ms_per_move']:.2f} ms CPU and "
           f"{figures['queries_per_move']:.1f} queries per move (mover's frame + 4 pushes); "
