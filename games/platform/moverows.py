@@ -1,4 +1,4 @@
-"""The four statements of a move, written once instead of compiled by the ORM on every move.
+"""The statements of a move, written once instead of compiled by the ORM on every move.
 
 A move reads the game and table rows (locked), reads the table's seats, appends one log row per
 engine action and rewrites the game's changing columns. Through the ORM, building each
@@ -6,6 +6,13 @@ statement (filters, joins, select lists, save's list of every column) cost more 
 database's own work; here each statement's text is made once per connection from the models'
 own metadata, values go in through each field's own `get_db_prep_save` and come out through the
 same converters the ORM applies, so the rows are the same model instances the ORM would build.
+
+Each round trip to PostgreSQL costs the web process CPU of its own (psycopg sends, waits and
+parses a result), so on PostgreSQL a move makes two: the lock and the seats go in one query
+string (psycopg's client-side binding sends it as one simple-protocol message, whose statements
+run in order, so the seats are read after the lock is granted), and the log rows go in with the
+game row's update as one statement. SQLite runs one statement per execute and gets them one by
+one.
 """
 
 from __future__ import annotations
@@ -30,29 +37,51 @@ _Converter = Callable[[Any, Any, Any], Any]
 class _Statements:
     """One connection's statement texts and per-column converters."""
 
-    def __init__(self) -> None:
+    def __init__(self, conn: Any) -> None:
         quote = connection.ops.quote_name
         lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
+        game_table = quote(Game._meta.db_table)
         game_cols = _select_list(Game, "g")
         table_cols = _select_list(Table, "t")
         self.game_and_table = (
-            f"SELECT {game_cols}, {table_cols} FROM {quote(Game._meta.db_table)} g "
+            f"SELECT {game_cols}, {table_cols} FROM {game_table} g "
             f"JOIN {quote(Table._meta.db_table)} t ON t.{quote('id')} = g.{quote('table_id')} "
             f"WHERE g.{quote('id')} = %s{lock}")
         self.seats = (f"SELECT {_select_list(Seat, 's')} FROM {quote(Seat._meta.db_table)} s "
-                      f"WHERE s.{quote('table_id')} = %s ORDER BY s.{quote('position')}")
+                      f"WHERE s.{quote('table_id')} = (SELECT {quote('table_id')} "
+                      f"FROM {game_table} WHERE {quote('id')} = %s) "
+                      f"ORDER BY s.{quote('position')}")
+        # Several statements in one execute: psycopg's ClientCursor (Django's default) sends
+        # them as one message; with server-side binding, or on SQLite, each needs its own.
+        self.batched = (conn.vendor == "postgresql"
+                        and not conn.settings_dict.get("OPTIONS", {}).get("server_side_binding"))
+        self.lock_and_seats = f"{self.game_and_table}; {self.seats}"
+        # PostgreSQL inserts the log rows in the game row's UPDATE (a data-modifying WITH).
+        self.log_with_update = conn.vendor == "postgresql"
         log_fields = [GameAction._meta.get_field(name) for name in _LOG_COLUMNS]
         self.log_fields = log_fields
-        self.insert_log = (
-            f"INSERT INTO {quote(GameAction._meta.db_table)} "
-            f"({', '.join(quote(f.column) for f in log_fields)}) "
-            f"VALUES ({', '.join(['%s'] * len(log_fields))})")
+        self._log_row = f"({', '.join(['%s'] * len(log_fields))})"
+        self._insert_log = (f"INSERT INTO {quote(GameAction._meta.db_table)} "
+                            f"({', '.join(quote(f.column) for f in log_fields)}) VALUES ")
         self.move_fields = [Game._meta.get_field(name) for name in MOVE_COLUMNS]
         self.update_game = (
-            f"UPDATE {quote(Game._meta.db_table)} SET "
+            f"UPDATE {game_table} SET "
             f"{', '.join(f'{quote(f.column)} = %s' for f in self.move_fields)} "
             f"WHERE {quote('id')} = %s")
+        self._logged_updates: dict[int, str] = {0: self.update_game}
         self.converters = {model: _converters(model) for model in (Game, Table, Seat)}
+
+    def insert_log_rows(self, count: int) -> str:
+        """One INSERT of `count` log rows."""
+        return self._insert_log + ", ".join([self._log_row] * count)
+
+    def logged_update(self, count: int) -> str:
+        """The game row's UPDATE, inserting `count` log rows first (PostgreSQL)."""
+        text = self._logged_updates.get(count)
+        if text is None:
+            text = f"WITH logged AS ({self.insert_log_rows(count)}) {self.update_game}"
+            self._logged_updates[count] = text
+        return text
 
 
 def _select_list(model: type[Model], alias: str) -> str:
@@ -77,7 +106,7 @@ def _statements() -> tuple[Any, _Statements]:
     conn = connections[DEFAULT_DB_ALIAS]
     made = getattr(conn, "_move_statements", None)
     if made is None:
-        made = _Statements()
+        made = _Statements(conn)
         conn._move_statements = made
     return conn, made
 
@@ -90,49 +119,69 @@ def _instance(model: type[Model], values: Sequence[Any], conn: Any, stmts: _Stat
     return model.from_db(conn.alias, None, row)
 
 
-def lock_game_and_table(game_id: int) -> Game | None:
-    """The game row, with its table row as `game.table`, both locked until the commit."""
+def lock_game_and_table(game_id: int) -> tuple[Game, tuple[Seat, ...]] | None:
+    """The game row, with its table row as `game.table`, both locked until the commit, and the
+    table's seats in lobby order, read once the lock is held."""
     conn, stmts = _statements()
     with conn.cursor() as cursor:
-        cursor.execute(stmts.game_and_table, [game_id])
-        row = cursor.fetchone()
-    if row is None:
-        return None
+        if stmts.batched:
+            cursor.execute(stmts.lock_and_seats, [game_id, game_id])
+            row = cursor.fetchone()
+            cursor.nextset()
+        else:
+            cursor.execute(stmts.game_and_table, [game_id])
+            row = cursor.fetchone()
+            if row is not None:
+                cursor.execute(stmts.seats, [game_id])
+        if row is None:
+            return None
+        seat_rows = cursor.fetchall()
     width = len(Game._meta.concrete_fields)
     game = _instance(Game, row[:width], conn, stmts)
     table = _instance(Table, row[width:], conn, stmts)
     Game._meta.get_field("table").set_cached_value(game, table)
-    return game
+    return game, tuple(_instance(Seat, seat, conn, stmts) for seat in seat_rows)
 
 
-def table_seats(table_id: int) -> tuple[Seat, ...]:
-    """The table's seats in lobby order."""
-    conn, stmts = _statements()
-    with conn.cursor() as cursor:
-        cursor.execute(stmts.seats, [table_id])
-        rows = cursor.fetchall()
-    return tuple(_instance(Seat, row, conn, stmts) for row in rows)
+# Log rows appended to a game and not yet written: its instance's attribute, written by the
+# next `save_move` (or `write_log`) in the same transaction.
+_PENDING = "_pending_log_rows"
 
 
 def append_action(game: Game, *, seat: int, action: dict[str, Any], events: list[Any],
                   source: str) -> None:
     """Append one row to the game's log at its current version (append-only, as
-    GameAction.save keeps it)."""
+    GameAction.save keeps it). The row is written with the game row by `save_move`, in the
+    same round trip; a reader of the log before then calls `write_log` first."""
     conn, stmts = _statements()
     values = (game.pk, game.version, seat, action, events, source, timezone.now())
     params = [field.get_db_prep_save(value, conn)
               for field, value in zip(stmts.log_fields, values, strict=True)]
+    game.__dict__.setdefault(_PENDING, []).append(params)
+
+
+def write_log(game: Game) -> None:
+    """Write the game's appended log rows now, for a reader of the log in this transaction."""
+    pending = game.__dict__.pop(_PENDING, None)
+    if not pending:
+        return
+    conn, stmts = _statements()
     with conn.cursor() as cursor:
-        cursor.execute(stmts.insert_log, params)
+        cursor.execute(stmts.insert_log_rows(len(pending)),
+                       [value for params in pending for value in params])
 
 
 def save_move(game: Game) -> None:
-    """Write the columns a move changes (MOVE_COLUMNS); `updated_at` is set to now, as
-    auto_now would."""
+    """Write the appended log rows and the columns a move changes (MOVE_COLUMNS); `updated_at`
+    is set to now, as auto_now would."""
     conn, stmts = _statements()
+    if not stmts.log_with_update:
+        write_log(game)
+    pending = game.__dict__.pop(_PENDING, ())
     game.updated_at = timezone.now()
-    params = [field.get_db_prep_save(getattr(game, field.attname), conn)
-              for field in stmts.move_fields]
+    params = [value for row in pending for value in row]
+    params.extend(field.get_db_prep_save(getattr(game, field.attname), conn)
+                  for field in stmts.move_fields)
     params.append(game.pk)
     with conn.cursor() as cursor:
-        cursor.execute(stmts.update_game, params)
+        cursor.execute(stmts.logged_update(len(pending)), params)

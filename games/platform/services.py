@@ -594,12 +594,12 @@ def table_move(*, game_id: int, seat: int, action: Mapping[str, Any], expected_v
     `decision_token` for this seat) is still the seat's token: the table moved on, but not
     this seat's decision. The engine judges the move itself, as always."""
     with transaction.atomic():
-        # The table row is locked in the same statement (FOR UPDATE covers the join): one
-        # round trip, not two, on the path every move takes (games/platform/moverows.py).
-        game = moverows.lock_game_and_table(game_id)
-        if game is None:
+        # The table row is locked in the same statement (FOR UPDATE covers the join), and the
+        # seats come in the same round trip once it is held (games/platform/moverows.py).
+        locked = moverows.lock_game_and_table(game_id)
+        if locked is None:
             raise ActionRefused("That game does not exist.", code="not_found")
-        seats = moverows.table_seats(game.table_id)
+        game, seats = locked
         if viewer is not None and not _owns_game_seat(game, seats, seat, viewer):
             raise ActionRefused("That is not your seat.", code="forged")
         if game.status != Game.Status.RUNNING:
@@ -673,7 +673,7 @@ def apply_locked(game: Game, table: Table, engine: GameEngine, seat: int,
     a bot's, or the clock's): apply it, append it to the log, finish the game if it ended.
     `note` is a site event stored before the engine's (the clock's "ran out of time").
     Returns the log row it appended (version, events). The caller saves with
-    `settle_locked` after its last action."""
+    `settle_locked` after its last action, which writes the log rows with the game row."""
     # `to_decide` says who must act; the engine's legal actions say who may (a seat may
     # scoop at any time, owed a decision or not). `any_time`: an action the game allows out
     # of turn (leaving), never a player's frame.
@@ -698,6 +698,7 @@ def apply_locked(game: Game, table: Table, engine: GameEngine, seat: int,
     game.finished_at = timezone.now()
     from ladder.services import ladder_game_finished  # results and ratings, same transaction
 
+    moverows.write_log(game)  # the ladder reads the whole log (who left), this row included
     ladder_game_finished(game=game)
     table.status = Table.Status.FINISHED
     table.save(update_fields=["status", "updated_at"])
