@@ -33,6 +33,7 @@ from games.platform.models import ChatMessage, Game, Seat, Table
 from games.platform.rendering import kept
 from games.platform.services import Move, TableError, chat_post, normalize_code, table_move
 from games.platform.snapshot_cache import snapshots
+from games.platform.table_sockets import table_sockets
 from games.platform.watchers import watcher_joined, watcher_left
 
 # REFERENCE §7: the server's frame rate limit is 40 messages per 5 seconds.
@@ -123,8 +124,8 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
         if hasattr(self, "_asgi_send"):
             self.base_send = self._send_soon
         kind = message.get("type")
-        if kind == "table.update" and self._already_shown(message):
-            return  # not worth a thread: most often the mover's own update (see table_update)
+        if kind == "table.update" and self._left_to_others(message):
+            return  # not worth a thread (see table_update)
         if settings.DATABASES["default"]["ENGINE"].endswith("sqlite3"):
             await DatabaseSyncToAsync(self._handle)(message)  # the shared thread
             return
@@ -173,6 +174,7 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
             with contextlib.suppress(TableError):
                 seat_connected(table_id=table.pk, viewer=self.viewer, channel=self.channel_name)
         self.push(full=True)
+        table_sockets.add(table.pk, self)
         if self.seat_id is None:  # a spectator: everyone's "N watching" goes up
             self.watching = True
             self._announce_watchers(watcher_joined(table.code))
@@ -186,6 +188,8 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
                                              {"watchers": event.get("count", 0), "oob": True}))
 
     def disconnect(self, code: int) -> None:
+        if hasattr(self, "table"):
+            table_sockets.remove(self.table.pk, self)
         if hasattr(self, "group") and getattr(self, "watching", False):
             self.watching = False
             with contextlib.suppress(Exception):  # the count is a courtesy, never a failure
@@ -233,7 +237,7 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
         if frame.seat is not None and frame.seat != seat:
             self.send_error("That is not your seat.", "forged")
             return
-        with held_updates(deliver=self._deliver_soon) as updates:
+        with held_updates(deliver=self._deliver_here_first) as updates:
             try:
                 move = table_move(game_id=game_id, seat=seat, action=frame.action,
                                   expected_version=frame.expected_version, viewer=self.viewer,
@@ -248,6 +252,14 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
             # rides in the same frame.
             self.push(token=update_token(updates), also=presenters.render_error("", "ok"),
                       move=move)
+
+    def _deliver_here_first(self, code: str, message: dict[str, Any]) -> None:
+        """The table's other sockets in this process show the mover's update now, in this
+        handler (games/platform/table_sockets.py); then the group hears of it, for sockets
+        elsewhere (ours find it already shown)."""
+        if message.get("type") == "table.update" and code == self.code:
+            self.show_to_others(message)
+        self._deliver_soon(code, message)
 
     def _deliver_soon(self, code: str, message: dict[str, Any]) -> None:
         """Send a group message from the event loop without waiting for Redis's answer: the
@@ -272,6 +284,26 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
 
     # --- group messages -------------------------------------------------------------------
     def table_update(self, event: dict[str, Any]) -> None:
+        """Show the update here and, when this socket took it on for the table's other sockets
+        in this process (see dispatch), there too."""
+        try:
+            self._show_update(event)
+        finally:
+            if event.get("version") is not None:
+                self.show_to_others(event)
+
+    def show_to_others(self, event: dict[str, Any]) -> None:
+        """Push an update to this table's other sockets in this process that have not shown it.
+        Every socket's handlers run on the one handler thread, so theirs cannot run meanwhile;
+        one socket's failure is logged and does not keep the update from the rest."""
+        for other in table_sockets.others(self.table.pk, self):
+            other.heard()
+            try:
+                other._show_update(event)
+            except Exception:
+                log.exception("a table update was not shown to another socket of the table")
+
+    def _show_update(self, event: dict[str, Any]) -> None:
         if self._already_shown(event):
             return
         moved = event.get("moved_seat")
@@ -281,6 +313,18 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
             # This device's seat was just claimed on another one: say so at once, rather
             # than let the player find out when a move is refused.
             self.send(text_data=presenters.render_error(SEAT_MOVED_NOTICE, "seat_moved"))
+
+    def _left_to_others(self, event: dict[str, Any]) -> bool:
+        """Whether this socket need not handle an update: a push already showed it (most often
+        the mover's own, or one another socket of the table showed it here), or another socket
+        of the table in this process took it on for all (table_sockets.claim). An update
+        without a version (a seat moved) is each socket's own."""
+        if self._already_shown(event):
+            return True
+        token = event.get("token")
+        if event.get("version") is None or not token or not hasattr(self, "table"):
+            return False
+        return not table_sockets.claim(self.table.pk, token)
 
     def _already_shown(self, event: dict[str, Any]) -> bool:
         """Whether a push already showed this update's move or a later one (read after its
