@@ -22,7 +22,7 @@ from django.template.loader import render_to_string
 
 from chudopoly_site.client_address import client_address_of_scope
 from games.platform import presenters
-from games.platform.broadcast import group_name, held_updates, update_token
+from games.platform.broadcast import group_name, held_updates
 from games.platform.checkins import open_sockets
 from games.platform.clocks import SOCKET_CHECK_IN_SECONDS, seat_connected, seat_disconnected
 from games.platform.frames import FrameError, parse_frame
@@ -118,6 +118,7 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
     seen: tuple[Any, ...] | None = None  # what the last push showed (see _fingerprint)
     # (game id, engine seat) as this socket's last push showed them; see _game_seat
     mine: tuple[int | None, int | None] = (None, None)
+    snapshot: presenters.TableSnapshot | None = None  # the read the last push showed
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         self._asgi_send = send  # the server's own send, for _send_soon
@@ -247,7 +248,7 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
         if frame.seat is not None and frame.seat != seat:
             self.send_error("That is not your seat.", "forged")
             return
-        with held_updates(deliver=self._deliver_here_first) as updates:
+        with held_updates(deliver=self._deliver_here_first):
             try:
                 move = table_move(game_id=game_id, seat=seat, action=frame.action,
                                   expected_version=frame.expected_version, viewer=self.viewer,
@@ -260,8 +261,7 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
             # The mover sees their move at once, before the table hears of it (see
             # held_updates); the group message then finds this socket up to date. The "ok"
             # rides in the same frame.
-            self.push(token=update_token(updates), also=presenters.render_error("", "ok"),
-                      move=move)
+            self.push(also=presenters.render_error("", "ok"), move=move)
 
     def _deliver_here_first(self, code: str, message: dict[str, Any]) -> None:
         """The table's other sockets in this process show the mover's update now, in this
@@ -306,19 +306,24 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
         """Push an update to this table's other sockets in this process that have not shown it.
         Every socket's handlers run on the one handler thread, so theirs cannot run meanwhile;
         one socket's failure is logged and does not keep the update from the rest."""
+        # The read this socket's last push showed, when it shows this update (or a later
+        # one): one read of the table serves every seat.
+        snapshot = self.snapshot if self._already_shown(event) else None
         for other in table_sockets.others(self.table.pk, self):
             other.heard()
             try:
-                other._show_update(event)
+                other._show_update(event, snapshot)
             except Exception:
                 log.exception("a table update was not shown to another socket of the table")
+            if snapshot is None and other._already_shown(event):
+                snapshot = other.snapshot
 
-    def _show_update(self, event: dict[str, Any]) -> None:
+    def _show_update(self, event: dict[str, Any], snapshot: Any = None) -> None:
         if self._already_shown(event):
             return
         moved = event.get("moved_seat")
         had_it = moved is not None and moved == getattr(self, "seat_id", None)
-        self.push(token=event.get("token"))
+        self.push(snapshot=snapshot)
         if had_it and getattr(self, "seat_id", None) != moved:
             # This device's seat was just claimed on another one: say so at once, rather
             # than let the player find out when a move is refused.
@@ -403,22 +408,22 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
         return game.pk, None
 
     # --- outgoing -------------------------------------------------------------------------
-    def push(self, *, full: bool = False, token: str | None = None, also: str = "",
-             move: Move | None = None) -> None:
+    def push(self, *, full: bool = False, also: str = "", move: Move | None = None,
+             snapshot: presenters.TableSnapshot | None = None) -> None:
         """Render this seat's partials and send those that changed since the last push (with
         `also` appended: one frame rather than two).
 
-        With the token of a group update, the table is read once per process for every socket
-        that heard that update (games/platform/snapshot_cache.py); otherwise this socket reads it.
-        The mover passes the rows its move left behind, which that read then need not fetch
-        again (presenters.snapshot_after_move)."""
-        if token and move is not None:
-            snapshot = snapshots.get(self.table.pk, token, lambda _table_id: (
-                presenters.snapshot_after_move(move, snapshots.latest(self.table.pk))))
-        elif token:
-            snapshot = snapshots.get(self.table.pk, token, presenters.load_snapshot)
-        else:
-            snapshot = presenters.load_snapshot(self.table.pk)
+        From `snapshot` when another socket of the table just read it (show_to_others);
+        otherwise this socket reads the table, the mover from the rows its move left behind
+        (presenters.snapshot_after_move), and keeps the read as the table's newest
+        (games/platform/snapshot_cache.py)."""
+        if snapshot is None:
+            if move is not None:
+                snapshot = presenters.snapshot_after_move(move, snapshots.latest(self.table.pk))
+            else:
+                snapshot = presenters.load_snapshot(self.table.pk)
+            snapshots.put(self.table.pk, snapshot)
+        self.snapshot = snapshot
         self.table = snapshot.table
         screen = presenters.screen_from(snapshot, self.viewer, self.log_cache)
         self.mine = (screen.game.pk if screen.game else None, screen.seat)
