@@ -8,8 +8,9 @@ It drives the real `TableConsumer` code in one process: four sockets per 4-seat 
 preset chudopoly), each consumer connected as Daphne would connect it, with its frames
 captured instead of written to a socket. A seat that owes a decision picks a move from the
 forms its last push showed (bench/liveplay.py's scripted player) and sends it as htmx would;
-the table's group message is then handed to the other three sockets, which re-render their
-own seat as they would in a live process. Per move it prints the CPU time of that whole
+the mover's handler pushes the table's other three sockets (all in one process, as live:
+games/platform/table_sockets.py), and the group message is then handed to them as the event
+loop would (dropped there, already shown). Per move it prints the CPU time of that whole
 cycle (the mover's frame, the move, four pushes) and the database queries it made.
 
 This is the part of `bench/live_latency.py`'s "web CPU per move" that our code controls;
@@ -110,7 +111,23 @@ def run(tables: int, moves: int, seed: int, *, sqlite: bool = False,
     from django.db import connection
 
     from games.platform import broadcast
+    from games.platform.consumers import TableConsumer
 
+    others_cpu = 0.0
+    # Older code (run with this script to compare) had no local pushes: its other seats'
+    # pushes all come from the group message below.
+    show_to_others = getattr(TableConsumer, "show_to_others", None)
+
+    def timed_show(consumer: TableConsumer, event: dict[str, Any]) -> None:
+        nonlocal others_cpu
+        started = time.process_time()
+        try:
+            show_to_others(consumer, event)
+        finally:
+            others_cpu += time.process_time() - started
+
+    if show_to_others is not None:
+        TableConsumer.show_to_others = timed_show  # type: ignore[method-assign]
     delivered: list[tuple[str, dict[str, Any]]] = []
     broadcast._deliver = lambda code, message: delivered.append((code, message))  # type: ignore[assignment]
     rng = random.Random(seed)
@@ -137,6 +154,7 @@ def run(tables: int, moves: int, seed: int, *, sqlite: bool = False,
             if not movers:
                 continue
             socket, move = rng.choice(movers)
+            others_before = others_cpu
             started = time.process_time()
             socket.consumer._handle({"type": "websocket.receive",
                                      "text": liveplay.act_frame(move, socket.version)})
@@ -144,10 +162,14 @@ def run(tables: int, moves: int, seed: int, *, sqlite: bool = False,
             for _, message in delivered:
                 if message.get("type") == "table.update":
                     for other in sockets:
-                        other.consumer._handle(message)
+                        # What the event loop does with it (TableConsumer.dispatch).
+                        left = getattr(other.consumer, "_left_to_others",
+                                       other.consumer._already_shown)
+                        if not left(message):
+                            other.consumer._handle(message)
             ended = time.process_time()
             cpu += ended - started
-            mover_cpu += moved - started
+            mover_cpu += moved - started - (others_cpu - others_before)
             delivered.clear()
             for each in sockets:
                 each.read()

@@ -2,9 +2,9 @@
 
 Nobody may see a state that was rolled back (zulip's send_event_on_commit), so every send goes
 through `transaction.on_commit`. The messages carry ids and version numbers only: each consumer
-reads the game itself and renders its own seat's view. Each update carries a fresh token: the
-sockets of one process that hear the same token share one read of the table
-(games/platform/snapshot_cache.py).
+reads the game itself and renders its own seat's view. Each update carries a fresh token: of the
+sockets of one process that hear it, the first to claim the token shows it to all of them
+(games/platform/table_sockets.py).
 """
 
 from __future__ import annotations
@@ -64,12 +64,6 @@ def after_push(work: Callable[[], None]) -> None:
         held.append(work)
         return
     work()
-
-
-def update_token(messages: list[tuple[str, dict[str, Any]]]) -> str | None:
-    """The token of the last table update among held messages."""
-    tokens = [m["token"] for _, m in messages if m.get("type") == "table.update"]
-    return tokens[-1] if tokens else None
 
 
 def _send(code: str, message: dict[str, Any]) -> None:

@@ -7,6 +7,7 @@ import concurrent.futures
 import contextlib
 import logging
 import time
+import zlib
 from collections import deque
 from typing import Any
 from urllib.parse import parse_qs
@@ -21,7 +22,7 @@ from django.template.loader import render_to_string
 
 from chudopoly_site.client_address import client_address_of_scope
 from games.platform import presenters
-from games.platform.broadcast import group_name, held_updates, update_token
+from games.platform.broadcast import group_name, held_updates
 from games.platform.checkins import open_sockets
 from games.platform.clocks import SOCKET_CHECK_IN_SECONDS, seat_connected, seat_disconnected
 from games.platform.frames import FrameError, parse_frame
@@ -33,6 +34,7 @@ from games.platform.models import ChatMessage, Game, Seat, Table
 from games.platform.rendering import kept
 from games.platform.services import Move, TableError, chat_post, normalize_code, table_move
 from games.platform.snapshot_cache import snapshots
+from games.platform.table_sockets import table_sockets
 from games.platform.watchers import watcher_joined, watcher_left
 
 # REFERENCE §7: the server's frame rate limit is 40 messages per 5 seconds.
@@ -47,12 +49,19 @@ CLOSE_FLOOD = 4429
 
 log = logging.getLogger(__name__)
 
-# One thread runs every table socket's handlers, in the order they arrived. A move shares the
-# GIL only with the event loop; the other seats' pushes of a move come right after it, before
-# the next frame (giving frames priority made the mover's answer quick and the rest of the
-# table wait behind every later frame: docs/performance.md).
-_TABLE_LANE = concurrent.futures.ThreadPoolExecutor(max_workers=1,
-                                                    thread_name_prefix="table-lane")
+# A table's sockets have their handlers run on one thread, in the order they arrived: its
+# lane. A move shares the GIL only with the event loop and the other lanes; the other seats'
+# pushes of a move come right after it, in the same handler (table_sockets.py), before the next
+# frame. With more than one lane (TABLE_LANES), a table whose move waits on the database (a
+# commit waits for the disk) holds up only the tables of its own lane (docs/performance.md).
+_TABLE_LANES = [concurrent.futures.ThreadPoolExecutor(max_workers=1,
+                                                      thread_name_prefix=f"table-lane-{n}")
+                for n in range(settings.TABLE_LANES)]
+
+
+def lane_of(code: str) -> concurrent.futures.ThreadPoolExecutor:
+    """The lane of a table, by its code: the same for every socket of the table."""
+    return _TABLE_LANES[zlib.crc32(code.encode()) % len(_TABLE_LANES)]
 
 
 def _log_failed_send(future: concurrent.futures.Future[Any]) -> None:
@@ -109,27 +118,30 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
     seen: tuple[Any, ...] | None = None  # what the last push showed (see _fingerprint)
     # (game id, engine seat) as this socket's last push showed them; see _game_seat
     mine: tuple[int | None, int | None] = (None, None)
+    snapshot: presenters.TableSnapshot | None = None  # the read the last push showed
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         self._asgi_send = send  # the server's own send, for _send_soon
         await super().__call__(scope, receive, send)
 
     async def dispatch(self, message: dict[str, Any]) -> None:
-        """Handle one message on the process's table lane (one thread, first come first
-        served). SQLite (one writer at a time) keeps the thread every sync consumer of the
-        process shares by default."""
+        """Handle one message on its table's lane (one thread, first come first served).
+        SQLite (one writer at a time) keeps the thread every sync consumer of the process
+        shares by default."""
         self.heard()  # the heartbeat waits for a quiet spell (games/platform/heartbeat.py)
         self.loop = asyncio.get_running_loop()
         if hasattr(self, "_asgi_send"):
             self.base_send = self._send_soon
         kind = message.get("type")
-        if kind == "table.update" and self._already_shown(message):
-            return  # not worth a thread: most often the mover's own update (see table_update)
+        if kind == "table.update" and self._left_to_others(message):
+            return  # not worth a thread (see table_update)
         if settings.DATABASES["default"]["ENGINE"].endswith("sqlite3"):
             await DatabaseSyncToAsync(self._handle)(message)  # the shared thread
             return
-        await DatabaseSyncToAsync(self._handle, thread_sensitive=False,
-                                  executor=_TABLE_LANE)(message)
+        lane = getattr(self, "lane", None)
+        if lane is None:
+            lane = self.lane = lane_of(normalize_code(self.scope["url_route"]["kwargs"]["code"]))
+        await DatabaseSyncToAsync(self._handle, thread_sensitive=False, executor=lane)(message)
 
     def _handle(self, message: dict[str, Any]) -> None:
         handler = getattr(self, get_handler_name(message), None)
@@ -173,6 +185,7 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
             with contextlib.suppress(TableError):
                 seat_connected(table_id=table.pk, viewer=self.viewer, channel=self.channel_name)
         self.push(full=True)
+        table_sockets.add(table.pk, self)
         if self.seat_id is None:  # a spectator: everyone's "N watching" goes up
             self.watching = True
             self._announce_watchers(watcher_joined(table.code))
@@ -186,6 +199,8 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
                                              {"watchers": event.get("count", 0), "oob": True}))
 
     def disconnect(self, code: int) -> None:
+        if hasattr(self, "table"):
+            table_sockets.remove(self.table.pk, self)
         if hasattr(self, "group") and getattr(self, "watching", False):
             self.watching = False
             with contextlib.suppress(Exception):  # the count is a courtesy, never a failure
@@ -233,7 +248,7 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
         if frame.seat is not None and frame.seat != seat:
             self.send_error("That is not your seat.", "forged")
             return
-        with held_updates(deliver=self._deliver_soon) as updates:
+        with held_updates(deliver=self._deliver_here_first):
             try:
                 move = table_move(game_id=game_id, seat=seat, action=frame.action,
                                   expected_version=frame.expected_version, viewer=self.viewer,
@@ -246,8 +261,15 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
             # The mover sees their move at once, before the table hears of it (see
             # held_updates); the group message then finds this socket up to date. The "ok"
             # rides in the same frame.
-            self.push(token=update_token(updates), also=presenters.render_error("", "ok"),
-                      move=move)
+            self.push(also=presenters.render_error("", "ok"), move=move)
+
+    def _deliver_here_first(self, code: str, message: dict[str, Any]) -> None:
+        """The table's other sockets in this process show the mover's update now, in this
+        handler (games/platform/table_sockets.py); then the group hears of it, for sockets
+        elsewhere (ours find it already shown)."""
+        if message.get("type") == "table.update" and code == self.code:
+            self.show_to_others(message)
+        self._deliver_soon(code, message)
 
     def _deliver_soon(self, code: str, message: dict[str, Any]) -> None:
         """Send a group message from the event loop without waiting for Redis's answer: the
@@ -272,15 +294,52 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
 
     # --- group messages -------------------------------------------------------------------
     def table_update(self, event: dict[str, Any]) -> None:
+        """Show the update here and, when this socket took it on for the table's other sockets
+        in this process (see dispatch), there too."""
+        try:
+            self._show_update(event)
+        finally:
+            if event.get("version") is not None:
+                self.show_to_others(event)
+
+    def show_to_others(self, event: dict[str, Any]) -> None:
+        """Push an update to this table's other sockets in this process that have not shown it.
+        Every socket's handlers run on the one handler thread, so theirs cannot run meanwhile;
+        one socket's failure is logged and does not keep the update from the rest."""
+        # The read this socket's last push showed, when it shows this update (or a later
+        # one): one read of the table serves every seat.
+        snapshot = self.snapshot if self._already_shown(event) else None
+        for other in table_sockets.others(self.table.pk, self):
+            other.heard()
+            try:
+                other._show_update(event, snapshot)
+            except Exception:
+                log.exception("a table update was not shown to another socket of the table")
+            if snapshot is None and other._already_shown(event):
+                snapshot = other.snapshot
+
+    def _show_update(self, event: dict[str, Any], snapshot: Any = None) -> None:
         if self._already_shown(event):
             return
         moved = event.get("moved_seat")
         had_it = moved is not None and moved == getattr(self, "seat_id", None)
-        self.push(token=event.get("token"))
+        self.push(snapshot=snapshot)
         if had_it and getattr(self, "seat_id", None) != moved:
             # This device's seat was just claimed on another one: say so at once, rather
             # than let the player find out when a move is refused.
             self.send(text_data=presenters.render_error(SEAT_MOVED_NOTICE, "seat_moved"))
+
+    def _left_to_others(self, event: dict[str, Any]) -> bool:
+        """Whether this socket need not handle an update: a push already showed it (most often
+        the mover's own, or one another socket of the table showed it here), or another socket
+        of the table in this process took it on for all (table_sockets.claim). An update
+        without a version (a seat moved) is each socket's own."""
+        if self._already_shown(event):
+            return True
+        token = event.get("token")
+        if event.get("version") is None or not token or not hasattr(self, "table"):
+            return False
+        return not table_sockets.claim(self.table.pk, token)
 
     def _already_shown(self, event: dict[str, Any]) -> bool:
         """Whether a push already showed this update's move or a later one (read after its
@@ -349,22 +408,22 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
         return game.pk, None
 
     # --- outgoing -------------------------------------------------------------------------
-    def push(self, *, full: bool = False, token: str | None = None, also: str = "",
-             move: Move | None = None) -> None:
+    def push(self, *, full: bool = False, also: str = "", move: Move | None = None,
+             snapshot: presenters.TableSnapshot | None = None) -> None:
         """Render this seat's partials and send those that changed since the last push (with
         `also` appended: one frame rather than two).
 
-        With the token of a group update, the table is read once per process for every socket
-        that heard that update (games/platform/snapshot_cache.py); otherwise this socket reads it.
-        The mover passes the rows its move left behind, which that read then need not fetch
-        again (presenters.snapshot_after_move)."""
-        if token and move is not None:
-            snapshot = snapshots.get(self.table.pk, token, lambda _table_id: (
-                presenters.snapshot_after_move(move, snapshots.latest(self.table.pk))))
-        elif token:
-            snapshot = snapshots.get(self.table.pk, token, presenters.load_snapshot)
-        else:
-            snapshot = presenters.load_snapshot(self.table.pk)
+        From `snapshot` when another socket of the table just read it (show_to_others);
+        otherwise this socket reads the table, the mover from the rows its move left behind
+        (presenters.snapshot_after_move), and keeps the read as the table's newest
+        (games/platform/snapshot_cache.py)."""
+        if snapshot is None:
+            if move is not None:
+                snapshot = presenters.snapshot_after_move(move, snapshots.latest(self.table.pk))
+            else:
+                snapshot = presenters.load_snapshot(self.table.pk)
+            snapshots.put(self.table.pk, snapshot)
+        self.snapshot = snapshot
         self.table = snapshot.table
         screen = presenters.screen_from(snapshot, self.viewer, self.log_cache)
         self.mine = (screen.game.pk if screen.game else None, screen.seat)

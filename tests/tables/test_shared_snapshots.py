@@ -3,7 +3,6 @@ view: exactly what each socket would have rendered from its own read."""
 
 from __future__ import annotations
 
-import threading
 from typing import Any
 
 import pytest
@@ -13,93 +12,29 @@ from games.chudopoly.bots import choose_action
 from games.platform import presenters
 from games.platform.identity import Viewer
 from games.platform.models import Game, Table
-from games.platform.snapshot_cache import SnapshotCache
+from games.platform.snapshot_cache import LatestSnapshots
 
 ALICE = Viewer(user_id=None, guest_key="alice-key")
 BOB = Viewer(user_id=None, guest_key="bob-key")
 CAROL = Viewer(user_id=None, guest_key="carol-key")
 
 
-def test_sockets_hearing_the_same_token_read_the_table_once() -> None:
-    cache = SnapshotCache()
-    reads: list[int] = []
-
-    def load(table_id: int) -> tuple[int, int]:
-        reads.append(table_id)
-        return (table_id, len(reads))
-
-    first = cache.get(7, "token-a", load)
-    assert cache.get(7, "token-a", load) is first
-    assert cache.get(7, "token-b", load) != first  # a new update is read again
-    assert cache.get(8, "token-a", load)[0] == 8  # tokens are per table
-    assert reads == [7, 7, 8]
+def test_the_newest_read_of_each_table_is_kept_and_older_ones_are_let_go() -> None:
+    latest = LatestSnapshots()
+    assert latest.latest(7) is None
+    latest.put(7, "read 1")
+    latest.put(8, "other table")
+    latest.put(7, "read 2")
+    assert (latest.latest(7), latest.latest(8)) == ("read 2", "other table")
 
 
-def test_a_tables_older_update_is_forgotten_once_a_newer_one_is_read() -> None:
-    cache = SnapshotCache()
-    reads: list[str] = []
-
-    def load(table_id: int) -> str:
-        reads.append(f"read {len(reads) + 1}")
-        return reads[-1]
-
-    cache.get(7, "token-a", load)
-    cache.get(8, "token-a", load)
-    cache.get(7, "token-b", load)
-    assert set(cache._entries) == {(8, "token-a"), (7, "token-b")}
-    # A socket still asking for the older update reads the table as it is now.
-    assert cache.get(7, "token-a", load) == "read 4"
-    assert cache.latest(7) == "read 4"
-
-
-def test_a_socket_arriving_mid_read_waits_for_that_read_instead_of_making_its_own() -> None:
-    cache = SnapshotCache()
-    started, release = threading.Event(), threading.Event()
-    reads: list[str] = []
-
-    def slow_load(table_id: int) -> str:
-        reads.append("read")
-        started.set()
-        release.wait(5)
-        return "rows"
-
-    results: list[str] = []
-    first = threading.Thread(target=lambda: results.append(cache.get(1, "t", slow_load)))
-    first.start()
-    assert started.wait(5)
-    second = threading.Thread(target=lambda: results.append(cache.get(1, "t", slow_load)))
-    second.start()
-    release.set()
-    first.join(5)
-    second.join(5)
-    assert results == ["rows", "rows"]
-    assert reads == ["read"]
-
-
-def test_a_failed_read_is_not_shared_the_next_socket_reads_for_itself() -> None:
-    cache = SnapshotCache()
-    calls: list[int] = []
-
-    def flaky(table_id: int) -> str:
-        calls.append(table_id)
-        if len(calls) == 1:
-            raise ConnectionError("database went away")
-        return "rows"
-
-    with pytest.raises(ConnectionError):
-        cache.get(1, "t", flaky)
-    assert cache.get(1, "t", flaky) == "rows"
-
-
-def test_old_reads_are_dropped_after_a_while_and_beyond_the_size_cap() -> None:
-    cache = SnapshotCache(keep_seconds=0.0)
-    cache.get(1, "t", lambda table_id: "rows")
-    cache.get(1, "u", lambda table_id: "rows")
-    assert len(cache._entries) == 1
-    small = SnapshotCache(max_entries=3)
-    for n in range(10):
-        small.get(1, f"t{n}", lambda table_id: "rows")
-    assert len(small._entries) <= 3
+def test_beyond_the_cap_the_tables_read_longest_ago_are_forgotten() -> None:
+    latest = LatestSnapshots(max_tables=3)
+    for table in range(5):
+        latest.put(table, f"table {table}")
+    latest.put(2, "table 2 again")
+    latest.put(5, "table 5")
+    assert [t for t in range(6) if latest.latest(t) is not None] == [2, 4, 5]
 
 
 @pytest.mark.django_db

@@ -140,6 +140,55 @@ async def test_the_mover_sees_their_move_with_the_ok_and_only_once(
     await a.disconnect()
 
 
+async def test_the_other_seats_see_a_move_without_waiting_for_the_group_message(
+        alice: Viewer, bob: Viewer, carol: Viewer, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The sockets of a table in one process are pushed by the mover's own handler: here the
+    group's copy of the update is lost on the way, and the other seat and the watcher see the
+    move anyway."""
+    from channels.layers import InMemoryChannelLayer
+
+    game = await start(alice, (bob, "Bob"))
+    turn = game.state["turn"]
+    mover, other = (alice, bob) if owner(game, turn) == "Alice" else (bob, alice)
+    a = await connect(game.table.code, mover)
+    b = await connect(game.table.code, other)
+    spectator = await connect(game.table.code, carol)
+    for comm in (a, b, spectator):
+        await frames(comm)
+    group_send = InMemoryChannelLayer.group_send
+
+    async def lose_updates(layer: Any, group: str, message: dict[str, Any]) -> None:
+        if message.get("type") != "table.update":
+            await group_send(layer, group, message)
+
+    monkeypatch.setattr(InMemoryChannelLayer, "group_send", lose_updates)
+    action = next(x for x in ENGINE.legal_actions(game.state, turn) if x["type"] == "bank"
+                  or x["type"] == "place")
+    await a.send_to(text_data=json.dumps({"kind": "act", "action": json.dumps(action),
+                                          "expected_version": "0"}))
+    for comm in (a, b, spectator):
+        got = await frames(comm)
+        assert [version_in(frame) for frame in got if version_in(frame)] == [1], got
+    for comm in (a, b, spectator):
+        await comm.disconnect()
+
+
+async def test_an_update_from_elsewhere_reaches_each_socket_of_the_table_once(
+        alice: Viewer, bob: Viewer, carol: Viewer) -> None:
+    """A move made outside the sockets (a bot's, the clock's) comes as the group message: one
+    socket shows it to the table's others here, and each gets exactly one push."""
+    game = await start(alice, (bob, "Bob"))
+    sockets = [await connect(game.table.code, viewer) for viewer in (alice, bob, carol)]
+    for comm in sockets:
+        await frames(comm)
+    await database_sync_to_async(play_one)(game)
+    for comm in sockets:
+        got = await frames(comm)
+        assert [version_in(frame) for frame in got if version_in(frame)] == [1], got
+    for comm in sockets:
+        await comm.disconnect()
+
+
 @pytest.mark.parametrize(("payload", "code"), [
     ("{not json", "malformed"),
     (json.dumps({"kind": "act", "action": "{\"type\":\"end_turn\"}"}), "malformed"),
