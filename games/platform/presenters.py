@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import threading
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import lru_cache
@@ -438,12 +438,13 @@ def render_all(screen: TableScreen, *, oob: bool = True,
     # id before the start, so the page always has every swap target.
     engine = get_game(screen.table.game_kind)
     inputs: Mapping[str, Sequence[str]] = getattr(engine, "board_inputs", {})
+    values: dict[str, str] = {}  # each input's key, made once for all the partials
     for name, template in engine.board_templates.items():
         paths = inputs.get(name)
         if paths is None:
             out[name] = render_partial(template, screen, oob=oob, extra=extra, lobby=lobby)
             continue
-        key = _inputs_key(template, oob, screen, paths)
+        key = _inputs_key(template, oob, screen, paths, values)
         html = shared_partials.get(key)
         if html is None:
             html = render_partial(template, screen, oob=oob, extra=extra, lobby=lobby)
@@ -457,17 +458,25 @@ def _epoch_now() -> str:
     return f"{int(now.timestamp())}.{now.microsecond:06d}"
 
 
-def _inputs_key(template: str, oob: bool, screen: TableScreen, paths: Sequence[str]) -> str:
-    """Everything a partial with declared inputs shows, as one string: equal keys, equal HTML,
-    whichever seat or table it is for."""
-    values = []
+def _inputs_key(template: str, oob: bool, screen: TableScreen, paths: Sequence[str],
+                made: dict[str, str] | None = None) -> tuple[Any, ...]:
+    """Everything a partial with declared inputs shows, as one key: equal keys, equal HTML,
+    whichever seat or table it is for. Each input is keyed by `repr` (plain data prints
+    alike only where its repr is alike: 1, True and "1" differ, as do a dict's keys in
+    another order); `made` keeps those already made for this screen (the hand is an input
+    of two partials)."""
+    keys = []
     for path in paths:
-        value: Any = screen.ctx
-        for part in path.split("."):
-            value = value.get(part) if isinstance(value, Mapping) else None
-        values.append(value)
-    return json.dumps([template, oob, screen.game is not None, values], sort_keys=True,
-                      default=str)
+        key = made.get(path) if made is not None else None
+        if key is None:
+            value: Any = screen.ctx
+            for part in path.split("."):
+                value = value.get(part) if isinstance(value, Mapping) else None
+            key = repr(value)
+            if made is not None:
+                made[path] = key
+        keys.append(key)
+    return (template, oob, screen.game is not None, *keys)
 
 
 class SharedPartials:
@@ -479,9 +488,9 @@ class SharedPartials:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._entries: OrderedDict[str, str] = OrderedDict()
+        self._entries: OrderedDict[Hashable, str] = OrderedDict()
 
-    def get(self, key: str) -> str | None:
+    def get(self, key: Hashable) -> str | None:
         with self._lock:
             html = self._entries.get(key)
             if html is None:
@@ -489,7 +498,7 @@ class SharedPartials:
             self._entries.move_to_end(key)
         return mark_safe(html)
 
-    def put(self, key: str, html: str) -> None:
+    def put(self, key: Hashable, html: str) -> None:
         with self._lock:
             self._entries[key] = kept(html)
             while len(self._entries) > self.MAX_ENTRIES:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 from django.template.loader import get_template
 
@@ -78,6 +79,28 @@ def test_equal_inputs_give_one_key_and_a_changed_input_another() -> None:
     Screen.ctx = {**Screen.ctx, "view": {"plays_left": 1}}
     assert _inputs_key("t.html", True, Screen(), paths) != first  # type: ignore[arg-type]
     assert _inputs_key("t.html", False, Screen(), paths) != first  # type: ignore[arg-type]
+
+
+def test_inputs_that_compare_equal_but_print_differently_key_differently() -> None:
+    class Screen:
+        game = object()
+        ctx: dict[str, Any] = {"view": {"plays_left": 1}}
+
+    first = _inputs_key("t.html", True, Screen(), ("view.plays_left",))  # type: ignore[arg-type]
+    Screen.ctx = {"view": {"plays_left": True}}  # 1 == True, but prints "True"
+    assert _inputs_key("t.html", True, Screen(), ("view.plays_left",)) != first  # type: ignore[arg-type]
+
+
+def test_an_input_two_partials_read_is_keyed_once_per_screen() -> None:
+    class Screen:
+        game = object()
+        ctx = {"hand": [{"id": 3}], "result": None}
+
+    made: dict[str, str] = {}
+    hand = _inputs_key("h.html", True, Screen(), ("hand",), made)  # type: ignore[arg-type]
+    Screen.ctx = {"hand": [{"id": 4}], "result": None}  # unseen: the key made stands
+    assert _inputs_key("d.html", True, Screen(), ("hand", "result"), made)[3:] == (  # type: ignore[arg-type]
+        hand[3], "None")
 
 
 def test_the_shared_partials_keep_the_most_recent_entries_only() -> None:
