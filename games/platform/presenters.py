@@ -436,13 +436,12 @@ def render_all(screen: TableScreen, *, oob: bool = True,
     # id before the start, so the page always has every swap target.
     engine = get_game(screen.table.game_kind)
     inputs: Mapping[str, Sequence[str]] = getattr(engine, "board_inputs", {})
-    values: dict[str, str] = {}  # each input's key, made once for all the partials
     for name, template in engine.board_templates.items():
         paths = inputs.get(name)
         if paths is None:
             out[name] = render_partial(template, screen, oob=oob, extra=extra, lobby=lobby)
             continue
-        key = _inputs_key(template, oob, screen, paths, values)
+        key = _inputs_key(template, oob, screen, paths)
         html = shared_partials.get(key)
         if html is None:
             html = render_partial(template, screen, oob=oob, extra=extra, lobby=lobby)
@@ -471,25 +470,24 @@ def _epoch_now() -> str:
     return f"{int(now.timestamp())}.{now.microsecond:06d}"
 
 
-def _inputs_key(template: str, oob: bool, screen: TableScreen, paths: Sequence[str],
-                made: dict[str, str] | None = None) -> tuple[Any, ...]:
+def _inputs_key(template: str, oob: bool, screen: TableScreen, paths: Sequence[str]
+                ) -> tuple[Any, ...]:
     """Everything a partial with declared inputs shows, as one key: equal keys, equal HTML,
-    whichever seat or table it is for. Each input is keyed by `repr` (plain data prints
-    alike only where its repr is alike: 1, True and "1" differ, as do a dict's keys in
-    another order); `made` keeps those already made for this screen (the hand is an input
-    of two partials)."""
-    keys = []
-    for path in paths:
-        key = made.get(path) if made is not None else None
-        if key is None:
-            value: Any = screen.ctx
-            for part in path.split("."):
-                value = value.get(part) if isinstance(value, Mapping) else None
-            key = repr(value)
-            if made is not None:
-                made[path] = key
-        keys.append(key)
-    return (template, oob, screen.game is not None, *keys)
+    whichever seat or table it is for. The inputs are keyed by their `repr`, one call for all
+    of them (plain data prints alike only where its repr is alike: 1, True and "1" differ, as
+    do a dict's keys in another order)."""
+    values = []
+    for parts in _split_paths(tuple(paths)):
+        value: Any = screen.ctx
+        for part in parts:
+            value = value.get(part) if isinstance(value, (dict, Mapping)) else None  # dict: fast
+        values.append(value)
+    return (template, oob, screen.game is not None, repr(values))
+
+
+@lru_cache(maxsize=64)
+def _split_paths(paths: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
+    return tuple(tuple(path.split(".")) for path in paths)
 
 
 class SharedPartials:

@@ -91,18 +91,6 @@ def test_inputs_that_compare_equal_but_print_differently_key_differently() -> No
     assert _inputs_key("t.html", True, Screen(), ("view.plays_left",)) != first  # type: ignore[arg-type]
 
 
-def test_an_input_two_partials_read_is_keyed_once_per_screen() -> None:
-    class Screen:
-        game = object()
-        ctx = {"hand": [{"id": 3}], "result": None}
-
-    made: dict[str, str] = {}
-    hand = _inputs_key("h.html", True, Screen(), ("hand",), made)  # type: ignore[arg-type]
-    Screen.ctx = {"hand": [{"id": 4}], "result": None}  # unseen: the key made stands
-    assert _inputs_key("d.html", True, Screen(), ("hand", "result"), made)[3:] == (  # type: ignore[arg-type]
-        hand[3], "None")
-
-
 def test_the_shared_partials_keep_the_most_recent_entries_only() -> None:
     shared_partials.put("a-key-for-this-test", "<p>a</p>")
     assert shared_partials.get("a-key-for-this-test") == "<p>a</p>"
