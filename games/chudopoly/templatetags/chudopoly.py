@@ -456,6 +456,16 @@ def my_panel(player: Mapping[str, Any], c: Mapping[str, Any]) -> SafeString:
     return _memo_render(template, context, key=key)
 
 
+@register.simple_tag
+def zone_panel(seat: Any, zone: Mapping[str, Any]) -> SafeString:
+    """One set on a player's board (chudopoly/_zone.html, which reads only the zone and the
+    seat). A move changes one or two sets of the board it touches: the panels rendered again
+    for it take the others as they were."""
+    template = "chudopoly/_zone.html"
+    context = {"p": {"seat": seat}, "z": zone}
+    return _memo_render(template, context, key=(template, content_key((seat, zone))))
+
+
 def _copy_marked_mine(player: Mapping[str, Any], source: Mapping[str, Any]) -> bool:
     """Whether `player` is `source` with "is_me" set and every other value the very same
     object (board.board_context's copy of the seat's own public entry)."""
@@ -506,7 +516,7 @@ def jinja_helpers(env: Any) -> None:
     wired by the site's TEMPLATES): `{{ card_face(card) }}` for `{% card_face card %}`."""
     env.globals.update({
         "card_face": card_face, "card_back": card_back, "opponent_panel": opponent_panel,
-        "my_panel": my_panel, "log_items": log_items,
+        "my_panel": my_panel, "zone_panel": zone_panel, "log_items": log_items,
     })
     env.filters.update({
         "pips": pips, "fan": fan, "movable_cards": movable_cards, "colour_name": colour_name,
