@@ -297,6 +297,11 @@ def board_context(view: Mapping[str, Any], *, me: int | None, names: Sequence[st
         "my_public": my_public,
         "turn_name": _name(names, turn, me, subject=True) if turn is not None else None,
         "my_turn": turn is not None and turn == me,
+        # What the hand and decision partials read only on this seat's own turn (the hint, the
+        # end-turn nudge): the plays left and the hand to discard from, None otherwise, so
+        # another seat's play leaves those partials' inputs (game.board_inputs) as they were.
+        "my_plays_left": view.get("plays_left") if turn is not None and turn == me else None,
+        "discard_hand": hand if discards else None,
         "deciding": me in to_decide,
         "waiting_on": [_name(names, s, me, subject=True) for s in to_decide],
         "responds": responds, "swaps": swaps,

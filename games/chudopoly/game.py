@@ -241,10 +241,11 @@ class ChudopolyGame:
                    "view.discard_top", "view.discard_count", "view.shuffle_count",
                    "view.deck_cycle_limit", "view.ruleset.setsToWin", "view.ruleset.suddenDeath",
                    "view.contest_lap_cap"),
-        "hand": ("me", "hand", "my_turn", "result", "view.hand_limit", "view.plays_left"),
+        "hand": ("me", "hand", "my_turn", "result", "view.hand_limit", "my_plays_left"),
         "decision": ("result", "pays", "responds", "discards", "discard_count", "accept_pay",
                      "owed_amount", "scoop", "pending_text", "pending", "pay_suggestions",
-                     "end_turn", "payable", "hand", "view.hand_limit", "view.plays_left"),
+                     "end_turn", "payable", "discard_hand", "view.hand_limit",
+                     "my_plays_left"),
     }
 
     def board_public(self, view: Mapping[str, Any], *, names: Sequence[str],

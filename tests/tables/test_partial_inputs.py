@@ -97,3 +97,27 @@ def test_the_shared_partials_keep_the_most_recent_entries_only() -> None:
     for n in range(shared_partials.MAX_ENTRIES):
         shared_partials.put(f"filler-{n}", "")
     assert shared_partials.get("a-key-for-this-test") is None
+
+
+def test_another_seats_play_leaves_a_seats_hand_and_decision_keys_as_they_were() -> None:
+    from games.chudopoly import engine
+    from games.chudopoly.board import board_context
+
+    state = engine.new_game(ruleset=None, seats=3, seed=7)
+    mover = state["turn"]
+    watcher = (mover + 1) % 3
+    play = next(a for a in engine.legal_actions(state, mover) if a["type"] == "bank")
+    after = engine.apply(state, mover, play).state
+    assert engine.view(after, mover)["plays_left"] < engine.view(state, mover)["plays_left"]
+    inputs = get_game("chudopoly").board_inputs
+
+    def keys(game_state: dict[str, Any], seat: int) -> tuple[Any, ...]:
+        class Screen:
+            game = object()
+            ctx = board_context(engine.view(game_state, seat), me=seat, names=["A", "B", "C"],
+                                seats=[{}, {}, {}])
+        return tuple(_inputs_key(name, True, Screen(), inputs[name])  # type: ignore[arg-type]
+                     for name in ("hand", "decision"))
+
+    assert keys(after, watcher) == keys(state, watcher)
+    assert keys(after, mover) != keys(state, mover)
