@@ -234,7 +234,7 @@ class ChudopolyGame:
     # moves leave the hand and decision as they were for most seats, and the status reads the
     # same for every seat that neither holds the turn nor owes an answer: they share one render.
     board_inputs = {
-        "status": ("result", "placements", "rated", "winner_name", "replay_url", "is_host",
+        "status": ("result", "placements", "rated", "winner_name", "replay_url", "host_at_result",
                    "my_turn", "turn_name", "my_deadline", "my_paused", "waiting_on", "deciding",
                    "armed", "contested", "contest_laps", "contest_bar", "view.turn_number",
                    "view.plays_left", "view.surge", "view.surge_multiplier", "view.deck_count",

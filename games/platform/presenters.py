@@ -218,6 +218,10 @@ def build_context(screen: TableScreen, engine: GameEngine,
         # Also in the lobby's context; here too, so a board partial that shows it can declare
         # it among its inputs (board_inputs).
         "is_host": screen.me is not None and screen.me.pk == screen.table.host_id,
+        # The same once the game has a result, None before: a result banner's rematch line
+        # reads it, and a partial declaring it is shared by host and guests while play lasts.
+        "host_at_result": (screen.me is not None and screen.me.pk == screen.table.host_id
+                           if result else None),
         "finished": game.status == Game.Status.FINISHED,
     })
     return ctx

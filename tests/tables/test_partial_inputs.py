@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+import pytest
 from django.template.loader import get_template
 
 from games.platform.interface import get_game, registered_games
@@ -121,3 +122,26 @@ def test_another_seats_play_leaves_a_seats_hand_and_decision_keys_as_they_were()
 
     assert keys(after, watcher) == keys(state, watcher)
     assert keys(after, mover) != keys(state, mover)
+
+
+@pytest.mark.django_db
+def test_the_status_tells_the_host_and_only_the_host_to_start_a_rematch_once_the_game_ends(
+        ) -> None:
+    from tables_helpers import ENGINE, started_game
+
+    from games.platform import presenters, services
+    from games.platform.identity import Viewer
+
+    host, guest = Viewer(user_id=None, guest_key="host-key"), Viewer(user_id=None,
+                                                                     guest_key="guest-key")
+    game = started_game(host, (guest, "Bea"), turn_seconds=0)
+    playing = [presenters.load_screen(game.table, v).ctx for v in (host, guest)]
+    assert [c["host_at_result"] for c in playing] == [None, None]
+    seat = ENGINE.to_decide(game.state)[0]
+    services.table_apply_action(game_id=game.pk, seat=seat, action={"type": "scoop"},
+                                expected_version=game.version)
+    host_status, guest_status = (
+        presenters.render_all(presenters.load_screen(game.table, v))["status"]
+        for v in (host, guest))
+    assert "Start a rematch from the table panel." in host_status
+    assert "The host can start a rematch." in guest_status
