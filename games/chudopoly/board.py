@@ -148,7 +148,8 @@ def board_public(view: Mapping[str, Any], *, names: Sequence[str],
     badges as an opponent sees them. Built from a spectator's view (the platform's
     `board_public` hook), once per snapshot, and shared by every seat's `board_context`;
     so it is only read after, never changed. `panels` keeps the opponents' panels rendered
-    from these very player dicts (templatetags `opponent_panel`)."""
+    from these very player dicts, `panel_keys` their content keys (templatetags
+    `opponent_panel`, `my_panel`)."""
     turn = view.get("turn")
     to_decide = view.get("to_decide") or []
     players = []
@@ -165,7 +166,7 @@ def board_public(view: Mapping[str, Any], *, names: Sequence[str],
         if "rating" in meta:  # the platform's ladder rating, when it passes it here
             player["rating"] = meta["rating"]
         players.append(player)
-    return {"players": players, "panels": {}}
+    return {"players": players, "panels": {}, "panel_keys": {}}
 
 
 def _zones(player: Mapping[str, Any], board_options: Mapping[int, list[dict[str, str]]]
@@ -233,8 +234,11 @@ def board_context(view: Mapping[str, Any], *, me: int | None, names: Sequence[st
     # Every player as the public board shows them; this seat's own entry (and any board with
     # a move offered on it) is a copy of its own.
     players = []
+    my_public = None
     for p in public["players"]:
         if p.get("seat") == me or (board_options and _offers_moves(p, board_options)):
+            if p.get("seat") == me:
+                my_public = p
             p = {**p, "is_me": p.get("seat") == me}
             if board_options:
                 p["zones"] = _zones(p, board_options)
@@ -286,9 +290,18 @@ def board_context(view: Mapping[str, Any], *, me: int | None, names: Sequence[st
 
     hand = [{**c, "options": hand_options.get(c["id"], [])} for c in view.get("hand") or []]
     return {
-        "players": players, "panels": public["panels"], "hand": hand, "turn": turn,
+        "players": players, "panels": public["panels"], "panel_keys": public["panel_keys"],
+        "hand": hand, "turn": turn,
+        # The public entry this seat's own is a copy of: its panel's key stands for the copy's
+        # while the copy adds only "is_me" (templatetags `my_panel`).
+        "my_public": my_public,
         "turn_name": _name(names, turn, me, subject=True) if turn is not None else None,
         "my_turn": turn is not None and turn == me,
+        # What the hand and decision partials read only on this seat's own turn (the hint, the
+        # end-turn nudge): the plays left and the hand to discard from, None otherwise, so
+        # another seat's play leaves those partials' inputs (game.board_inputs) as they were.
+        "my_plays_left": view.get("plays_left") if turn is not None and turn == me else None,
+        "discard_hand": hand if discards else None,
         "deciding": me in to_decide,
         "waiting_on": [_name(names, s, me, subject=True) for s in to_decide],
         "responds": responds, "swaps": swaps,

@@ -14,14 +14,15 @@ from __future__ import annotations
 import json
 import threading
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import lru_cache
+from html import escape
 from typing import Any
 
 from django.template.loader import render_to_string
-from django.utils.safestring import mark_safe
+from django.utils.safestring import SafeString, mark_safe
 
 from games.platform import clocks
 from games.platform.identity import Viewer
@@ -217,6 +218,10 @@ def build_context(screen: TableScreen, engine: GameEngine,
         # Also in the lobby's context; here too, so a board partial that shows it can declare
         # it among its inputs (board_inputs).
         "is_host": screen.me is not None and screen.me.pk == screen.table.host_id,
+        # The same once the game has a result, None before: a result banner's rematch line
+        # reads it, and a partial declaring it is shared by host and guests while play lasts.
+        "host_at_result": (screen.me is not None and screen.me.pk == screen.table.host_id
+                           if result else None),
         "finished": game.status == Game.Status.FINISHED,
     })
     return ctx
@@ -421,11 +426,8 @@ def render_all(screen: TableScreen, *, oob: bool = True,
     """Every partial of the table page, by element id. `extra` carries per-browser values the
     lobby forms need (`csrf_value`, `remembered_name`). With a socket's `memo`, the lobby
     partial is rendered again only when what it shows changed (during a game, almost never)."""
-    # A Jinja2 template (every push renders it, and Django's render was a tenth of a push);
-    # the page's copy carries the server's clock ("U.u", as Django's {% now %} printed it).
-    out = {"version": render_unlocalized("games/_version.html", {
-        "version": screen.version, "oob": oob, "decision": decision_of(screen),
-        "now": None if oob else _epoch_now()})}
+    out = {"version": version_inputs(screen.version, decision_of(screen), oob=oob,
+                                     now=None if oob else _epoch_now())}
     lobby = lobby_context(screen)  # once for all the partials
     key = (oob, *lobby_key(screen, extra))
     if memo is not None and memo.get("lobby", ((), ""))[0] == key:
@@ -452,22 +454,44 @@ def render_all(screen: TableScreen, *, oob: bool = True,
     return out
 
 
+def version_inputs(version: int, decision: str, *, oob: bool, now: str | None) -> SafeString:
+    """The two hidden inputs every move sends back (the version and the decision token it was
+    made on), swapped in by every push: two lines, written here rather than rendered (a
+    template's render took ten times as long). Values are escaped as Django's
+    `escape` does (games/platform/jinja.py). The page's copy carries the server's clock
+    ("U.u", as Django's {% now %} printed it)."""
+    swap = ' hx-swap-oob="true"'
+    clock = swap if oob else f' data-now="{escape(str(now))}"'
+    return SafeString(
+        f'<input type="hidden" id="table-version" name="expected_version" '
+        f'value="{escape(str(version))}"{clock}>\n'
+        f'<input type="hidden" id="table-decision" name="decision" '
+        f'value="{escape(decision)}"{swap if oob else ""}>\n')
+
+
 def _epoch_now() -> str:
     now = datetime.now(UTC)
     return f"{int(now.timestamp())}.{now.microsecond:06d}"
 
 
-def _inputs_key(template: str, oob: bool, screen: TableScreen, paths: Sequence[str]) -> str:
-    """Everything a partial with declared inputs shows, as one string: equal keys, equal HTML,
-    whichever seat or table it is for."""
+def _inputs_key(template: str, oob: bool, screen: TableScreen, paths: Sequence[str]
+                ) -> tuple[Any, ...]:
+    """Everything a partial with declared inputs shows, as one key: equal keys, equal HTML,
+    whichever seat or table it is for. The inputs are keyed by their `repr`, one call for all
+    of them (plain data prints alike only where its repr is alike: 1, True and "1" differ, as
+    do a dict's keys in another order)."""
     values = []
-    for path in paths:
+    for parts in _split_paths(tuple(paths)):
         value: Any = screen.ctx
-        for part in path.split("."):
-            value = value.get(part) if isinstance(value, Mapping) else None
+        for part in parts:
+            value = value.get(part) if isinstance(value, (dict, Mapping)) else None  # dict: fast
         values.append(value)
-    return json.dumps([template, oob, screen.game is not None, values], sort_keys=True,
-                      default=str)
+    return (template, oob, screen.game is not None, repr(values))
+
+
+@lru_cache(maxsize=64)
+def _split_paths(paths: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
+    return tuple(tuple(path.split(".")) for path in paths)
 
 
 class SharedPartials:
@@ -479,9 +503,9 @@ class SharedPartials:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._entries: OrderedDict[str, str] = OrderedDict()
+        self._entries: OrderedDict[Hashable, str] = OrderedDict()
 
-    def get(self, key: str) -> str | None:
+    def get(self, key: Hashable) -> str | None:
         with self._lock:
             html = self._entries.get(key)
             if html is None:
@@ -489,7 +513,7 @@ class SharedPartials:
             self._entries.move_to_end(key)
         return mark_safe(html)
 
-    def put(self, key: str, html: str) -> None:
+    def put(self, key: Hashable, html: str) -> None:
         with self._lock:
             self._entries[key] = kept(html)
             while len(self._entries) > self.MAX_ENTRIES:

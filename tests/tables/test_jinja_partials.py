@@ -80,11 +80,19 @@ def test_the_version_inputs_carry_the_servers_clock_on_the_page_and_swap_in_on_a
 
     page = presenters._epoch_now()
     assert re.fullmatch(r"\d+\.\d{6}", page) and abs(float(page) - time.time()) < 5
-    pushed = render_unlocalized("games/_version.html",
-                                {"version": 12, "oob": True, "decision": "ab&c", "now": None})
+    pushed = presenters.version_inputs(12, "ab&c", oob=True, now=None)
     assert pushed == ('<input type="hidden" id="table-version" name="expected_version" '
                       'value="12" hx-swap-oob="true">\n<input type="hidden" id="table-decision" '
                       'name="decision" value="ab&amp;c" hx-swap-oob="true">\n')
-    shown = render_unlocalized("games/_version.html",
-                               {"version": 12, "oob": False, "decision": "", "now": page})
-    assert f'value="12" data-now="{page}">' in shown and "hx-swap-oob" not in shown
+    shown = presenters.version_inputs(12, "", oob=False, now=page)
+    assert shown == ('<input type="hidden" id="table-version" name="expected_version" '
+                     f'value="12" data-now="{page}">\n<input type="hidden" id="table-decision" '
+                     'name="decision" value="">\n')
+
+
+def test_the_version_inputs_are_safe_html_for_the_page_that_prints_them() -> None:
+    from games.platform import presenters
+
+    html = presenters.version_inputs(3, "<x>", oob=False, now="1.000000")
+    assert 'value="&lt;x&gt;"' in html
+    assert _django("{{ h }}", h=html) == html

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
+import pytest
 from django.template.loader import get_template
 
 from games.platform.interface import get_game, registered_games
@@ -80,9 +82,66 @@ def test_equal_inputs_give_one_key_and_a_changed_input_another() -> None:
     assert _inputs_key("t.html", False, Screen(), paths) != first  # type: ignore[arg-type]
 
 
+def test_inputs_that_compare_equal_but_print_differently_key_differently() -> None:
+    class Screen:
+        game = object()
+        ctx: dict[str, Any] = {"view": {"plays_left": 1}}
+
+    first = _inputs_key("t.html", True, Screen(), ("view.plays_left",))  # type: ignore[arg-type]
+    Screen.ctx = {"view": {"plays_left": True}}  # 1 == True, but prints "True"
+    assert _inputs_key("t.html", True, Screen(), ("view.plays_left",)) != first  # type: ignore[arg-type]
+
+
 def test_the_shared_partials_keep_the_most_recent_entries_only() -> None:
     shared_partials.put("a-key-for-this-test", "<p>a</p>")
     assert shared_partials.get("a-key-for-this-test") == "<p>a</p>"
     for n in range(shared_partials.MAX_ENTRIES):
         shared_partials.put(f"filler-{n}", "")
     assert shared_partials.get("a-key-for-this-test") is None
+
+
+def test_another_seats_play_leaves_a_seats_hand_and_decision_keys_as_they_were() -> None:
+    from games.chudopoly import engine
+    from games.chudopoly.board import board_context
+
+    state = engine.new_game(ruleset=None, seats=3, seed=7)
+    mover = state["turn"]
+    watcher = (mover + 1) % 3
+    play = next(a for a in engine.legal_actions(state, mover) if a["type"] == "bank")
+    after = engine.apply(state, mover, play).state
+    assert engine.view(after, mover)["plays_left"] < engine.view(state, mover)["plays_left"]
+    inputs = get_game("chudopoly").board_inputs
+
+    def keys(game_state: dict[str, Any], seat: int) -> tuple[Any, ...]:
+        class Screen:
+            game = object()
+            ctx = board_context(engine.view(game_state, seat), me=seat, names=["A", "B", "C"],
+                                seats=[{}, {}, {}])
+        return tuple(_inputs_key(name, True, Screen(), inputs[name])  # type: ignore[arg-type]
+                     for name in ("hand", "decision"))
+
+    assert keys(after, watcher) == keys(state, watcher)
+    assert keys(after, mover) != keys(state, mover)
+
+
+@pytest.mark.django_db
+def test_the_status_tells_the_host_and_only_the_host_to_start_a_rematch_once_the_game_ends(
+        ) -> None:
+    from tables_helpers import ENGINE, started_game
+
+    from games.platform import presenters, services
+    from games.platform.identity import Viewer
+
+    host, guest = Viewer(user_id=None, guest_key="host-key"), Viewer(user_id=None,
+                                                                     guest_key="guest-key")
+    game = started_game(host, (guest, "Bea"), turn_seconds=0)
+    playing = [presenters.load_screen(game.table, v).ctx for v in (host, guest)]
+    assert [c["host_at_result"] for c in playing] == [None, None]
+    seat = ENGINE.to_decide(game.state)[0]
+    services.table_apply_action(game_id=game.pk, seat=seat, action={"type": "scoop"},
+                                expected_version=game.version)
+    host_status, guest_status = (
+        presenters.render_all(presenters.load_screen(game.table, v))["status"]
+        for v in (host, guest))
+    assert "Start a rematch from the table panel." in host_status
+    assert "The host can start a rematch." in guest_status

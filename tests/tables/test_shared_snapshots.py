@@ -287,6 +287,43 @@ def test_a_seats_own_board_is_rendered_once_per_content_and_shows_what_it_holds(
         my_panel({**mine, "is_me": False}, ctx)
 
 
+@pytest.mark.django_db
+def test_a_seats_own_board_is_keyed_by_its_public_entrys_key_made_once_per_snapshot(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from games.chudopoly.templatetags import chudopoly
+    from games.chudopoly.templatetags.chudopoly import my_panel
+
+    game = started_game(ALICE, (BOB, "Bob"), turn_seconds=0)
+    for _ in range(25):
+        game = play_one(game)
+    snapshot = presenters.load_snapshot(game.table_id)
+    keyed: list[Any] = []
+    content_key = chudopoly.content_key
+    monkeypatch.setattr(chudopoly, "content_key", lambda v: keyed.append(v) or content_key(v))
+    for viewer in (ALICE, BOB):
+        presenters.render_all(presenters.screen_from(snapshot, viewer))
+    public_players = snapshot.shared["board"][2]["players"]
+    # Each public entry keyed once, for its opponents' panel and its own seat's panel alike.
+    assert sum(1 for v in keyed if any(v is p for p in public_players)) == len(public_players)
+    ctx = presenters.screen_from(snapshot, BOB).ctx
+    mine = next(p for p in ctx["players"] if p["is_me"])
+    assert ctx["my_public"]["seat"] == mine["seat"] and not ctx["my_public"]["is_me"]
+    html = my_panel(mine, ctx)
+    # A copy that differs from its public entry by more than "is_me" is keyed by itself.
+    moved = {**mine, "zones": [{**z, "name": "Moved"} for z in mine["zones"]]}
+    assert "Moved" in my_panel(moved, ctx) or not mine["zones"]
+    assert my_panel(mine, ctx) == html
+
+
+def test_a_copy_marked_mine_is_the_public_entry_with_is_me_and_nothing_else_changed() -> None:
+    from games.chudopoly.templatetags.chudopoly import _copy_marked_mine
+
+    public = {"seat": 1, "is_me": False, "zones": [], "bank": []}
+    assert _copy_marked_mine({**public, "is_me": True}, public)
+    assert not _copy_marked_mine({**public, "is_me": True, "zones": []}, public)  # a new list
+    assert not _copy_marked_mine({**public, "is_me": True, "extra": 1}, public)
+
+
 def test_the_log_lists_the_newest_line_first_and_shows_cards_on_the_newest_twelve() -> None:
     from games.chudopoly.templatetags.chudopoly import LOG_PEEK_LINES, log_item, log_items
 

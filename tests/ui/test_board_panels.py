@@ -3,6 +3,7 @@ localization (games/platform/rendering.py): the HTML must be what the localizing
 
 from __future__ import annotations
 
+import pytest
 from django.template.loader import render_to_string
 
 from games.chudopoly import engine
@@ -47,3 +48,22 @@ def test_the_memoized_panels_read_exactly_as_the_localizing_renderer_writes_them
             assert str(html) == expected
             compared += 1
     assert compared >= 24
+
+
+def test_a_panel_rendered_again_takes_its_unchanged_sets_as_they_were(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from games.chudopoly.templatetags import chudopoly
+
+    p = next(p for _, c in _boards_along_a_game() for p in c["players"]
+             if len(p["zones"]) >= 2 and not p.get("is_me"))
+    opponent_panel(p, None)
+    renders: list[str] = []
+    render = chudopoly.render_unlocalized
+    monkeypatch.setattr(chudopoly, "render_unlocalized",
+                        lambda name, context: renders.append(name) or render(name, context))
+    changed = {**p["zones"][0], "rent": 99}
+    html = opponent_panel({**p, "zones": [changed, *p["zones"][1:]]}, None)
+    assert renders == ["chudopoly/_opponent.html", "chudopoly/_zone.html"]  # one set again
+    assert "rent 99M" in html
+    assert str(chudopoly.zone_panel(p["seat"], changed)) == render_to_string(
+        "chudopoly/_zone.html", {"p": {"seat": p["seat"]}, "z": changed})

@@ -9,10 +9,9 @@ and cached.
 
 from __future__ import annotations
 
-import json
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable, Mapping
+from collections.abc import Hashable, Iterable, Mapping
 from functools import lru_cache
 from typing import Any
 
@@ -355,15 +354,26 @@ def hero_cards() -> SafeString:
 # panels are now rendered once per distinct content and process. Keyed by the content itself,
 # so a stale panel cannot be served: any change makes a new key. A seat's own board is kept the
 # same way: most moves are someone else's and leave it as it was.
-_PANEL_MEMO: OrderedDict[str, str] = OrderedDict()  # plain str: rendering.kept
+_PANEL_MEMO: OrderedDict[Hashable, str] = OrderedDict()  # plain str: rendering.kept
 _PANEL_MEMO_SIZE = 2048
 _PANEL_LOCK = threading.Lock()
 
 
-def _memo_render(template: str, context: dict[str, Any]) -> SafeString:
+def content_key(value: Any) -> str:
+    """`value` (plain data: dicts, lists, strings, numbers, None) as a string that two values
+    share only if they print alike: `repr` tells apart what a template would print apart
+    (1 and True and "1", a dict's keys in their order), in about two thirds of
+    `json.dumps`'s time with sorted keys."""
+    return repr(value)
+
+
+def _memo_render(template: str, context: dict[str, Any],
+                 key: Hashable | None = None) -> SafeString:
     """`template` rendered with `context`, once per distinct context. The context must be all
-    the template reads, and plain data (it is the key)."""
-    key = json.dumps([template, context], sort_keys=True, default=str)
+    the template reads, and plain data (it is the key, unless the caller gives `key`: then
+    equal keys must mean equal contexts)."""
+    if key is None:
+        key = (template, content_key(context))
     with _PANEL_LOCK:
         html = _PANEL_MEMO.get(key)
         if html is not None:
@@ -378,14 +388,31 @@ def _memo_render(template: str, context: dict[str, Any]) -> SafeString:
     return made
 
 
+PanelCache = dict[tuple[int, bool], tuple[Mapping[str, Any], SafeString]]
+PlayerKeys = dict[int, tuple[Mapping[str, Any], str]]
+
+
+def _player_key(player: Mapping[str, Any], keys: PlayerKeys | None) -> str:
+    """A public player dict's content key, made once per dict: kept in the public board's
+    `panel_keys` (one per snapshot, read by every seat) with the dict itself, whose identity
+    is checked, so a key is never served for another dict."""
+    if keys is None:
+        return content_key(player)
+    entry = keys.get(id(player))
+    if entry is not None and entry[0] is player:
+        return entry[1]
+    made = content_key(player)
+    keys[id(player)] = (player, made)
+    return made
+
+
 @register.simple_tag
-def opponent_panel(player: Mapping[str, Any], result: Any,
-                   shared: dict[tuple[int, bool], tuple[Mapping[str, Any], SafeString]]
-                   | None = None) -> SafeString:
+def opponent_panel(player: Mapping[str, Any], result: Any, shared: PanelCache | None = None,
+                   keys: PlayerKeys | None = None) -> SafeString:
     """An opponent's panel. `shared` is the board's public `panels` (board.board_public): a
     panel rendered there from this very player dict (the public one every viewer reads) is
     served again without even building its key; the dict's identity is checked, so a panel
-    is never served for another dict."""
+    is never served for another dict. `keys` is the board's `panel_keys` (`_player_key`)."""
     if player.get("is_me"):
         raise ValueError("opponent_panel renders other seats only")
     if not isinstance(shared, dict):  # a context without the public board's panels
@@ -395,8 +422,11 @@ def opponent_panel(player: Mapping[str, Any], result: Any,
         kept = shared.get(key)
         if kept is not None and kept[0] is player:
             return kept[1]
-    html = _memo_render("chudopoly/_opponent.html",
-                        {"p": player, "c": {"result": bool(result)}})
+    template = "chudopoly/_opponent.html"
+    # The context is the player and the result's truth: its key is theirs.
+    html = _memo_render(template, {"p": player, "c": {"result": bool(result)}},
+                        key=(template, _player_key(player, keys if isinstance(keys, dict)
+                                                   else None), bool(result)))
     if shared is not None:
         shared[key] = (player, html)
     return html
@@ -408,12 +438,43 @@ def my_panel(player: Mapping[str, Any], c: Mapping[str, Any]) -> SafeString:
     if not player.get("is_me"):
         raise ValueError("my_panel renders the viewer's own seat only")
     view = c.get("view") or {}
-    return _memo_render("chudopoly/_my_panel.html", {
+    template = "chudopoly/_my_panel.html"
+    context = {
         "p": player,
         "c": {"result": bool(c.get("result")), "swaps": c.get("swaps") or [],
               "view": {"ruleset": {"setsToWin": (view.get("ruleset") or {}).get("setsToWin")},
                        "rearranges_left": view.get("rearranges_left")}},
-    })
+    }
+    key = None
+    source = c.get("my_public")  # the public board's entry this seat's own is a copy of
+    keys = c.get("panel_keys")
+    if isinstance(source, Mapping) and isinstance(keys, dict) and _copy_marked_mine(player,
+                                                                                    source):
+        # The seat's own board is the public one marked "is_me" (no move offered on it):
+        # the public entry's key, made once per snapshot, stands for it.
+        key = (template, _player_key(source, keys), content_key(context["c"]))
+    return _memo_render(template, context, key=key)
+
+
+@register.simple_tag
+def zone_panel(seat: Any, zone: Mapping[str, Any]) -> SafeString:
+    """One set on a player's board (chudopoly/_zone.html, which reads only the zone and the
+    seat). A move changes one or two sets of the board it touches: the panels rendered again
+    for it take the others as they were."""
+    template = "chudopoly/_zone.html"
+    context = {"p": {"seat": seat}, "z": zone}
+    return _memo_render(template, context, key=(template, content_key((seat, zone))))
+
+
+def _copy_marked_mine(player: Mapping[str, Any], source: Mapping[str, Any]) -> bool:
+    """Whether `player` is `source` with "is_me" set and every other value the very same
+    object (board.board_context's copy of the seat's own public entry)."""
+    if len(player) != len(source) + ("is_me" not in source):
+        return False
+    for name, value in player.items():
+        if name != "is_me" and (name not in source or source[name] is not value):
+            return False
+    return True
 
 
 LOG_PEEK_LINES = 12  # the newest lines show the cards they name; older ones are words only
@@ -455,7 +516,7 @@ def jinja_helpers(env: Any) -> None:
     wired by the site's TEMPLATES): `{{ card_face(card) }}` for `{% card_face card %}`."""
     env.globals.update({
         "card_face": card_face, "card_back": card_back, "opponent_panel": opponent_panel,
-        "my_panel": my_panel, "log_items": log_items,
+        "my_panel": my_panel, "zone_panel": zone_panel, "log_items": log_items,
     })
     env.filters.update({
         "pips": pips, "fan": fan, "movable_cards": movable_cards, "colour_name": colour_name,
