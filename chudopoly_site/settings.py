@@ -172,9 +172,6 @@ GC_FULL_EVERY = env_int("GC_FULL_EVERY", 100, minimum=1)
 # round trips and waits up to this long to get it back from the event loop; Python's default,
 # 5000, cost the slowest moves 6-9 ms at 100 tables (docs/performance.md).
 GIL_SWITCH_MICROSECONDS = env_int("GIL_SWITCH_MICROSECONDS", 1000, minimum=100)
-# Handler threads of a web process's table sockets; each table's sockets use one of them
-# (games/platform/consumers.py, docs/performance.md).
-TABLE_LANES = env_int("TABLE_LANES", 1, minimum=1)
 TASK_BACKEND = env_str("TASK_BACKEND", "celery" if REDIS_URL else "inprocess")
 if TASK_BACKEND not in ("celery", "inprocess"):
     raise ImproperlyConfigured("TASK_BACKEND must be 'celery' or 'inprocess'")

@@ -7,7 +7,6 @@ import concurrent.futures
 import contextlib
 import logging
 import time
-import zlib
 from collections import deque
 from typing import Any
 from urllib.parse import parse_qs
@@ -49,19 +48,13 @@ CLOSE_FLOOD = 4429
 
 log = logging.getLogger(__name__)
 
-# A table's sockets have their handlers run on one thread, in the order they arrived: its
-# lane. A move shares the GIL only with the event loop and the other lanes; the other seats'
-# pushes of a move come right after it, in the same handler (table_sockets.py), before the next
-# frame. With more than one lane (TABLE_LANES), a table whose move waits on the database (a
-# commit waits for the disk) holds up only the tables of its own lane (docs/performance.md).
-_TABLE_LANES = [concurrent.futures.ThreadPoolExecutor(max_workers=1,
-                                                      thread_name_prefix=f"table-lane-{n}")
-                for n in range(settings.TABLE_LANES)]
-
-
-def lane_of(code: str) -> concurrent.futures.ThreadPoolExecutor:
-    """The lane of a table, by its code: the same for every socket of the table."""
-    return _TABLE_LANES[zlib.crc32(code.encode()) % len(_TABLE_LANES)]
+# One thread runs every table socket's handlers, in the order they arrived: the lane. A move
+# shares the GIL only with the event loop, and the other seats' pushes of a move come right
+# after it, in the same handler (table_sockets.py), before the next frame. A second lane, each
+# table's sockets on one of the two, cost more CPU per move and a longer tail at 100 tables
+# (docs/performance.md).
+_TABLE_LANE = concurrent.futures.ThreadPoolExecutor(max_workers=1,
+                                                    thread_name_prefix="table-lane")
 
 
 def _log_failed_send(future: concurrent.futures.Future[Any]) -> None:
@@ -125,9 +118,9 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
         await super().__call__(scope, receive, send)
 
     async def dispatch(self, message: dict[str, Any]) -> None:
-        """Handle one message on its table's lane (one thread, first come first served).
-        SQLite (one writer at a time) keeps the thread every sync consumer of the process
-        shares by default."""
+        """Handle one message on the process's table lane (one thread, first come first
+        served). SQLite (one writer at a time) keeps the thread every sync consumer of the
+        process shares by default."""
         self.heard()  # the heartbeat waits for a quiet spell (games/platform/heartbeat.py)
         self.loop = asyncio.get_running_loop()
         if hasattr(self, "_asgi_send"):
@@ -138,10 +131,8 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
         if settings.DATABASES["default"]["ENGINE"].endswith("sqlite3"):
             await DatabaseSyncToAsync(self._handle)(message)  # the shared thread
             return
-        lane = getattr(self, "lane", None)
-        if lane is None:
-            lane = self.lane = lane_of(normalize_code(self.scope["url_route"]["kwargs"]["code"]))
-        await DatabaseSyncToAsync(self._handle, thread_sensitive=False, executor=lane)(message)
+        await DatabaseSyncToAsync(self._handle, thread_sensitive=False,
+                                  executor=_TABLE_LANE)(message)
 
     def _handle(self, message: dict[str, Any]) -> None:
         handler = getattr(self, get_handler_name(message), None)

@@ -50,13 +50,3 @@ def test_a_tables_claims_are_forgotten_with_its_last_socket_and_beyond_a_few() -
     sockets.add(1, "b")
     assert sockets.claim(1, "newer-0")
 
-
-def test_every_socket_of_a_table_runs_on_the_same_lane_and_tables_spread_over_lanes(
-        monkeypatch) -> None:
-    from games.platform import consumers
-
-    lanes = [object(), object(), object()]
-    monkeypatch.setattr(consumers, "_TABLE_LANES", lanes)
-    codes = [f"T{n:03d}" for n in range(60)]
-    assert [consumers.lane_of(code) for code in codes] == [consumers.lane_of(c) for c in codes]
-    assert {id(consumers.lane_of(code)) for code in codes} == {id(lane) for lane in lanes}
