@@ -1,8 +1,8 @@
 """Each table's newest read in this web process.
 
-A table's sockets all sit on one process and one handler thread (table_sockets.py,
-consumers.lane_of), and the socket that shows an update pushes the table's other sockets in the
-same handler: one read of the table serves every seat, handed from push to push. What outlives
+A table's sockets all sit on one process and its one handler thread (consumers.py), and the
+socket that shows an update pushes the table's other sockets in the same handler
+(table_sockets.py): one read of the table serves every seat, handed from push to push. What outlives
 the handler is each table's newest read, which the next move's push builds on
 (presenters.snapshot_after_move) instead of reading the log again. Only the newest is kept: a
 busy process that kept a few hundred older game states made every full pass of the garbage
