@@ -138,8 +138,17 @@ def _rent_amount(view: Mapping[str, Any], me: int | None, colour: Any) -> int | 
     return None
 
 
+# The legal actions whose labels name no card (action_label).
+_LABELLED_WITHOUT_CARDS = frozenset(("scoop", "end_turn", "respond"))
+
+
+# `json.dumps(..., separators=(",", ":"))` builds an encoder on every call; the options of a
+# seat's turn are dozens of calls per push.
+_COMPACT_JSON = json.JSONEncoder(separators=(",", ":"))
+
+
 def _option(action: Mapping[str, Any], label: str) -> dict[str, str]:
-    return {"label": label, "json": json.dumps(dict(action), separators=(",", ":"))}
+    return {"label": label, "json": _COMPACT_JSON.encode(dict(action))}
 
 
 def board_public(view: Mapping[str, Any], *, names: Sequence[str],
@@ -204,8 +213,11 @@ def board_context(view: Mapping[str, Any], *, me: int | None, names: Sequence[st
     """
     if public is None:
         public = board_public(view, names=names, seats=seats)
-    cards = _cards_by_id(view)
     legal = list(view.get("legal") or []) if me is not None else []
+    # The cards by id label card plays and price payments: a seat that can only scoop, end
+    # its turn or answer a charge (most seats after most moves) reads none.
+    cards = (_cards_by_id(view) if view.get("accept_pay")
+             or any(a.get("type") not in _LABELLED_WITHOUT_CARDS for a in legal) else {})
 
     # Legal actions grouped by where the page offers them.
     hand_options: dict[int, list[dict[str, str]]] = {}
@@ -265,7 +277,8 @@ def board_context(view: Mapping[str, Any], *, me: int | None, names: Sequence[st
     entry = next((t for t in (pending or {}).get("targets") or []
                   if t.get("seat") == me and t.get("responder") == me
                   and t.get("state") == "respond"), None)
-    my_cards = _payable(mine)
+    # Only a seat that answers a charge asks what it could pay with.
+    my_cards = _payable(mine) if entry is not None else []
     if (not pays and entry is not None and int(entry.get("depth") or 0) % 2 == 0
             and (pending or {}).get("kind") in PAYMENT_KINDS and my_cards):
         accept = next((o for o in responds if '"accept"' in o["json"]

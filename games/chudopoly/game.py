@@ -161,7 +161,16 @@ class ChudopolyGame:
         return [respond, {"type": "pay", "cards": list(action["cards"])}]
 
     def view(self, state: dict[str, Any], seat: int | None) -> dict[str, Any]:
-        view = engine.view(state, seat)
+        return self._with_accept_pay(state, seat, engine.view(state, seat))
+
+    def screen_view(self, state: dict[str, Any], seat: int | None) -> dict[str, Any]:
+        """`view`'s content with each board, the hand's cards, the discard pile and the ruleset
+        as the objects earlier shared views showed (engine.view's `shared`): the table's
+        screens only read their view, and every seat's shows the same boards."""
+        return self._with_accept_pay(state, seat, engine.view(state, seat, shared=True))
+
+    def _with_accept_pay(self, state: dict[str, Any], seat: int | None,
+                         view: dict[str, Any]) -> dict[str, Any]:
         quick = self._accept_pay_options(state, seat, view)
         if quick:
             view["accept_pay"] = quick

@@ -199,6 +199,11 @@ class GameEngine(Protocol):
         while a lot waits for its first bid, "lot_deadline": games/platform/clocks.py)."""
         ...
 
+    # Optional: `screen_view(state, seat) -> View`, the same content as `view(state, seat)`
+    # for a caller that only reads it (the table's screens, games/platform/presenters.py):
+    # its parts may be the very objects other such views show, so it is cheaper to build and
+    # must never be changed.
+
     # Optional: `board_public(view, *, names, seats) -> public`, the part of the board context
     # that reads the same for every viewer, built from a spectator's view (seat None) once per
     # snapshot and process and handed to every seat's `board_context(..., public=public)`,

@@ -129,10 +129,17 @@ def screen_from(snapshot: TableSnapshot, viewer: Viewer,
         screen.names = [p["name"] for p in game.players]
         if me is not None and me.game_seat is not None and _in_game(game, me):
             screen.seat = me.game_seat
-        screen.view = engine.view(game.state, screen.seat)
+        screen.view = _screen_view(engine, game.state, screen.seat)
         screen.ctx = build_context(screen, engine, snapshot.log_rows, log_cache,
                                    shared=snapshot.shared)
     return screen
+
+
+def _screen_view(engine: GameEngine, state: Any, seat: int | None) -> Any:
+    """A seat's view for its screen, which only reads it: the game's `screen_view` where it
+    has one (parts shared with other views), else its `view`."""
+    shared_view = getattr(engine, "screen_view", None)
+    return shared_view(state, seat) if callable(shared_view) else engine.view(state, seat)
 
 
 def _in_game(game: Game, seat: Seat) -> bool:
@@ -253,7 +260,7 @@ def _public_board(screen: TableScreen, engine: GameEngine) -> tuple[Any, ...]:
     if callable(getattr(engine, "board_public", None)):
         for i, meta in enumerate(seats_meta):
             meta["rating"] = ratings["seats"].get(i)
-        board = engine.board_public(engine.view(game.state, None), names=names,
+        board = engine.board_public(_screen_view(engine, game.state, None), names=names,
                                     seats=seats_meta)
     return seats_meta, ratings, board, paused_seat, paused_left
 

@@ -13,6 +13,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Hashable, Iterable, Mapping
 from functools import lru_cache
+from html import escape as html_escape
 from typing import Any
 
 from django import template
@@ -484,8 +485,10 @@ LOG_PEEK_LINES = 12  # the newest lines show the cards they name; older ones are
 def log_items(lines: list[Any]) -> SafeString:
     """The log's list items, newest first (one tag for the whole list: the log is the largest
     loop of a push, and each line's HTML is already kept on it)."""
-    return mark_safe("".join(_log_item_html(line, n < LOG_PEEK_LINES)
-                             for n, line in enumerate(reversed(lines))))
+    newest_first = lines[::-1]
+    return mark_safe("".join([_log_item_html(line, True) for line in newest_first[:LOG_PEEK_LINES]]
+                             + [_log_item_html(line, False)
+                                for line in newest_first[LOG_PEEK_LINES:]]))
 
 
 @register.simple_tag
@@ -499,13 +502,16 @@ def log_item(line: Any, peek: bool) -> SafeString:
 def _log_item_html(line: Any, peek: bool) -> str:
     """log_item's HTML, escaped, as the plain str kept on the line (rendering.kept)."""
     rendered = getattr(line, "rendered", None)
-    if rendered is not None and peek in rendered:
-        return rendered[peek]
+    if rendered is not None:
+        html = rendered.get(peek)
+        if html is not None:
+            return html
     cards = event_cards(line.events) if peek else []
     peek_html = ('<span class="log-peek" aria-hidden="true">'
                  + "".join(render_card(c) for c in cards) + "</span>") if cards else ""
-    html = kept(f'<li data-k="{escape(line.key)}"><span class="log-text">'
-                f"{escape(str(line))}</span>{peek_html}</li>")
+    # The standard library's escape is Django's `escape` without its lazy-string wrapper.
+    html = kept(f'<li data-k="{html_escape(line.key)}"><span class="log-text">'
+                f"{html_escape(str(line))}</span>{peek_html}</li>")
     if rendered is not None:
         rendered[peek] = html
     return html

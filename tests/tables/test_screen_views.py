@@ -1,0 +1,88 @@
+"""A seat's screen is built from a view whose unchanged parts are shared with other views
+(`screen_view`), and its board context and log skip work the partials never read: what every
+seat is shown stays exactly what it was."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from django.utils.html import escape
+from tables_helpers import ENGINE
+
+from games.chudopoly import board
+from games.chudopoly.bots import choose_action
+from games.chudopoly.engine import apply, build_deck, card_dict, new_game, to_decide
+from games.chudopoly.templatetags.chudopoly import log_items
+from games.platform.presenters import LogLine
+
+NAMES = ["Alice", "Bob", "Carol", "Dan"]
+
+
+def _states(seats: int, actions: int, seed: int) -> list[dict[str, Any]]:
+    """The states of one bot-played game, from the deal on."""
+    state = new_game(ruleset={}, seats=seats, seed=seed)
+    states = [state]
+    while state["result"] is None and len(states) <= actions:
+        seat = to_decide(state)[0]
+        state = apply(state, seat, choose_action(ENGINE.view(state, seat), level="easy")).state
+        states.append(state)
+    return states
+
+
+def test_a_screen_view_reads_as_the_seats_own_view_for_every_seat_and_a_spectator() -> None:
+    for state in _states(4, 250, seed=3):
+        for seat in (0, 1, 2, 3, None):
+            shared, own = ENGINE.screen_view(state, seat), ENGINE.view(state, seat)
+            assert json.dumps(shared) == json.dumps(own)
+
+
+def test_a_seat_that_can_only_scoop_or_answer_builds_its_board_without_looking_up_cards(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    looked_up: list[int | None] = []
+    real = board._cards_by_id
+
+    def counted(view: Any) -> Any:
+        looked_up.append(view.get("viewer"))
+        return real(view)
+
+    monkeypatch.setattr(board, "_cards_by_id", counted)
+    checked = 0
+    for state in _states(4, 120, seed=5):
+        for seat in range(4):
+            view = ENGINE.view(state, seat)
+            plain = all(a["type"] in ("scoop", "end_turn", "respond") for a in view["legal"])
+            if not plain or view.get("accept_pay"):
+                continue
+            ctx = board.board_context(view, me=seat, names=NAMES, seats=[{}] * 4)
+            assert looked_up == []
+            assert ctx["scoop"]["label"] == "Scoop (resign)"
+            checked += 1
+    assert checked > 100
+
+
+def test_a_seat_with_cards_to_play_still_gets_them_labelled() -> None:
+    state = _states(4, 0, seed=7)[0]
+    seat = state["turn"]
+    ctx = board.board_context(ENGINE.view(state, seat), me=seat, names=NAMES, seats=[{}] * 4)
+    banked = [o["label"] for c in ctx["hand"] for o in c["options"]
+              if '"bank"' in o["json"]]
+    assert banked and all(label.startswith("Bank it as ") and label.endswith("M")
+                          for label in banked)
+
+
+def test_a_log_line_is_escaped_exactly_as_django_escapes_it() -> None:
+    text = """Bob <b>"the & best"</b> drew 'two'"""
+    html = log_items([LogLine(text, 4, 1)])
+    assert html == f'<li data-k="4.1"><span class="log-text">{escape(text)}</span></li>'
+
+
+def test_the_log_lists_newest_first_with_card_peeks_only_on_the_newest_lines() -> None:
+    card = card_dict(build_deck()[0])
+    lines = [LogLine(f"line {n}", n, 0, ({"type": "bank", "card": card},)) for n in range(20)]
+    html = str(log_items(lines))
+    items = html.split("</li>")[:-1]
+    assert [item.split('data-k="')[1].split('"')[0] for item in items] == [
+        f"{n}.0" for n in reversed(range(20))]
+    assert ["log-peek" in item for item in items] == [True] * 12 + [False] * 8
