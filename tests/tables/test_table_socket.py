@@ -95,18 +95,24 @@ async def test_a_seated_player_gets_the_whole_board_with_their_hand_on_connect(
     await comm.disconnect()
 
 
-async def test_a_move_over_the_socket_reaches_every_seat_and_spectator(
-        alice: Viewer, bob: Viewer, carol: Viewer) -> None:
+async def mover_other_and_watcher(alice: Viewer, bob: Viewer, carol: Viewer
+                                  ) -> tuple[Game, list[WebsocketCommunicator], dict[str, Any]]:
+    """A two-seat table with the seat to move, the other seat and a watcher connected (their
+    first frames read), and a card the mover may bank or place."""
     game = await start(alice, (bob, "Bob"))
     turn = game.state["turn"]
     mover, other = (alice, bob) if owner(game, turn) == "Alice" else (bob, alice)
-    a = await connect(game.table.code, mover)
-    b = await connect(game.table.code, other)
-    spectator = await connect(game.table.code, carol)
-    for comm in (a, b, spectator):
+    sockets = [await connect(game.table.code, viewer) for viewer in (mover, other, carol)]
+    for comm in sockets:
         await frames(comm)
     action = next(x for x in ENGINE.legal_actions(game.state, turn) if x["type"] == "bank"
                   or x["type"] == "place")
+    return game, sockets, action
+
+
+async def test_a_move_over_the_socket_reaches_every_seat_and_spectator(
+        alice: Viewer, bob: Viewer, carol: Viewer) -> None:
+    game, (a, b, spectator), action = await mover_other_and_watcher(alice, bob, carol)
     await a.send_to(text_data=json.dumps({"kind": "act", "action": json.dumps(action),
                                           "expected_version": "0",
                                           "HEADERS": {"HX-Request": "true"}}))
@@ -147,14 +153,7 @@ async def test_the_other_seats_see_a_move_without_waiting_for_the_group_message(
     move anyway."""
     from channels.layers import InMemoryChannelLayer
 
-    game = await start(alice, (bob, "Bob"))
-    turn = game.state["turn"]
-    mover, other = (alice, bob) if owner(game, turn) == "Alice" else (bob, alice)
-    a = await connect(game.table.code, mover)
-    b = await connect(game.table.code, other)
-    spectator = await connect(game.table.code, carol)
-    for comm in (a, b, spectator):
-        await frames(comm)
+    _, (a, b, spectator), action = await mover_other_and_watcher(alice, bob, carol)
     group_send = InMemoryChannelLayer.group_send
 
     async def lose_updates(layer: Any, group: str, message: dict[str, Any]) -> None:
@@ -162,8 +161,6 @@ async def test_the_other_seats_see_a_move_without_waiting_for_the_group_message(
             await group_send(layer, group, message)
 
     monkeypatch.setattr(InMemoryChannelLayer, "group_send", lose_updates)
-    action = next(x for x in ENGINE.legal_actions(game.state, turn) if x["type"] == "bank"
-                  or x["type"] == "place")
     await a.send_to(text_data=json.dumps({"kind": "act", "action": json.dumps(action),
                                           "expected_version": "0"}))
     for comm in (a, b, spectator):
