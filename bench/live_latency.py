@@ -187,6 +187,7 @@ async def run_step(stack: livestack.LiveStack, tables: int, *, think: float, dur
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
     await asyncio.gather(*(s.close() for s in seats), return_exceptions=True)
+    await sync_to_async(livesetup.end_tables)([t.table_id for t in made])
     lat = [x for st in stats for x in st.latencies]
     every, unseen = every_seat_latencies(stats, finished=[s.finished for s in seats])
     frames_in = sum(st.frames_in for st in stats)

@@ -22,6 +22,17 @@ class SeatedTable:
     seed: int
 
 
+def end_tables(table_ids: list[int]) -> None:
+    """Finish a run's tables where they stand, once their sockets are closed: otherwise the
+    disconnect grace hands every seat to a bot (games/platform/clocks.py), and the worker and
+    PostgreSQL play those games out while the next step is measured."""
+    from games.platform.models import Game, Table
+
+    Game.objects.filter(table_id__in=table_ids, status=Game.Status.RUNNING).update(
+        status=Game.Status.FINISHED, clock_due=None)
+    Table.objects.filter(pk__in=table_ids).update(status=Table.Status.FINISHED)
+
+
 def guest_cookie(guest_key: str) -> str:
     from django.contrib.sessions.backends.db import SessionStore
 
