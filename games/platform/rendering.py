@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
+import jinja2
 from django.template import Context
 from django.template.backends.jinja2 import Jinja2
 from django.template.backends.jinja2 import Template as JinjaTemplate
@@ -28,13 +30,34 @@ def render_unlocalized(template: str, context: dict[str, Any]) -> str:
     if engine is not None:
         # The environment keeps the compiled template (and reloads it when DEBUG's
         # auto_reload sees the file change).
-        return mark_safe(engine.env.get_template(template).render(context))
+        return mark_safe(_render_jinja(engine.env.get_template(template), context))
     found = get_template(template)
     if isinstance(found, JinjaTemplate):
         _JINJA_ENGINE[template] = found.backend
-        return mark_safe(found.template.render(context))
+        return mark_safe(_render_jinja(found.template, context))
     compiled = found.template  # type: ignore[attr-defined]
     return compiled.render(Context(context, autoescape=True, use_l10n=False))
+
+
+# Each Jinja2 template's globals as one plain dict, made once per template object.
+_FLAT_GLOBALS: weakref.WeakKeyDictionary[jinja2.Template, dict[str, Any]] = (
+    weakref.WeakKeyDictionary())
+
+
+def _render_jinja(template: jinja2.Template, context: dict[str, Any]) -> str:
+    """What `Template.render` does, with the globals merged from a dict made once: `render`
+    flattens the template's globals (a ChainMap over the environment's) into every context,
+    twice, about a twentieth of a small partial's render."""
+    env = template.environment
+    flat = _FLAT_GLOBALS.get(template)
+    if flat is None:
+        flat = _FLAT_GLOBALS[template] = dict(template.globals)
+    ctx = env.context_class(env, {**flat, **context}, template.name, template.blocks)
+    try:
+        return env.concat(template.root_render_func(ctx))  # type: ignore[attr-defined]
+    except Exception:
+        env.handle_exception()
+        raise  # handle_exception always raises; this tells the type checker
 
 
 def kept(html: str) -> str:

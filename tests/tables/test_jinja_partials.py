@@ -96,3 +96,14 @@ def test_the_version_inputs_are_safe_html_for_the_page_that_prints_them() -> Non
     html = presenters.version_inputs(3, "<x>", oob=False, now="1.000000")
     assert 'value="&lt;x&gt;"' in html
     assert _django("{{ h }}", h=html) == html
+
+
+def test_a_dict_key_is_read_before_an_attribute_as_django_reads_it() -> None:
+    # Jinja2 alone would print the dict's `items` method here.
+    row = {"items": 3, "name": "Ann"}
+    assert _jinja("{{ r.items }} {{ r.name }}", r=row) == _django("{{ r.items }} {{ r.name }}",
+                                                                    r=row) == "3 Ann"
+
+
+def test_a_missing_dict_key_still_reads_as_missing() -> None:
+    assert _jinja("[{{ r.nope }}]{% if r.nope is none %} none{% endif %}", r={}) == "[] none"
