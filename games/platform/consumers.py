@@ -6,6 +6,7 @@ import asyncio
 import concurrent.futures
 import contextlib
 import logging
+import threading
 import time
 from collections import deque
 from typing import Any
@@ -65,6 +66,26 @@ def _log_failed_send(future: concurrent.futures.Future[Any]) -> None:
 def _log_failed_frame(task: asyncio.Task[Any]) -> None:
     if not task.cancelled() and task.exception() is not None:
         log.warning("a frame to a table's socket was not sent: %r", task.exception())
+
+
+# The frames the running handler made (TableConsumer._send_soon), by thread: a handler runs
+# on the table lane, or on the thread SQLite's sync consumers share.
+_outbox = threading.local()
+
+
+def _write_frames(loop: asyncio.AbstractEventLoop,
+                  frames: list[tuple[TableConsumer, dict[str, Any]]]) -> None:
+    task = loop.create_task(_write_in_turn(frames))
+    task.add_done_callback(_log_failed_frame)
+
+
+async def _write_in_turn(frames: list[tuple[TableConsumer, dict[str, Any]]]) -> None:
+    """Write a handler's frames in order; one socket's failure does not keep the others'."""
+    for consumer, message in frames:
+        try:
+            await consumer._asgi_send(message)
+        except Exception:
+            log.warning("a frame to a table's socket was not sent", exc_info=True)
 
 
 class LobbyConsumer(HeartbeatMixin, WebsocketConsumer):
@@ -138,8 +159,14 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
-        handler(message)
-        self._check_in()
+        _outbox.frames = frames = []
+        try:
+            handler(message)
+            self._check_in()
+        finally:
+            _outbox.frames = None
+            if frames:
+                self.loop.call_soon_threadsafe(_write_frames, self.loop, frames)
 
     def _check_in(self) -> None:
         """Tell the clocks this process's sockets are alive, every SOCKET_CHECK_IN_SECONDS at
@@ -273,15 +300,18 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
         future.add_done_callback(_log_failed_send)
 
     def _send_soon(self, message: dict[str, Any]) -> None:
-        """Hand a frame to the event loop and go on (SyncConsumer's send waits for the loop to
-        take it: a second hand-off of the GIL per push, with the lane idle meanwhile). Frames
-        keep their order: the loop starts its callbacks, and so these sends, first come first
-        served, and the server's send writes without waiting."""
-        self.loop.call_soon_threadsafe(self._send_now, message)
-
-    def _send_now(self, message: dict[str, Any]) -> None:
-        task = self.loop.create_task(self._asgi_send(message))
-        task.add_done_callback(_log_failed_frame)
+        """Keep a frame for the event loop, which gets every frame of a handler at once when
+        the handler ends (`_handle`). SyncConsumer's send waits for the loop to take each
+        frame; waking the loop once per frame, as this did, also handed it the GIL once per
+        frame, and a move's handler, which pushes every seat of the table, waited on it each
+        time. Frames keep their order: one task writes a handler's frames in turn, the
+        handlers' tasks start first come first served, and the server's send writes without
+        waiting."""
+        frames = getattr(_outbox, "frames", None)
+        if frames is None:  # not in a handler: on its own
+            self.loop.call_soon_threadsafe(_write_frames, self.loop, [(self, message)])
+            return
+        frames.append((self, message))
 
     # --- group messages -------------------------------------------------------------------
     def table_update(self, event: dict[str, Any]) -> None:

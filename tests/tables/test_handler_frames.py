@@ -1,0 +1,85 @@
+"""A table socket's handler hands its frames to the event loop together when it ends
+(games/platform/consumers.py): in the order it made them, one wake-up of the loop per
+handler, and one socket's failed send does not keep the others' frames."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+from games.platform.consumers import TableConsumer, _write_frames
+
+
+class _Socket(TableConsumer):
+    """A table socket whose server side is a list, with handlers that send frames."""
+
+    def __init__(self, written: list[str], *, fails: bool = False) -> None:
+        super().__init__()
+        self.written = written
+        self.fails = fails
+        self.partners: list[_Socket] = []
+
+    async def _asgi_send(self, message: dict[str, Any]) -> None:  # type: ignore[override]
+        if self.fails:
+            raise ConnectionError("the socket went away")
+        self.written.append(message["text"])
+
+    def test_burst(self, event: dict[str, Any]) -> None:
+        self.send(text_data="mine")
+        for other in self.partners:
+            other.send(text_data=f"to {other.name}")
+        # Nothing is written while the handler runs.
+        self.written.append("handler done")
+
+
+def _run(socket: _Socket, *others: _Socket) -> int:
+    """Run the socket's handler on a worker thread, as the table lane does; returns how many
+    times the event loop was woken for frames."""
+    wakes = 0
+
+    async def main() -> None:
+        nonlocal wakes
+        loop = asyncio.get_running_loop()
+        wake = loop.call_soon_threadsafe
+
+        def counted(callback: Any, *args: Any) -> Any:
+            nonlocal wakes
+            wakes += callback is _write_frames  # not the executor's own hand-back
+            return wake(callback, *args)
+
+        loop.call_soon_threadsafe = counted  # type: ignore[method-assign]
+        for each in (socket, *others):
+            each.loop = loop
+            each.base_send = each._send_soon  # type: ignore[method-assign]
+        await loop.run_in_executor(None, socket._handle, {"type": "test.burst"})
+        for _ in range(5):
+            await asyncio.sleep(0)
+
+    asyncio.run(main())
+    return wakes
+
+
+def _socket(written: list[str], name: str, *, fails: bool = False) -> _Socket:
+    made = _Socket(written, fails=fails)
+    made.name = name
+    return made
+
+
+@pytest.mark.django_db
+def test_a_handlers_frames_are_written_after_it_in_the_order_made_with_one_wake_up() -> None:
+    written: list[str] = []
+    mover = _socket(written, "mover")
+    mover.partners = [_socket(written, "bob"), _socket(written, "watcher")]
+    assert _run(mover, *mover.partners) == 1
+    assert written == ["handler done", "mine", "to bob", "to watcher"]
+
+
+@pytest.mark.django_db
+def test_a_socket_whose_send_fails_does_not_keep_the_others_frames() -> None:
+    written: list[str] = []
+    mover = _socket(written, "mover")
+    mover.partners = [_socket(written, "gone", fails=True), _socket(written, "carol")]
+    _run(mover, *mover.partners)
+    assert written == ["handler done", "mine", "to carol"]
