@@ -12,7 +12,7 @@ from collections import deque
 from typing import Any
 from urllib.parse import parse_qs
 
-from asgiref.sync import async_to_sync
+from asgiref.sync import SyncToAsync, async_to_sync
 from channels.consumer import get_handler_name
 from channels.db import DatabaseSyncToAsync
 from channels.generic.websocket import WebsocketConsumer
@@ -20,6 +20,7 @@ from django.conf import settings
 from django.db.models import Subquery
 from django.template.loader import render_to_string
 
+from chudopoly_site import held_connection
 from chudopoly_site.client_address import client_address_of_scope
 from games.platform import presenters
 from games.platform.broadcast import group_name, held_updates
@@ -152,8 +153,17 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
         if settings.DATABASES["default"]["ENGINE"].endswith("sqlite3"):
             await DatabaseSyncToAsync(self._handle)(message)  # the shared thread
             return
-        await DatabaseSyncToAsync(self._handle, thread_sensitive=False,
-                                  executor=_TABLE_LANE)(message)
+        # The lane keeps its database connection from handler to handler
+        # (chudopoly_site/held_connection.py), so not DatabaseSyncToAsync's.
+        await SyncToAsync(self._handle_holding_connection, thread_sensitive=False,
+                          executor=_TABLE_LANE)(message)
+
+    def _handle_holding_connection(self, message: dict[str, Any]) -> None:
+        held_connection.ready()
+        try:
+            self._handle(message)
+        finally:
+            held_connection.after()
 
     def _handle(self, message: dict[str, Any]) -> None:
         handler = getattr(self, get_handler_name(message), None)
