@@ -23,6 +23,7 @@ from games.chudopoly.engine.rulesets import (
     RulesetError,
 )
 from games.platform.interface import Applied, IllegalAction, RuleField, RulesetInvalid
+from games.platform.pieces import Pieces
 
 TOGGLE_LABELS = {
     "winRule": "How a game is won",
@@ -256,6 +257,13 @@ class ChudopolyGame:
                      "end_turn", "payable", "discard_hand", "view.hand_limit",
                      "my_plays_left"),
     }
+
+    def board_pieces(self, partial: str, c: Mapping[str, Any]) -> Pieces | None:
+        # The players' panels one by one and the log's new lines (games/chudopoly/
+        # board_pieces.py): a move changes one or two of each.
+        from games.chudopoly.board_pieces import board_pieces
+
+        return board_pieces(partial, c)
 
     def board_public(self, view: Mapping[str, Any], *, names: Sequence[str],
                      seats: Sequence[Mapping[str, Any]]) -> dict[str, Any]:

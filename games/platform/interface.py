@@ -191,6 +191,11 @@ class GameEngine(Protocol):
     # rendered once per distinct inputs and process and shared by every socket that shows
     # the same (games/platform/presenters.py render_all); a path left out would serve one
     # screen's HTML to another, so tests/tables/test_partial_inputs.py reads the templates.
+    # Optional: `board_pieces(partial, c) -> Elements | NewestFirst | None`
+    # (games/platform/pieces.py): how a partial splits into pieces, made from the same seat's
+    # board context `c` as the partial: elements swapped one by one by their ids, or the items
+    # of a list, newest first. After the first push of a game, a push sends only the pieces
+    # that changed; None (and a game without it) keeps the partial whole.
 
     def board_context(self, view: View, *, me: int | None, names: Sequence[str],
                       seats: Sequence[Mapping[str, Any]]) -> dict[str, Any]:

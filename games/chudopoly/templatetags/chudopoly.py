@@ -485,10 +485,17 @@ LOG_PEEK_LINES = 12  # the newest lines show the cards they name; older ones are
 def log_items(lines: list[Any]) -> SafeString:
     """The log's list items, newest first (one tag for the whole list: the log is the largest
     loop of a push, and each line's HTML is already kept on it)."""
+    return mark_safe("".join([html for _, html in log_item_pieces(lines)]))
+
+
+def log_item_pieces(lines: list[Any]) -> list[tuple[str, str]]:
+    """(key, list-item HTML) of each line, newest first, as {{ log_items(...) }} prints them:
+    the newest LOG_PEEK_LINES with their card peeks. A push sends the new ones alone
+    (games/chudopoly/board_pieces.py)."""
     newest_first = lines[::-1]
-    return mark_safe("".join([_log_item_html(line, True) for line in newest_first[:LOG_PEEK_LINES]]
-                             + [_log_item_html(line, False)
-                                for line in newest_first[LOG_PEEK_LINES:]]))
+    return ([(line.key, _log_item_html(line, True)) for line in newest_first[:LOG_PEEK_LINES]]
+            + [(line.key, _log_item_html(line, False))
+               for line in newest_first[LOG_PEEK_LINES:]])
 
 
 @register.simple_tag
