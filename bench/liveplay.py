@@ -113,16 +113,16 @@ def _piece_id(frame: str, match: re.Match[str]) -> str:
 def _swap_element(partials: dict[str, str], key: str, piece: str) -> None:
     """Replace the element with id `key`, wherever a partial holds it, by `piece`."""
     needle = f'id="{key}"'
-    for name, html in partials.items():
-        at = html.find(needle)
+    for name, page in partials.items():
+        at = page.find(needle)
         if at < 0:
             continue
-        start = html.rfind("<", 0, at)
-        tag = re.match(r"<([a-zA-Z][a-zA-Z0-9-]*)", html[start:])
+        start = page.rfind("<", 0, at)
+        tag = re.match(r"<([a-zA-Z][a-zA-Z0-9-]*)", page[start:])
         if tag is None:
             return
-        end = _element_end(html, start, tag.group(1))
-        partials[name] = html[:start] + piece + html[end:]
+        end = _element_end(page, start, tag.group(1))
+        partials[name] = page[:start] + piece + page[end:]
         return
 
 

@@ -69,7 +69,8 @@ class Split:
 
 def split(partial: str, pieces: Pieces) -> Split | None:
     """`partial` cut around `pieces`, or None when they are not in it in their order (the
-    partial is then only ever sent whole). Whitespace around a piece belongs to the frame."""
+    partial is then only ever sent whole), or a list has none. Whitespace around a piece
+    belongs to the frame."""
     keys = tuple(kept(key) for key, _ in pieces.items)
     html = tuple(kept(piece.strip()) for _, piece in pieces.items)
     if len(set(keys)) != len(keys) or not all(html):
@@ -78,6 +79,14 @@ def split(partial: str, pieces: Pieces) -> Split | None:
             f' id="{escape(key)}"' in _root_tag(piece) for key, piece in zip(keys, html,
                                                                               strict=True)):
         return None
+    if isinstance(pieces, NewestFirst):
+        # The items follow one another (or new ones could not go on top): one search.
+        found = partial.find("".join(html)) if html else -1
+        if found < 0:
+            return None
+        ends = (kept(partial[:found]), kept(partial[found + sum(map(len, html)):]))
+        return Split(frame=ends, keys=keys, html=html, list_selector=pieces.list_selector,
+                     item_selector=pieces.item_selector)
     frame: list[str] = []
     at = 0
     for piece in html:
@@ -87,13 +96,7 @@ def split(partial: str, pieces: Pieces) -> Split | None:
         frame.append(kept(partial[at:found]))
         at = found + len(piece)
     frame.append(kept(partial[at:]))
-    if isinstance(pieces, Elements):
-        return Split(frame=tuple(frame), keys=keys, html=html)
-    if any(frame[1:-1]):
-        return None  # a list's items follow one another, or new ones could not go on top
-    ends = (frame[0], frame[-1]) if html else (frame[0],)
-    return Split(frame=ends, keys=keys, html=html, list_selector=pieces.list_selector,
-                 item_selector=pieces.item_selector)
+    return Split(frame=tuple(frame), keys=keys, html=html)
 
 
 def changes(old: Split, new: Split) -> list[str] | None:
@@ -117,16 +120,15 @@ def _element_changes(old: Split, new: Split) -> list[str] | None:
 
 
 def _list_changes(old: Split, new: Split) -> list[str] | None:
-    # A list's frame is cut in two around its items, or left whole when it has none: the
-    # first item of a list only ever comes in a whole partial.
-    if (len(old.frame) != 2 or old.frame != new.frame or not old.keys
-            or new.list_selector is None):
+    # A list with no items has no split (its place is not known): its first item comes in
+    # a whole partial.
+    if old.frame != new.frame or new.list_selector is None:
         return None
     if old.keys[0] not in new.keys:
         return None  # every line the page shows is gone: nothing to keep
     added = new.keys.index(old.keys[0])
-    kept = len(new.keys) - added
-    if kept > len(old.keys) or new.keys[added:] != old.keys[:kept]:
+    staying = len(new.keys) - added
+    if staying > len(old.keys) or new.keys[added:] != old.keys[:staying]:
         return None  # lines missing between, or in another order
     item = new.item_selector
     swaps: list[str] = []
@@ -138,7 +140,7 @@ def _list_changes(old: Split, new: Split) -> list[str] | None:
     for key, was, piece in zip(old.keys, old.html, new.html[added:], strict=False):
         if was != piece:  # aged: swapped whole, by its key
             swaps.append(_with_attr(piece, "outerHTML:" + item.format(key=key)))
-    for key, was in zip(old.keys[kept:], old.html[kept:], strict=True):
+    for key, was in zip(old.keys[staying:], old.html[staying:], strict=True):
         tag = _ROOT_TAG.match(was)
         name = tag.group(1) if tag else "div"
         swaps.append(f'<{name} hx-swap-oob="{escape("delete:" + item.format(key=key))}"></{name}>')
