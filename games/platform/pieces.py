@@ -128,7 +128,8 @@ def _list_changes(old: Split, new: Split) -> list[str] | None:
         return None  # every line the page shows is gone: nothing to keep
     added = new.keys.index(old.keys[0])
     staying = len(new.keys) - added
-    if staying > len(old.keys) or new.keys[added:] != old.keys[:staying]:
+    if (staying > len(old.keys) or new.keys[added:] != old.keys[:staying]
+            or not set(new.keys[:added]).isdisjoint(old.keys)):
         return None  # lines missing between, or in another order
     item = new.item_selector
     swaps: list[str] = []
