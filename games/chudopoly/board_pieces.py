@@ -25,7 +25,7 @@ def board_pieces(partial: str, c: Mapping[str, Any]) -> Pieces | None:
     if partial == "players":
         return players_pieces(c)
     if partial == "log":
-        return NewestFirst(items=log_item_pieces(list(c.get("log") or [])),
+        return NewestFirst(items=log_item_pieces(c.get("log") or []),
                            list_selector=LOG_LIST, item_selector=LOG_LINE)
     return None
 

@@ -25,8 +25,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
 
-from games.platform.rendering import kept
-
 OOB = ' hx-swap-oob="true"'
 _ROOT_TAG = re.compile(r"<([a-zA-Z][a-zA-Z0-9-]*)")
 
@@ -71,8 +69,10 @@ def split(partial: str, pieces: Pieces) -> Split | None:
     """`partial` cut around `pieces`, or None when they are not in it in their order (the
     partial is then only ever sent whole), or a list has none. Whitespace around a piece
     belongs to the frame."""
-    keys = tuple(kept(key) for key, _ in pieces.items)
-    html = tuple(kept(piece.strip()) for _, piece in pieces.items)
+    # `strip` and slicing return plain strs even from a SafeString (rendering.kept); keys
+    # are the game's plain strs.
+    keys = tuple([key for key, _ in pieces.items])
+    html = tuple([piece.strip() for _, piece in pieces.items])
     if len(set(keys)) != len(keys) or not all(html):
         return None
     if isinstance(pieces, Elements) and not all(
@@ -84,7 +84,7 @@ def split(partial: str, pieces: Pieces) -> Split | None:
         found = partial.find("".join(html)) if html else -1
         if found < 0:
             return None
-        ends = (kept(partial[:found]), kept(partial[found + sum(map(len, html)):]))
+        ends = (partial[:found], partial[found + sum(map(len, html)):])
         return Split(frame=ends, keys=keys, html=html, list_selector=pieces.list_selector,
                      item_selector=pieces.item_selector)
     frame: list[str] = []
@@ -93,9 +93,9 @@ def split(partial: str, pieces: Pieces) -> Split | None:
         found = partial.find(piece, at)
         if found < 0:
             return None
-        frame.append(kept(partial[at:found]))
+        frame.append(partial[at:found])
         at = found + len(piece)
-    frame.append(kept(partial[at:]))
+    frame.append(partial[at:])
     return Split(frame=tuple(frame), keys=keys, html=html)
 
 

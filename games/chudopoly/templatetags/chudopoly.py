@@ -488,14 +488,27 @@ def log_items(lines: list[Any]) -> SafeString:
     return mark_safe("".join([html for _, html in log_item_pieces(lines)]))
 
 
+# The pieces of the log list printed last, with that list: a push asks for them right after
+# its template printed the list (games/chudopoly/board_pieces.py). Checked by identity, and
+# the list is held, so its id cannot be another list's; pushes run on one thread, and another
+# thread's list only misses.
+_last_log: tuple[list[Any], list[tuple[str, str]]] | None = None
+
+
 def log_item_pieces(lines: list[Any]) -> list[tuple[str, str]]:
     """(key, list-item HTML) of each line, newest first, as {{ log_items(...) }} prints them:
     the newest LOG_PEEK_LINES with their card peeks. A push sends the new ones alone
     (games/chudopoly/board_pieces.py)."""
+    global _last_log
+    last = _last_log
+    if last is not None and last[0] is lines:
+        return last[1]
     newest_first = lines[::-1]
-    return ([(line.key, _log_item_html(line, True)) for line in newest_first[:LOG_PEEK_LINES]]
+    made = ([(line.key, _log_item_html(line, True)) for line in newest_first[:LOG_PEEK_LINES]]
             + [(line.key, _log_item_html(line, False))
                for line in newest_first[LOG_PEEK_LINES:]])
+    _last_log = (lines, made)
+    return made
 
 
 @register.simple_tag
