@@ -14,20 +14,17 @@ from collections.abc import Mapping
 from typing import Any
 
 from games.chudopoly.templatetags.chudopoly import log_item_pieces, my_panel, opponent_panel
-from games.platform.pieces import Elements, NewestFirst, Pieces
+from games.platform.pieces import Elements, NewestFirst
 
 # The log's list and one of its lines on the page (chudopoly/_log.html, log_item).
 LOG_LIST = "#log ol.game-log"
 LOG_LINE = '#log li[data-k="{key}"]'
 
 
-def board_pieces(partial: str, c: Mapping[str, Any]) -> Pieces | None:
-    if partial == "players":
-        return players_pieces(c)
-    if partial == "log":
-        return NewestFirst(items=log_item_pieces(c.get("log") or []),
-                           list_selector=LOG_LIST, item_selector=LOG_LINE)
-    return None
+def log_pieces(c: Mapping[str, Any]) -> NewestFirst:
+    """The log's lines, newest first, as chudopoly/_log.html lists them."""
+    return NewestFirst(items=log_item_pieces(c.get("log") or []), list_selector=LOG_LIST,
+                       item_selector=LOG_LINE)
 
 
 def players_pieces(c: Mapping[str, Any]) -> Elements:

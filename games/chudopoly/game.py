@@ -13,6 +13,7 @@ from typing import Any
 
 from games.chudopoly import engine
 from games.chudopoly.board import colour_name, join_words
+from games.chudopoly.board_pieces import log_pieces, players_pieces
 from games.chudopoly.engine.apply import PAYMENT_KINDS
 from games.chudopoly.engine.cards import ACTIONS, build_deck
 from games.chudopoly.engine.rulesets import (
@@ -23,7 +24,6 @@ from games.chudopoly.engine.rulesets import (
     RulesetError,
 )
 from games.platform.interface import Applied, IllegalAction, RuleField, RulesetInvalid
-from games.platform.pieces import Pieces
 
 TOGGLE_LABELS = {
     "winRule": "How a game is won",
@@ -258,12 +258,9 @@ class ChudopolyGame:
                      "my_plays_left"),
     }
 
-    def board_pieces(self, partial: str, c: Mapping[str, Any]) -> Pieces | None:
-        # The players' panels one by one and the log's new lines (games/chudopoly/
-        # board_pieces.py): a move changes one or two of each.
-        from games.chudopoly.board_pieces import board_pieces
-
-        return board_pieces(partial, c)
+    # The players' panels one by one and the log's new lines (games/chudopoly/
+    # board_pieces.py): a move changes one or two of each.
+    board_pieces = {"players": players_pieces, "log": log_pieces}
 
     def board_public(self, view: Mapping[str, Any], *, names: Sequence[str],
                      seats: Sequence[Mapping[str, Any]]) -> dict[str, Any]:

@@ -469,8 +469,9 @@ def partial_pieces(screen: TableScreen, name: str) -> Pieces | None:
     screen's own context, as the partial was, and only asked for a partial being sent."""
     if screen.game is None:
         return None
-    pieces_of = getattr(get_game(screen.table.game_kind), "board_pieces", None)
-    return pieces_of(name, screen.ctx) if callable(pieces_of) else None
+    made_by = getattr(get_game(screen.table.game_kind), "board_pieces", None)
+    make = made_by.get(name) if made_by else None
+    return make(screen.ctx) if make is not None else None
 
 
 def version_inputs(version: int, decision: str, *, oob: bool, now: str | None) -> SafeString:
