@@ -433,9 +433,26 @@ def opponent_panel(player: Mapping[str, Any], result: Any, shared: PanelCache | 
     return html
 
 
+# The seat's own board printed last, with the player entry and board context it was printed
+# from: a push asks for it again right after its players partial printed it
+# (games/chudopoly/board_pieces.py). Checked by identity, and both are held, so their ids
+# cannot be other objects'; pushes run on one thread, and another thread's only misses.
+_last_mine: tuple[Mapping[str, Any], Mapping[str, Any], SafeString] | None = None
+
+
 @register.simple_tag
 def my_panel(player: Mapping[str, Any], c: Mapping[str, Any]) -> SafeString:
     """The viewer's own board (their bank, sets and the free rearranges they can make)."""
+    global _last_mine
+    last = _last_mine
+    if last is not None and last[0] is player and last[1] is c:
+        return last[2]
+    html = _my_panel(player, c)
+    _last_mine = (player, c, html)
+    return html
+
+
+def _my_panel(player: Mapping[str, Any], c: Mapping[str, Any]) -> SafeString:
     if not player.get("is_me"):
         raise ValueError("my_panel renders the viewer's own seat only")
     view = c.get("view") or {}
