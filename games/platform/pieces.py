@@ -25,7 +25,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
 
-OOB = ' hx-swap-oob="true"'
 _ROOT_TAG = re.compile(r"<([a-zA-Z][a-zA-Z0-9-]*)")
 _HEAD = 64  # the characters of a piece it is searched for by (see _find)
 
