@@ -47,6 +47,9 @@ ROOT_IDS = ("table-version", "lobby", "status", "decision", "hand", "players", "
             "chat-log", "chat-form", "frame-error")
 _ROOT_RE = re.compile(r'<(?:section|div|input|ol|ul|form|aside|article)\b[^>]*\bid="('
                       + "|".join(re.escape(i) for i in ROOT_IDS) + r')"')
+# A piece of a partial (games/platform/pieces.py): its swap comes first in its root tag, where
+# a whole partial's comes last.
+_PIECE_RE = re.compile(r'<([a-zA-Z][a-zA-Z0-9-]*) hx-swap-oob="([^"]*)"')
 _VERSION_RE = re.compile(r'id="table-version"[^>]*\bvalue="(\d+)"')
 _ERROR_RE = re.compile(r'id="frame-error"[^>]*data-code="([a-z_]*)"[^>]*>([^<]*)<')
 # Only values that open a JSON object can be actions; starting with a literal lets the regex
@@ -68,13 +71,70 @@ NEVER = {"scoop", "give_up", "propose", "auction_own"}
 
 
 def split_partials(frame: str) -> dict[str, str]:
-    """The partials in one pushed frame, by root element id."""
-    starts = [(m.start(), m.group(1)) for m in _ROOT_RE.finditer(frame)]
-    out: dict[str, str] = {}
+    """The whole partials in one pushed frame, by root element id (pieces left out)."""
+    return {key: fragment for key, fragment in _fragments(frame) if key in ROOT_IDS}
+
+
+def apply_frame(partials: dict[str, str], frame: str) -> None:
+    """Update a page's partials with one pushed frame, as htmx would: whole partials replace
+    theirs, and a piece swapped by its id (a player's panel) replaces that element in the
+    partial that holds it. Pieces swapped by selector (the log's new and aged lines) are
+    left out: the scripted player reads no forms there."""
+    for key, fragment in _fragments(frame):
+        if key in ROOT_IDS:
+            partials[key] = fragment
+        elif key:
+            _swap_element(partials, key, fragment.strip().replace(' hx-swap-oob="true"', "", 1))
+
+
+def _fragments(frame: str) -> list[tuple[str, str]]:
+    """(id, HTML) of each swap in a frame: partials by their root id, pieces by theirs ("" for
+    a piece swapped by selector), each up to the next."""
+    starts = sorted([(m.start(), m.group(1)) for m in _ROOT_RE.finditer(frame)]
+                    + [(m.start(), _piece_id(frame, m)) for m in _PIECE_RE.finditer(frame)])
+    out: list[tuple[str, str]] = []
+    seen: set[str] = set()
     for i, (pos, key) in enumerate(starts):
         end = starts[i + 1][0] if i + 1 < len(starts) else len(frame)
-        out.setdefault(key, frame[pos:end])
+        if key not in seen or not key:
+            seen.add(key)
+            out.append((key, frame[pos:end]))
     return out
+
+
+def _piece_id(frame: str, match: re.Match[str]) -> str:
+    if match.group(2) != "true":
+        return ""
+    tag = frame[match.start():frame.find(">", match.start())]
+    found = re.search(r'\bid="([^"]+)"', tag)
+    return found.group(1) if found else ""
+
+
+def _swap_element(partials: dict[str, str], key: str, piece: str) -> None:
+    """Replace the element with id `key`, wherever a partial holds it, by `piece`."""
+    needle = f'id="{key}"'
+    for name, page in partials.items():
+        at = page.find(needle)
+        if at < 0:
+            continue
+        start = page.rfind("<", 0, at)
+        tag = re.match(r"<([a-zA-Z][a-zA-Z0-9-]*)", page[start:])
+        if tag is None:
+            return
+        end = _element_end(page, start, tag.group(1))
+        partials[name] = page[:start] + piece + page[end:]
+        return
+
+
+def _element_end(html: str, start: int, tag: str) -> int:
+    """Where the element opened at `start` ends (its own closing tag, nested ones counted)."""
+    opening = re.compile(rf"<{tag}\b|</{tag}>")
+    depth = 0
+    for m in opening.finditer(html, start):
+        depth += -1 if m.group(0).startswith("</") else 1
+        if depth == 0:
+            return m.end()
+    return len(html)
 
 
 def version_in(text: str) -> int | None:
@@ -220,8 +280,7 @@ class ScriptedSeat:
         self.stats.bytes_in += len(frame)
         if self.record:
             self.frames.append(frame)
-        for key, fragment in split_partials(frame).items():
-            self.partials[key] = fragment
+        apply_frame(self.partials, frame)
         v = version_in(frame)
         if v is not None:
             if v > self.version and self.ws is not None:

@@ -64,7 +64,7 @@ class Socket:
         import liveplay
 
         for text in self.inbox:
-            self.partials.update(liveplay.split_partials(text))
+            liveplay.apply_frame(self.partials, text)
             version = liveplay.version_in(text)
             if version is not None:
                 self.version = version

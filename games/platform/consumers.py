@@ -22,7 +22,7 @@ from django.template.loader import render_to_string
 
 from chudopoly_site import held_connection
 from chudopoly_site.client_address import client_address_of_scope
-from games.platform import presenters
+from games.platform import pieces, presenters
 from games.platform.broadcast import group_name, held_updates
 from games.platform.checkins import open_sockets
 from games.platform.clocks import SOCKET_CHECK_IN_SECONDS, seat_connected, seat_disconnected
@@ -198,6 +198,9 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
             return
         self.table = table
         self.sent: dict[str, str] = {}
+        # The pieces of each partial that has them, as last sent, with the (game, seat) they
+        # showed: the next push sends only the pieces that changed (see _as_sent).
+        self.splits: dict[str, tuple[tuple[int | None, int | None], pieces.Split]] = {}
         self.log_cache: presenters.LogCache = {}
         self.partial_memo: presenters.PartialMemo = {}
         self.frames: deque[float] = deque()
@@ -465,8 +468,10 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
             memo=self.partial_memo)
         if full:
             self.sent = {}
+            self.splits = {}
             parts["chat-log"] = presenters.render_chat(self.table, oob=True)
-        changed = [html for key, html in parts.items() if self.sent.get(key) != html]
+        changed = [self._as_sent(key, html, screen) for key, html in parts.items()
+                   if self.sent.get(key) != html]
         # Plain str copies: what a socket keeps between pushes stays out of the collector's
         # walk (rendering.kept).
         self.sent.update((key, kept(html)) for key, html in parts.items())
@@ -475,6 +480,21 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
             changed.append(also)
         if changed:
             self.send(text_data="\n".join(changed))
+
+    def _as_sent(self, key: str, html: str, screen: presenters.TableScreen) -> str:
+        """A changed partial as this push sends it: only its changed pieces when the partial
+        has pieces and this socket last sent them for the same game and seat (the page then
+        holds those very elements; a full push forgets them), else whole."""
+        found = presenters.partial_pieces(screen, key)
+        new = pieces.split(html, found) if found is not None else None
+        old = self.splits.pop(key, None)
+        if new is None:
+            return html
+        self.splits[key] = (self.mine, new)
+        if old is None or old[0] != self.mine:
+            return html
+        swaps = pieces.changes(old[1], new)
+        return html if swaps is None else "\n".join(swaps)
 
     def send_error(self, message: str, code: str) -> None:
         self.send(text_data=presenters.render_error(message, code))

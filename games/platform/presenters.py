@@ -6,7 +6,8 @@ public table facts (names, bots, host, clocks). The raw state never reaches a te
 The same partials serve the first page load (HTTP) and every websocket push: each partial's root
 element has a stable id and, when pushed, `hx-swap-oob="true"`. A consumer remembers what it sent
 last and pushes only the partials whose HTML changed, so a half-ticked payment form survives
-someone else's move.
+someone else's move; of a partial its game splits into pieces (`partial_pieces`), only the
+changed pieces (games/platform/pieces.py).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from games.platform import clocks
 from games.platform.identity import Viewer
 from games.platform.interface import GameEngine, get_game
 from games.platform.models import ChatMessage, Game, GameAction, Seat, Table
+from games.platform.pieces import Pieces
 from games.platform.rendering import kept, render_unlocalized
 from games.platform.services import Move, decision_token, out_place, ranked_table
 
@@ -459,6 +461,17 @@ def render_all(screen: TableScreen, *, oob: bool = True,
             shared_partials.put(key, html)
         out[name] = html
     return out
+
+
+def partial_pieces(screen: TableScreen, name: str) -> Pieces | None:
+    """How the board partial `name` of this screen splits into pieces a push may send alone
+    (games/platform/pieces.py), when its game says (GameEngine.board_pieces). Built from this
+    screen's own context, as the partial was, and only asked for a partial being sent."""
+    if screen.game is None:
+        return None
+    made_by = getattr(get_game(screen.table.game_kind), "board_pieces", None)
+    make = made_by.get(name) if made_by else None
+    return make(screen.ctx) if make is not None else None
 
 
 def version_inputs(version: int, decision: str, *, oob: bool, now: str | None) -> SafeString:

@@ -48,16 +48,25 @@ def card_ids_in(html: str) -> set[int]:
 
 
 _LOG_START = re.compile(r'<section\b[^>]*\bid="log"')
+_LOG_PIECE = re.compile(r'<([a-z]+) hx-swap-oob="[a-zA-Z]+:#log\b')
 
 
 def split_log(html: str) -> tuple[str, str]:
-    """(the game log section, everything else) of a frame or a page."""
-    match = _LOG_START.search(html)
-    if match is None:
-        return "", html
-    end = html.find("</section>", match.end())
-    end = len(html) if end < 0 else end + len("</section>")
-    return html[match.start():end], html[:match.start()] + html[end:]
+    """(the game log, everything else) of a frame or a page: the log section, or the log's
+    lines a push sends alone (its new lines on top, aged ones, dropped ones: each an element
+    swapped by a selector under #log, games/platform/pieces.py)."""
+    log, rest = "", html
+    match = _LOG_START.search(rest)
+    if match is not None:
+        end = rest.find("</section>", match.end())
+        end = len(rest) if end < 0 else end + len("</section>")
+        log, rest = rest[match.start():end], rest[:match.start()] + rest[end:]
+    while (piece := _LOG_PIECE.search(rest)) is not None:
+        close = f"</{piece.group(1)}>"
+        end = rest.find(close, piece.end())
+        end = len(rest) if end < 0 else end + len(close)
+        log, rest = log + rest[piece.start():end], rest[:piece.start()] + rest[end:]
+    return log, rest
 
 
 def _contexts(html: str, ids: set[int]) -> list[str]:

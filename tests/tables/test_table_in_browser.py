@@ -85,3 +85,72 @@ def test_a_guest_starts_a_table_adds_a_bot_and_plays_by_clicking(live_server_url
     # Every move carries the page's version and its decision token (services.decision_token).
     acts = [json.loads(f) for f in sent if isinstance(f, str) and '"act"' in f]
     assert acts and all(a.get("expected_version") and a.get("decision") for a in acts), acts
+
+
+BOARD_JS = """() => ({version: document.getElementById('table-version').value,
+  players: document.getElementById('players').innerHTML,
+  log: document.getElementById('log').innerHTML,
+  open: Array.from(document.querySelectorAll('details.opponent')).map(d => d.open)})"""
+
+
+def _settled_board(page: Any) -> dict[str, Any]:
+    """The players and the log once the table has been still for a moment (no push coming)."""
+    board = page.evaluate(BOARD_JS)
+    for _ in range(50):
+        page.wait_for_timeout(400)
+        again = page.evaluate(BOARD_JS)
+        if again == board:
+            return board
+        board = again
+    raise AssertionError("the table never stood still")
+
+
+def test_after_pushes_of_single_panels_and_log_lines_the_page_reads_as_a_fresh_load(
+        live_server_url: str, page: Any) -> None:
+    """Pushes after the first carry only the changed panels and the new log lines; the page
+    they leave is the page a fresh load shows, and an opponent the player opened or folded
+    stays so when its panel is swapped."""
+    frames: list[str] = []
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(
+        payload if isinstance(payload, str) else "")))
+    page.goto(live_server_url + "/tables/new/")
+    page.fill("input[name=name]", "Alice")
+    page.select_option("select[name=preset]", "blitz")
+    page.click("text=Open the table")
+    page.wait_for_url("**/t/*/")
+    page.wait_for_selector("#connection[data-state=open]")
+    page.click("text=Add a bot")
+    page.wait_for_selector(".seat-list >> text=Bot Alpha")
+    page.click("text=Start the game")
+    page.wait_for_selector("#hand .hand-card")
+    page.wait_for_selector("#connection[data-state=open]")
+    page.locator("details.opponent summary").first.click()  # the player toggles the bot's panel
+    toggled = page.evaluate(BOARD_JS)["open"]
+    moves = 0
+    for _ in range(300):
+        if page.locator("#result").count() or moves >= 8:
+            break
+        before = page.locator("#table-version").get_attribute("value")
+        if _my_move(page):
+            moves += 1
+            page.wait_for_function(
+                "v => document.getElementById('table-version').value !== v", arg=before,
+                timeout=10_000)
+        else:
+            page.wait_for_timeout(100)
+    live = _settled_board(page)
+    assert any('hx-swap-oob="afterbegin:#log' in f for f in frames)
+    assert any(f.startswith("<details hx-swap-oob") or "\n<details hx-swap-oob" in f
+               or "<article hx-swap-oob" in f for f in frames)
+    assert live["open"] == toggled
+    again = page.context.new_page()
+    again.goto(page.url)
+    again.wait_for_selector("#connection[data-state=open]")
+    fresh = _settled_board(again)
+    assert fresh["version"] == live["version"]
+    assert fresh["log"] == live["log"]
+    # The fresh page opens its opponents by the screen's default; the live one as toggled.
+    assert fresh["players"].replace(" open=\"\"", "") == live["players"].replace(
+        " open=\"\"", "")
+    assert page.console_errors == []
+    again.close()

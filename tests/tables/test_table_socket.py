@@ -524,3 +524,57 @@ async def test_everyone_at_the_table_sees_who_accepted_a_rematch_as_it_happens(
     pushed = "\n".join(await frames(carol_socket, timeout=2))
     assert "Bob: accepted" in pushed and 'id="rematch-accept"' in pushed
     await carol_socket.disconnect()
+
+
+@database_sync_to_async
+def fresh_board(game: Game, viewer: Viewer) -> tuple[dict[str, str], dict[str, str], list[str]]:
+    """What a fresh render shows `viewer` now: the whole partials (as pushed), each panel by
+    its id, and the log's line keys newest first."""
+    from games.chudopoly.board_pieces import players_pieces
+    from games.platform import presenters
+
+    screen = presenters.load_screen(Table.objects.get(pk=game.table_id), viewer)
+    parts = presenters.render_all(screen, oob=True)
+    return (parts, dict(players_pieces(screen.ctx).items),
+            [line.key for line in reversed(screen.ctx["log"])])
+
+
+async def test_after_a_move_a_seat_is_sent_only_the_changed_panels_and_the_new_log_lines(
+        alice: Viewer, bob: Viewer, carol: Viewer) -> None:
+    """The first push holds the players and the log whole; every later one only the panels
+    whose HTML changed, each swapped by its id, and the log lines not sent yet, on top. Applied in
+    order to the first page, they leave the page a fresh render would show."""
+    from oob_page import Page, fresh
+
+    from games.platform import presenters
+
+    game = await start(alice, (bob, "Bob"), (carol, "Carol"))
+    comm = await connect(game.table.code, bob)
+    (first,) = await frames(comm)
+    page = Page(first)
+    parts, panels, lines = await fresh_board(game, bob)
+    for partial in ("players", "log", "status", "hand", "decision"):
+        assert parts[partial] in first  # whole, byte for byte as rendered
+    full_log_for = 0  # moves since the log reached its LOG_LINES: lines now drop off its end
+    styles: set[str] = set()
+    while full_log_for < 3:
+        game = await database_sync_to_async(play_one)(game)
+        pushed = "\n".join(await frames(comm, timeout=0.2))
+        parts, now_panels, now_lines = await fresh_board(game, bob)
+        assert 'id="players"' not in pushed
+        # A log with no line yet has nowhere to put the first ones: it comes whole once.
+        assert ('id="log"' in pushed) == (not lines)
+        changed = {seat for seat, html in now_panels.items() if panels[seat] != html}
+        assert set(re.findall(r'<(?:details|article) hx-swap-oob="true"[^>]*\bid="(seat-\d+)"',
+                              pushed)) == changed
+        if lines:  # the new lines alone go on top (an aged or dropped line is named by a swap)
+            assert re.findall(r'<li data-k="([\d.]+)"', pushed) == (
+                now_lines[:now_lines.index(lines[0])])
+        styles.update(re.findall(r'hx-swap-oob="(\w+):#log', pushed))
+        page.apply(pushed)
+        for partial in ("players", "log", "hand", "status"):
+            assert page.element(partial) == fresh(parts[partial], partial)
+        panels, lines = now_panels, now_lines
+        full_log_for += len(lines) == presenters.LOG_LINES
+    assert styles == {"afterbegin", "outerHTML", "delete"}  # lines added, aged, dropped
+    await comm.disconnect()

@@ -433,9 +433,26 @@ def opponent_panel(player: Mapping[str, Any], result: Any, shared: PanelCache | 
     return html
 
 
+# The seat's own board printed last, with the player entry and board context it was printed
+# from: a push asks for it again right after its players partial printed it
+# (games/chudopoly/board_pieces.py). Checked by identity, and both are held, so their ids
+# cannot be other objects'; pushes run on one thread, and another thread's only misses.
+_last_mine: tuple[Mapping[str, Any], Mapping[str, Any], SafeString] | None = None
+
+
 @register.simple_tag
 def my_panel(player: Mapping[str, Any], c: Mapping[str, Any]) -> SafeString:
     """The viewer's own board (their bank, sets and the free rearranges they can make)."""
+    global _last_mine
+    last = _last_mine
+    if last is not None and last[0] is player and last[1] is c:
+        return last[2]
+    html = _my_panel(player, c)
+    _last_mine = (player, c, html)
+    return html
+
+
+def _my_panel(player: Mapping[str, Any], c: Mapping[str, Any]) -> SafeString:
     if not player.get("is_me"):
         raise ValueError("my_panel renders the viewer's own seat only")
     view = c.get("view") or {}
@@ -485,10 +502,30 @@ LOG_PEEK_LINES = 12  # the newest lines show the cards they name; older ones are
 def log_items(lines: list[Any]) -> SafeString:
     """The log's list items, newest first (one tag for the whole list: the log is the largest
     loop of a push, and each line's HTML is already kept on it)."""
+    return mark_safe("".join([html for _, html in log_item_pieces(lines)]))
+
+
+# The pieces of the log list printed last, with that list: a push asks for them right after
+# its template printed the list (games/chudopoly/board_pieces.py). Checked by identity, and
+# the list is held, so its id cannot be another list's; pushes run on one thread, and another
+# thread's list only misses.
+_last_log: tuple[list[Any], list[tuple[str, str]]] | None = None
+
+
+def log_item_pieces(lines: list[Any]) -> list[tuple[str, str]]:
+    """(key, list-item HTML) of each line, newest first, as {{ log_items(...) }} prints them:
+    the newest LOG_PEEK_LINES with their card peeks. A push sends the new ones alone
+    (games/chudopoly/board_pieces.py)."""
+    global _last_log
+    last = _last_log
+    if last is not None and last[0] is lines:
+        return last[1]
     newest_first = lines[::-1]
-    return mark_safe("".join([_log_item_html(line, True) for line in newest_first[:LOG_PEEK_LINES]]
-                             + [_log_item_html(line, False)
-                                for line in newest_first[LOG_PEEK_LINES:]]))
+    made = ([(line.key, _log_item_html(line, True)) for line in newest_first[:LOG_PEEK_LINES]]
+            + [(line.key, _log_item_html(line, False))
+               for line in newest_first[LOG_PEEK_LINES:]])
+    _last_log = (lines, made)
+    return made
 
 
 @register.simple_tag
