@@ -52,31 +52,9 @@ def test_a_guest_starts_a_table_adds_a_bot_and_plays_by_clicking(live_server_url
                                                                  page: Any) -> None:
     sent: list[str] = []  # the frames this browser sends over the table socket
     page.on("websocket", lambda ws: ws.on("framesent", lambda payload: sent.append(payload)))
-    page.goto(live_server_url + "/tables/new/")
-    page.fill("input[name=name]", "Alice")
-    page.select_option("select[name=preset]", "blitz")
-    page.click("text=Open the table")
-    page.wait_for_url("**/t/*/")
-    page.wait_for_selector("#connection[data-state=open]")
-    page.click("text=Add a bot")
-    page.wait_for_selector(".seat-list >> text=Bot Alpha")
-    page.click("text=Start the game")
-    page.wait_for_selector("#hand .hand-card")
-    page.wait_for_selector("#connection[data-state=open]")
+    _start_against_a_bot(live_server_url, page)
 
-    moves = 0
-    for _ in range(300):
-        if page.locator("#result").count() or moves >= 6:
-            break
-        before = page.locator("#table-version").get_attribute("value")
-        if _my_move(page):
-            moves += 1
-            # The server answers every move with a new version pushed over the socket.
-            page.wait_for_function(
-                "v => document.getElementById('table-version').value !== v", arg=before,
-                timeout=10_000)
-        else:
-            page.wait_for_timeout(100)
+    moves = _play_my_moves(page, up_to=6)
     log = page.locator("#log").text_content()
     assert moves >= 3 or page.locator("#result").count(), log
     assert "You " in log and "Bot Alpha" in log
@@ -113,31 +91,10 @@ def test_after_pushes_of_single_panels_and_log_lines_the_page_reads_as_a_fresh_l
     frames: list[str] = []
     page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(
         payload if isinstance(payload, str) else "")))
-    page.goto(live_server_url + "/tables/new/")
-    page.fill("input[name=name]", "Alice")
-    page.select_option("select[name=preset]", "blitz")
-    page.click("text=Open the table")
-    page.wait_for_url("**/t/*/")
-    page.wait_for_selector("#connection[data-state=open]")
-    page.click("text=Add a bot")
-    page.wait_for_selector(".seat-list >> text=Bot Alpha")
-    page.click("text=Start the game")
-    page.wait_for_selector("#hand .hand-card")
-    page.wait_for_selector("#connection[data-state=open]")
+    _start_against_a_bot(live_server_url, page)
     page.locator("details.opponent summary").first.click()  # the player toggles the bot's panel
     toggled = page.evaluate(BOARD_JS)["open"]
-    moves = 0
-    for _ in range(300):
-        if page.locator("#result").count() or moves >= 8:
-            break
-        before = page.locator("#table-version").get_attribute("value")
-        if _my_move(page):
-            moves += 1
-            page.wait_for_function(
-                "v => document.getElementById('table-version').value !== v", arg=before,
-                timeout=10_000)
-        else:
-            page.wait_for_timeout(100)
+    _play_my_moves(page, up_to=8)
     live = _settled_board(page)
     assert any('hx-swap-oob="afterbegin:#log' in f for f in frames)
     assert any(f.startswith("<details hx-swap-oob") or "\n<details hx-swap-oob" in f
@@ -154,3 +111,37 @@ def test_after_pushes_of_single_panels_and_log_lines_the_page_reads_as_a_fresh_l
         " open=\"\"", "")
     assert page.console_errors == []
     again.close()
+
+
+def _start_against_a_bot(live_server_url: str, page: Any) -> None:
+    """Alice opens a blitz table, seats a bot and starts; returns once her hand is dealt."""
+    page.goto(live_server_url + "/tables/new/")
+    page.fill("input[name=name]", "Alice")
+    page.select_option("select[name=preset]", "blitz")
+    page.click("text=Open the table")
+    page.wait_for_url("**/t/*/")
+    page.wait_for_selector("#connection[data-state=open]")
+    page.click("text=Add a bot")
+    page.wait_for_selector(".seat-list >> text=Bot Alpha")
+    page.click("text=Start the game")
+    page.wait_for_selector("#hand .hand-card")
+    page.wait_for_selector("#connection[data-state=open]")
+
+
+def _play_my_moves(page: Any, *, up_to: int) -> int:
+    """Make up to `up_to` moves when they are Alice's (or until the game ends); returns how
+    many she made."""
+    moves = 0
+    for _ in range(300):
+        if page.locator("#result").count() or moves >= up_to:
+            break
+        before = page.locator("#table-version").get_attribute("value")
+        if _my_move(page):
+            moves += 1
+            # The server answers every move with a new version pushed over the socket.
+            page.wait_for_function(
+                "v => document.getElementById('table-version').value !== v", arg=before,
+                timeout=10_000)
+        else:
+            page.wait_for_timeout(100)
+    return moves
