@@ -463,23 +463,55 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
         self.mine = (screen.game.pk if screen.game else None, screen.seat)
         self.seat_id = screen.me.pk if screen.me else None
         csrf = (self.scope.get("cookies") or {}).get(settings.CSRF_COOKIE_NAME, "")
-        parts = presenters.render_all(screen, oob=True, extra={
-            "csrf_value": csrf, "invite_origin": presenters.origin_of(self.scope)},
-            memo=self.partial_memo)
+        extra = {"csrf_value": csrf, "invite_origin": presenters.origin_of(self.scope)}
         if full:
             self.sent = {}
             self.splits = {}
+        # A partial whose pieces this socket last sent for this game and seat is not rendered
+        # whole: its new pieces go in the frame it was last cut from (pieces.reframe).
+        in_pieces = [key for key, (mine, _) in self.splits.items() if mine == self.mine]
+        parts = presenters.render_all(screen, oob=True, extra=extra, memo=self.partial_memo,
+                                      unrendered=in_pieces)
+        if full:
             parts["chat-log"] = presenters.render_chat(self.table, oob=True)
-        changed = [self._as_sent(key, html, screen) for key, html in parts.items()
-                   if self.sent.get(key) != html]
-        # Plain str copies: what a socket keeps between pushes stays out of the collector's
-        # walk (rendering.kept).
-        self.sent.update((key, kept(html)) for key, html in parts.items())
+        changed: list[str] = []
+        for key, html in parts.items():
+            if html is None:
+                sent = self._pieces_sent(key, screen, extra)
+                if sent is not None:
+                    if sent:
+                        changed.append(sent)
+                    continue
+                html = presenters.render_board_partial(screen, key, extra=extra)
+            if self.sent.get(key) != html:
+                changed.append(self._as_sent(key, html, screen))
+                # A plain str copy: what a socket keeps between pushes stays out of the
+                # collector's walk (rendering.kept).
+                self.sent[key] = kept(html)
         self.seen = self._fingerprint(screen.table, screen.seats, screen.game)
         if also:
             changed.append(also)
         if changed:
             self.send(text_data="\n".join(changed))
+
+    def _pieces_sent(self, key: str, screen: presenters.TableScreen,
+                     extra: dict[str, str]) -> str | None:
+        """What this push sends of partial `key` (its changed pieces; "" if none changed),
+        built from its pieces in the frame last sent, or None when they do not fit that
+        frame (then it is rendered whole)."""
+        old = self.splits[key][1]
+        found = presenters.partial_pieces(screen, key)
+        new = pieces.reframe(old, found) if found is not None else None
+        if new is None:
+            return None
+        whole = new.whole()
+        if pieces.CHECK_REFRAMED:
+            rendered = presenters.render_board_partial(screen, key, extra=extra)
+            assert rendered == whole, f"{key}: the frame changed with the same pieces' keys"
+        self.splits[key] = (self.mine, new)
+        self.sent[key] = whole
+        swaps = pieces.changes(old, new)
+        return whole if swaps is None else "\n".join(swaps)
 
     def _as_sent(self, key: str, html: str, screen: presenters.TableScreen) -> str:
         """A changed partial as this push sends it: only its changed pieces when the partial

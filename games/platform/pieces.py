@@ -14,12 +14,18 @@ only when the frame is the same, so that the page the swaps leave equals the one
 partial would have made. Anything else (another frame, other ids, lines missing between)
 gets None, and the caller sends the whole partial.
 
-Pieces are cut out of the partial's own HTML (`split` finds each one in it), so a push never
-carries anything the whole partial would not have shown this seat.
+The first time, pieces are cut out of the partial's own HTML (`split` finds each one in it),
+so a push never carries anything the whole partial would not have shown this seat. After that
+the partial is not rendered whole at all: a game promises that a split partial's frame
+depends only on its pieces' keys, so `reframe` puts the new pieces in the frame last cut
+while their keys are the same (most moves change one panel and add a log line; rendering the
+whole partial to cut it again was most of a push's cost for it). Tests check the promise on
+every push (`CHECK_REFRAMED`).
 """
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -64,6 +70,21 @@ class Split:
     list_selector: str | None = None  # a NewestFirst's; None for Elements
     item_selector: str = ""
 
+    def whole(self) -> str:
+        """The partial these pieces make in this frame."""
+        if self.list_selector is not None:
+            return self.frame[0] + "".join(self.html) + self.frame[1]
+        parts = [self.frame[0]]
+        for piece, after in zip(self.html, self.frame[1:], strict=True):
+            parts += (piece, after)
+        return "".join(parts)
+
+
+# Set for the tests (tests/conftest.py, inherited by the web processes they start): a push that
+# reframes pieces also renders the partial whole and checks that the two agree (the game's
+# promise about its frames, above).
+CHECK_REFRAMED = os.environ.get("CHUDOPOLY_CHECK_REFRAMED") == "1"
+
 
 def split(partial: str, pieces: Pieces) -> Split | None:
     """`partial` cut around `pieces`, or None when they are not in it in their order (the
@@ -75,9 +96,7 @@ def split(partial: str, pieces: Pieces) -> Split | None:
     html = tuple([piece.strip() for _, piece in pieces.items])
     if len(set(keys)) != len(keys) or not all(html):
         return None
-    if isinstance(pieces, Elements) and not all(
-            f' id="{escape(key)}"' in _root_tag(piece) for key, piece in zip(keys, html,
-                                                                              strict=True)):
+    if isinstance(pieces, Elements) and not _ids_in_roots(keys, html):
         return None
     if isinstance(pieces, NewestFirst):
         # The items follow one another (or new ones could not go on top).
@@ -98,6 +117,31 @@ def split(partial: str, pieces: Pieces) -> Split | None:
         at = found + len(piece)
     frame.append(partial[at:])
     return Split(frame=tuple(frame), keys=keys, html=html)
+
+
+def reframe(old: Split, pieces: Pieces) -> Split | None:
+    """`pieces` in the frame of `old`, the same partial's last split, or None when their keys
+    leave the frame in doubt (other panels; a list now empty or listed by other selectors):
+    the partial is then rendered whole and split again."""
+    keys = tuple([key for key, _ in pieces.items])
+    html = tuple([piece.strip() for _, piece in pieces.items])
+    if not html or not all(html) or len(set(keys)) != len(keys):
+        return None
+    if isinstance(pieces, NewestFirst):
+        if (old.list_selector != pieces.list_selector
+                or old.item_selector != pieces.item_selector):
+            return None
+        return Split(frame=old.frame, keys=keys, html=html, list_selector=old.list_selector,
+                     item_selector=old.item_selector)
+    if old.list_selector is not None or keys != old.keys or not _ids_in_roots(keys, html):
+        return None
+    return Split(frame=old.frame, keys=keys, html=html)
+
+
+def _ids_in_roots(keys: Sequence[str], html: Sequence[str]) -> bool:
+    """Whether each element piece's root carries its key as its id (it is swapped by it)."""
+    return all(f' id="{escape(key)}"' in _root_tag(piece)
+               for key, piece in zip(keys, html, strict=True))
 
 
 def _find(partial: str, piece: str, at: int) -> int:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import threading
 from collections import OrderedDict
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import lru_cache
@@ -431,18 +431,31 @@ PartialMemo = dict[str, tuple[tuple[Any, ...], str]]
 
 def render_all(screen: TableScreen, *, oob: bool = True,
                extra: Mapping[str, Any] | None = None,
-               memo: PartialMemo | None = None) -> dict[str, str]:
+               memo: PartialMemo | None = None,
+               unrendered: Collection[str] = ()) -> dict[str, str | None]:
     """Every partial of the table page, by element id. `extra` carries per-browser values the
     lobby forms need (`csrf_value`, `remembered_name`). With a socket's `memo`, the lobby
-    partial is rendered again only when what it shows changed (during a game, almost never)."""
-    out = {"version": version_inputs(screen.version, decision_of(screen), oob=oob,
-                                     now=None if oob else _epoch_now())}
-    lobby = lobby_context(screen)  # once for all the partials
+    partial is rendered again only when what it shows changed (during a game, almost never).
+    The board partials named in `unrendered` are left None, in their place: a socket that
+    sends their pieces alone builds those from the context (games/platform/pieces.py)."""
+    out: dict[str, str | None] = {
+        "version": version_inputs(screen.version, decision_of(screen), oob=oob,
+                                  now=None if oob else _epoch_now())}
+    # The lobby's context goes into every partial's, made once, and only if one is rendered
+    # (most pushes take every partial from a memo).
+    lobby: dict[str, Any] | None = None
+
+    def render(template: str) -> str:
+        nonlocal lobby
+        if lobby is None:
+            lobby = lobby_context(screen)
+        return render_partial(template, screen, oob=oob, extra=extra, lobby=lobby)
+
     key = (oob, *lobby_key(screen, extra))
     if memo is not None and memo.get("lobby", ((), ""))[0] == key:
         out["lobby"] = memo["lobby"][1]
     else:
-        out["lobby"] = render_partial(LOBBY_TEMPLATE, screen, oob=oob, extra=extra, lobby=lobby)
+        out["lobby"] = render(LOBBY_TEMPLATE)
         if memo is not None:
             memo["lobby"] = (key, out["lobby"])
     # The board partials belong to the game; each template renders an empty element with its
@@ -451,16 +464,27 @@ def render_all(screen: TableScreen, *, oob: bool = True,
     inputs: Mapping[str, Sequence[str]] = getattr(engine, "board_inputs", {})
     for name, template in engine.board_templates.items():
         paths = inputs.get(name)
+        if name in unrendered:
+            out[name] = None
+            continue
         if paths is None:
-            out[name] = render_partial(template, screen, oob=oob, extra=extra, lobby=lobby)
+            out[name] = render(template)
             continue
         key = _inputs_key(template, oob, screen, paths)
         html = shared_partials.get(key)
         if html is None:
-            html = render_partial(template, screen, oob=oob, extra=extra, lobby=lobby)
+            html = render(template)
             shared_partials.put(key, html)
         out[name] = html
     return out
+
+
+def render_board_partial(screen: TableScreen, name: str, *, oob: bool = True,
+                         extra: Mapping[str, Any] | None = None) -> str:
+    """One board partial of the table page, rendered whole (one `render_all` left unrendered
+    and then found it needed)."""
+    template = get_game(screen.table.game_kind).board_templates[name]
+    return render_partial(template, screen, oob=oob, extra=extra)
 
 
 def partial_pieces(screen: TableScreen, name: str) -> Pieces | None:
