@@ -277,8 +277,20 @@ class ChudopolyGame:
 
     def describe_event(self, event: Mapping[str, Any], *, viewer: int | None,
                        names: Sequence[str], ruleset: Mapping[str, Any]) -> str | None:
+        return describe_event(event, viewer=viewer, names=names, deck=self._deck_of(ruleset))
+
+    # The deck of the ruleset last described: a push describes its new lines for one game,
+    # and building the deck's key from the counts cost more than describing a line. Held
+    # with the ruleset, whose identity is checked.
+    _last_deck: tuple[Mapping[str, Any], tuple[Any, ...]] | None = None
+
+    def _deck_of(self, ruleset: Mapping[str, Any]) -> tuple[Any, ...]:
+        last = self._last_deck
+        if last is not None and last[0] is ruleset:
+            return last[1]
         deck = build_deck(ruleset.get("deck") or {})
-        return describe_event(event, viewer=viewer, names=names, deck=deck)
+        self._last_deck = (ruleset, deck)
+        return deck
 
     # --- replay (the ladder's replay pages) ------------------------------------------------
     replay_template = "chudopoly/_replay_board.html"

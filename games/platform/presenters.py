@@ -23,7 +23,7 @@ from html import escape
 from typing import Any
 
 from django.template.loader import render_to_string
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeString
 
 from games.platform import clocks
 from games.platform.identity import Viewer
@@ -555,7 +555,7 @@ class SharedPartials:
             if html is None:
                 return None
             self._entries.move_to_end(key)
-        return mark_safe(html)
+        return SafeString(html)
 
     def put(self, key: Hashable, html: str) -> None:
         with self._lock:

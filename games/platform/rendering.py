@@ -10,7 +10,7 @@ from django.template import Context
 from django.template.backends.jinja2 import Jinja2
 from django.template.backends.jinja2 import Template as JinjaTemplate
 from django.template.loader import get_template
-from django.utils.safestring import mark_safe
+from django.utils.safestring import SafeString
 
 # Which Jinja2 engine holds a template, by name: Django's loader would first look for it among
 # the Django templates on every render, and that miss costs more than a small partial's render.
@@ -25,16 +25,18 @@ def render_unlocalized(template: str, context: dict[str, Any]) -> str:
     A Jinja2 template (a game's hot board partials, games/platform/jinja.py) prints numbers
     unlocalized already; it renders straight from the dict, without Django's request and
     context processors, as the Django ones do here. Its HTML is marked safe, as Django's is,
-    for the page that prints it ({{ parts.hand }} in templates/games/table.html)."""
+    for the page that prints it ({{ parts.hand }} in templates/games/table.html): made a
+    SafeString directly, as the hot paths here do, since `mark_safe`'s lazy-string wrapper
+    looks through its arguments on every call."""
     engine = _JINJA_ENGINE.get(template)
     if engine is not None:
         # The environment keeps the compiled template (and reloads it when DEBUG's
         # auto_reload sees the file change).
-        return mark_safe(_render_jinja(engine.env.get_template(template), context))
+        return SafeString(_render_jinja(engine.env.get_template(template), context))
     found = get_template(template)
     if isinstance(found, JinjaTemplate):
         _JINJA_ENGINE[template] = found.backend
-        return mark_safe(_render_jinja(found.template, context))
+        return SafeString(_render_jinja(found.template, context))
     compiled = found.template  # type: ignore[attr-defined]
     return compiled.render(Context(context, autoescape=True, use_l10n=False))
 

@@ -235,7 +235,7 @@ def render_card(card: Mapping[str, Any]) -> SafeString:
     args = (card.get("id"), str(card.get("kind") or "action"), str(card.get("key") or ""),
             str(card.get("name") or "Card"), int(card.get("value") or 0),
             tuple(card.get("colours") or ()), card.get("colour"))
-    return mark_safe(_cached_face(*args))
+    return SafeString(_cached_face(*args))
 
 
 @register.simple_tag
@@ -252,7 +252,7 @@ BACK = ('<span class="card card-back" aria-hidden="true"><span class="back-mark"
 @register.simple_tag
 def card_back() -> SafeString:
     """The back of a card: hands you cannot see, and the draw pile."""
-    return mark_safe(BACK)
+    return SafeString(BACK)
 
 
 # --- smaller helpers for the board --------------------------------------------------------------
@@ -380,8 +380,8 @@ def _memo_render(template: str, context: dict[str, Any],
         if html is not None:
             _PANEL_MEMO.move_to_end(key)
     if html is not None:
-        return mark_safe(html)
-    made = mark_safe(render_unlocalized(template, context))
+        return SafeString(html)
+    made = render_unlocalized(template, context)
     with _PANEL_LOCK:
         _PANEL_MEMO[key] = kept(made)
         while len(_PANEL_MEMO) > _PANEL_MEMO_SIZE:
@@ -502,7 +502,7 @@ LOG_PEEK_LINES = 12  # the newest lines show the cards they name; older ones are
 def log_items(lines: list[Any]) -> SafeString:
     """The log's list items, newest first (one tag for the whole list: the log is the largest
     loop of a push, and each line's HTML is already kept on it)."""
-    return mark_safe("".join([html for _, html in log_item_pieces(lines)]))
+    return SafeString("".join([html for _, html in log_item_pieces(lines)]))
 
 
 # The pieces of the log list printed last, with that list: a push asks for them right after
@@ -533,7 +533,7 @@ def log_item(line: Any, peek: bool) -> SafeString:
     """One log line as a list item; with `peek`, the cards its events show. A line never
     changes once written, and a socket keeps its lines from push to push
     (presenters.build_log), so each is rendered once and kept on the line."""
-    return mark_safe(_log_item_html(line, peek))
+    return SafeString(_log_item_html(line, peek))
 
 
 def _log_item_html(line: Any, peek: bool) -> str:
