@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from oob_page import Page, fresh
 
-from games.platform.pieces import Elements, NewestFirst, changes, split
+from games.platform.pieces import Elements, NewestFirst, changes, reframe, split
 
 OOB = ' hx-swap-oob="true"'
 
@@ -46,6 +46,35 @@ def test_a_partial_is_its_frame_and_pieces_byte_for_byte() -> None:
     rebuilt = cut.frame[0] + "".join(p + f for p, f in zip(cut.html, cut.frame[1:],
                                                              strict=True))
     assert rebuilt == html
+
+
+def test_new_pieces_in_the_frame_last_cut_make_the_partial_a_whole_render_would() -> None:
+    cut = split(*players((1, "Bob 5M"), (2, "Carol")))
+    assert cut is not None
+    html, pieces = players((1, "Bob 7M"), (2, "Carol"))
+    reframed = reframe(cut, pieces)
+    assert reframed is not None and reframed.whole() == html
+    assert changes(cut, reframed) == [f'<details{OOB} class="player" id="seat-1">Bob 7M</details>']
+    older = split(*log("2.0", "1.0"))
+    assert older is not None
+    html, lines = log("3.0", "2.0", "1.0")
+    reframed = reframe(older, lines)
+    assert reframed is not None and reframed.whole() == html
+
+
+def test_pieces_whose_keys_leave_the_frame_in_doubt_are_not_reframed() -> None:
+    cut = split(*players((1, "Bob"), (2, "Carol")))
+    assert cut is not None
+    assert reframe(cut, players((1, "Bob"), (3, "Carol"))[1]) is None  # another seat
+    assert reframe(cut, players((1, "Bob"),)[1]) is None  # one fewer
+    assert reframe(cut, Elements(items=[("seat-1", '<details id="seat-9">Bob</details>'),
+                                        ("seat-2", '<details id="seat-2">Carol</details>')]
+                                 )) is None  # an id its root does not carry
+    listed = split(*log("2.0", "1.0"))
+    assert listed is not None
+    assert reframe(listed, NewestFirst(items=[], list_selector="#log ol.game-log",
+                                       item_selector='#log li[data-k="{key}"]')) is None
+    assert reframe(listed, players((1, "Bob"),)[1]) is None  # not a list any more
 
 
 def test_pieces_not_in_the_partial_in_their_order_leave_it_whole() -> None:

@@ -64,3 +64,24 @@ def test_a_blocked_action_names_who_played_opsec_and_whose_action_it_was() -> No
     assert line(event, None) == "Bea blocked Ann’s Finance Office with OPSEC."
     assert line(event, 0) == "Bea blocked your Finance Office with OPSEC."
     assert line(event, 1) == "You blocked Ann’s Finance Office with OPSEC."
+
+
+def test_a_card_named_by_its_id_reads_as_its_own_rulesets_deck_names_it() -> None:
+    """The game keeps the deck of the ruleset it last described: another ruleset's game
+    described in between gets its own deck's names."""
+    from games.chudopoly.engine.rulesets import PRESETS
+    from games.chudopoly.game import ChudopolyGame
+
+    game = ChudopolyGame()
+    stock, faithful = dict(PRESETS["chudopoly"]), dict(PRESETS["mdFaithful"])
+    last = len(build_deck(faithful["deck"])) - 1  # a pair wild there; stock has fewer cards
+    assert build_deck(stock["deck"])[last].name != build_deck(faithful["deck"])[last].name
+
+    def named(ruleset: dict) -> str | None:
+        return game.describe_event({"type": "bank", "seat": 0, "card": last}, viewer=None,
+                                   names=NAMES, ruleset=ruleset)
+
+    faithful_line, stock_line = named(faithful), named(stock)
+    assert build_deck(faithful["deck"])[last].name in (faithful_line or "")
+    assert stock_line != faithful_line
+    assert named(faithful) == faithful_line
