@@ -427,6 +427,7 @@ def lobby_key(screen: TableScreen, extra: Mapping[str, Any] | None) -> tuple[Any
 
 
 PartialMemo = dict[str, tuple[tuple[Any, ...], str]]
+_NO_LOBBY: Mapping[str, Any] = {}
 
 
 def render_all(screen: TableScreen, *, oob: bool = True,
@@ -473,7 +474,8 @@ def render_all(screen: TableScreen, *, oob: bool = True,
         key = _inputs_key(template, oob, screen, paths)
         html = shared_partials.get(key)
         if html is None:
-            html = render(template)
+            # It reads only its inputs (tests/tables/test_partial_inputs.py): no lobby.
+            html = render_partial(template, screen, oob=oob, lobby=_NO_LOBBY)
             shared_partials.put(key, html)
         out[name] = html
     return out
