@@ -195,7 +195,9 @@ class GameEngine(Protocol):
     # giving the partial's pieces (games/platform/pieces.py: `Elements`, swapped one by one by
     # their ids, or `NewestFirst`, the items of a list), each exactly as the partial printed
     # it. After the first push of a game, a push sends only the pieces that changed; a partial
-    # left out (and every partial of a game without it) goes whole.
+    # left out (and every partial of a game without it) goes whole. The partial's frame (all
+    # but its pieces) must depend only on the pieces' keys: while they stay the same, a push
+    # puts the new pieces in the frame it last sent and does not render the partial whole.
 
     def board_context(self, view: View, *, me: int | None, names: Sequence[str],
                       seats: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
