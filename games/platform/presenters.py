@@ -442,8 +442,8 @@ def render_all(screen: TableScreen, *, oob: bool = True,
     out: dict[str, str | None] = {
         "version": version_inputs(screen.version, decision_of(screen), oob=oob,
                                   now=None if oob else _epoch_now())}
-    # The lobby's context goes into every partial's, made once, and only if one is rendered
-    # (most pushes take every partial from a memo).
+    # The lobby's context goes into the lobby's and the undeclared partials' contexts, made
+    # once, and only if one of those is rendered (during a game most pushes render neither).
     lobby: dict[str, Any] | None = None
 
     def render(template: str) -> str:

@@ -434,9 +434,10 @@ def opponent_panel(player: Mapping[str, Any], result: Any, shared: PanelCache | 
 
 
 # The seat's own board printed last, with the player entry and board context it was printed
-# from: a push asks for it again right after its players partial printed it
-# (games/chudopoly/board_pieces.py). Checked by identity, and both are held, so their ids
-# cannot be other objects'; pushes run on one thread, and another thread's only misses.
+# from: a push that renders its players partial whole (a game's first push to the seat) asks
+# for it again right after, to cut it into pieces (games/chudopoly/board_pieces.py). Checked
+# by identity, and both are held, so their ids cannot be other objects'; pushes run on one
+# thread, and another thread's only misses.
 _last_mine: tuple[Mapping[str, Any], Mapping[str, Any], SafeString] | None = None
 
 
@@ -505,10 +506,10 @@ def log_items(lines: list[Any]) -> SafeString:
     return SafeString("".join([html for _, html in log_item_pieces(lines)]))
 
 
-# The pieces of the log list printed last, with that list: a push asks for them right after
-# its template printed the list (games/chudopoly/board_pieces.py). Checked by identity, and
-# the list is held, so its id cannot be another list's; pushes run on one thread, and another
-# thread's list only misses.
+# The pieces of the log list printed last, with that list: a push that renders the log whole
+# asks for them right after, to cut it into pieces (games/chudopoly/board_pieces.py). Checked
+# by identity, and the list is held, so its id cannot be another list's; pushes run on one
+# thread, and another thread's list only misses.
 _last_log: tuple[list[Any], list[tuple[str, str]]] | None = None
 
 
