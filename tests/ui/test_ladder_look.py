@@ -17,6 +17,7 @@ from games.platform.identity import Viewer
 from games.platform.interface import get_game
 from games.platform.models import Game
 from ladder import services as ladder
+from ladder.models import QueueTicket
 
 pytestmark = pytest.mark.browser
 
@@ -30,10 +31,12 @@ def _rated_boardroom_game() -> tuple[Game, str]:
     """A ranked two-seat Boardroom match: a few moves, then one player leaves (bankrupt to
     the bank), so the other wins and both get a rating and a chart point."""
     ann, ben = _account("ann_board"), _account("ben_board")
-    for viewer in (ann, ben):
-        ladder.queue_join(viewer=viewer, preset="standard", seats=2, ranked=True,
-                          game_kind="boardroom")
-    (match,) = ladder.queue_pair()
+    tickets = [ladder.queue_join(viewer=viewer, preset="standard", seats=2, ranked=True,
+                                 game_kind="boardroom") for viewer in (ann, ben)]
+    ladder.queue_pair()
+    # The live site's Celery beat sweeps the queues too, and may have paired them first.
+    match = QueueTicket.objects.select_related("match__table").get(pk=tickets[0].pk).match
+    assert match is not None
     for ticket in match.tickets.all():
         ladder.match_arrive(ticket_id=ticket.pk, viewer=ann if ticket.user_id == ann.user_id
                             else ben)
