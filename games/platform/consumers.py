@@ -197,7 +197,9 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
             self.close(code=CLOSE_NO_TABLE)
             return
         self.table = table
-        self.sent: dict[str, str] = {}
+        # What each partial last sent reads as: its HTML, or the Split it was sent in pieces
+        # from, joined only if a whole render must be compared with it (see push).
+        self.sent: dict[str, str | pieces.Split] = {}
         # The pieces of each partial that has them, as last sent, with the (game, seat) they
         # showed: the next push sends only the pieces that changed (see _as_sent).
         self.splits: dict[str, tuple[tuple[int | None, int | None], pieces.Split]] = {}
@@ -483,7 +485,10 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
                         changed.append(sent)
                     continue
                 html = presenters.render_board_partial(screen, key, extra=extra)
-            if self.sent.get(key) != html:
+            previous = self.sent.get(key)
+            if isinstance(previous, pieces.Split):
+                previous = previous.whole()
+            if previous != html:
                 changed.append(self._as_sent(key, html, screen))
                 # A plain str copy: what a socket keeps between pushes stays out of the
                 # collector's walk (rendering.kept).
@@ -504,14 +509,13 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
         new = pieces.reframe(old, found) if found is not None else None
         if new is None:
             return None
-        whole = new.whole()
         if pieces.CHECK_REFRAMED:
             rendered = presenters.render_board_partial(screen, key, extra=extra)
-            assert rendered == whole, f"{key}: the frame changed with the same pieces' keys"
+            assert rendered == new.whole(), f"{key}: the frame changed with the same pieces' keys"
         self.splits[key] = (self.mine, new)
-        self.sent[key] = whole
+        self.sent[key] = new
         swaps = pieces.changes(old, new)
-        return whole if swaps is None else "\n".join(swaps)
+        return new.whole() if swaps is None else "\n".join(swaps)
 
     def _as_sent(self, key: str, html: str, screen: presenters.TableScreen) -> str:
         """A changed partial as this push sends it: only its changed pieces when the partial
