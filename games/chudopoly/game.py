@@ -213,6 +213,13 @@ class ChudopolyGame:
         return {"turn_seat": view.get("turn"), "turn_number": view.get("turn_number"),
                 "pending": view.get("pending") is not None}
 
+    def state_clock_context(self, state: Mapping[str, Any]) -> dict[str, Any]:
+        """`clock_context` of any view of `state`, read off the state: the clocks ask after
+        every move, and a spectator's view to read three facts from cost more than the
+        move's engine work. The view shows these three as the state holds them."""
+        return {"turn_seat": state["turn"], "turn_number": state["turn_number"],
+                "pending": state["pending"] is not None}
+
     # --- bots -------------------------------------------------------------------------------
     def bot_levels(self) -> dict[str, str]:
         from games.chudopoly.bots import LEVEL_NAMES

@@ -139,7 +139,9 @@ def next_deadlines(engine: GameEngine, state: Mapping[str, Any], table: Table,
     if own_clocks(engine):
         return own_deadlines(engine, state, old, players=players)
     at = now()
-    clock = engine.clock_context(engine.view(dict(state), None))
+    from_state = getattr(engine, "state_clock_context", None)
+    clock = (from_state(state) if callable(from_state)
+             else engine.clock_context(engine.view(dict(state), None)))
     turn_seat, turn_number = clock["turn_seat"], clock["turn_number"]
     turn_key = f"turn:{turn_number}"
     owed = engine.to_decide(dict(state))

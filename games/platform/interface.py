@@ -225,7 +225,9 @@ class GameEngine(Protocol):
 
     def clock_context(self, view: View) -> dict[str, Any]:
         """What the clocks need from a view: {"turn_seat", "turn_number", "pending"} where
-        `pending` is true while responses (not the turn holder's play) are owed."""
+        `pending` is true while responses (not the turn holder's play) are owed. A game may
+        also give `state_clock_context(state)`, the same read off the state without a view
+        (the clocks ask after every move)."""
         ...
 
     # --- the home page and the rules page (/rules/<key>) -------------------------------------

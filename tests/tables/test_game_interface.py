@@ -211,3 +211,20 @@ def test_a_second_games_results_replay_and_export_are_filed_under_its_own_kind(
     assert frame.board_template == Countdown.replay_template
     assert frame.board == {"tokens": 21 - 3}
     assert export_game(game)["game_kind"] == "countdown"
+
+
+def test_chudopolys_clock_context_read_off_the_state_is_the_one_its_views_give() -> None:
+    import random
+
+    game = ChudopolyGame()
+    rng = random.Random(7)
+    for deal in range(5):
+        state = game.create(ruleset=game.resolve_ruleset(None), seats=4, seed=deal)
+        for _ in range(150):
+            if game.result(state) is not None:
+                break
+            for viewer in (None, 0, 2):
+                assert (game.state_clock_context(state)
+                        == game.clock_context(game.view(state, viewer)))
+            seat = rng.choice(game.to_decide(state))
+            state = game.apply(state, seat, rng.choice(game.legal_actions(state, seat))).state
