@@ -18,7 +18,7 @@ from collections import OrderedDict
 from collections.abc import Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from html import escape
 from typing import Any
 
@@ -284,10 +284,12 @@ class LogLine:
     version: int
     index: int = 0
     events: tuple[Mapping[str, Any], ...] = ()
-    # Its list-item HTML once rendered, with and without card peeks ({% log_items %}).
-    rendered: dict[bool, str] = field(default_factory=dict, compare=False, repr=False)
+    # Its key and list-item HTML once rendered, with and without card peeks ({% log_items %}):
+    # a socket keeps its lines from push to push, and each push lists all of them.
+    rendered: dict[bool, tuple[str, str]] = field(default_factory=dict, compare=False,
+                                                  repr=False)
 
-    @property
+    @cached_property
     def key(self) -> str:
         return f"{self.version}.{self.index}"
 
@@ -304,18 +306,20 @@ def build_log(game: Game, engine: GameEngine, me: int | None, names: Sequence[st
                   .values_list("version", "events")[:LOG_LINES])
         rows = [(version, events or []) for version, events in reversed(list(recent))]
     lines: list[LogLine] = []
+    game_id = game.pk  # `pk` is a property: read once, not once per row
     for version, events in rows:
-        key = (game.pk, version, me)
+        key = (game_id, version, me)
         described = cache.get(key) if cache is not None else None
         if described is None:
             described = _describe_action(game, engine, me, names, version, events)
             if cache is not None:
                 cache[key] = described
         lines.extend(described)
-    if cache is not None and rows:
-        # Lines older than the window are never shown again.
+    if cache is not None and rows and len(cache) > len(rows):
+        # Lines older than the window are never shown again. Every row shown is in the cache
+        # now, so a longer cache holds some that are not.
         oldest = rows[0][0]
-        for stale in [k for k in cache if k[0] != game.pk or k[1] < oldest]:
+        for stale in [k for k in cache if k[1] < oldest or k[0] != game_id]:
             del cache[stale]
     return lines[-LOG_LINES:]
 
@@ -526,18 +530,21 @@ def _inputs_key(template: str, oob: bool, screen: TableScreen, paths: Sequence[s
     whichever seat or table it is for. The inputs are keyed by their `repr`, one call for all
     of them (plain data prints alike only where its repr is alike: 1, True and "1" differ, as
     do a dict's keys in another order)."""
+    ctx = screen.ctx
     values = []
-    for parts in _split_paths(tuple(paths)):
-        value: Any = screen.ctx
-        for part in parts:
-            value = value.get(part) if isinstance(value, (dict, Mapping)) else None  # dict: fast
+    for top, rest in _input_paths(tuple(paths)):
+        value = ctx.get(top)
+        for part in rest:
+            value = (value.get(part) if type(value) is dict or isinstance(value, Mapping)
+                     else None)
         values.append(value)
     return (template, oob, screen.game is not None, repr(values))
 
 
 @lru_cache(maxsize=64)
-def _split_paths(paths: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
-    return tuple(tuple(path.split(".")) for path in paths)
+def _input_paths(paths: tuple[str, ...]) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """Each dotted input path as its context key and the keys below it."""
+    return tuple((top, tuple(rest)) for top, *rest in (path.split(".") for path in paths))
 
 
 class SharedPartials:

@@ -522,9 +522,12 @@ def log_item_pieces(lines: list[Any]) -> list[tuple[str, str]]:
     if last is not None and last[0] is lines:
         return last[1]
     newest_first = lines[::-1]
-    made = ([(line.key, _log_item_html(line, True)) for line in newest_first[:LOG_PEEK_LINES]]
-            + [(line.key, _log_item_html(line, False))
-               for line in newest_first[LOG_PEEK_LINES:]])
+    # Each line keeps its pieces (presenters.LogLine.rendered): a push lists forty lines
+    # and renders one or two.
+    made = [line.rendered.get(True) or _log_piece(line, True)
+            for line in newest_first[:LOG_PEEK_LINES]]
+    made += [line.rendered.get(False) or _log_piece(line, False)
+             for line in newest_first[LOG_PEEK_LINES:]]
     _last_log = (lines, made)
     return made
 
@@ -534,25 +537,24 @@ def log_item(line: Any, peek: bool) -> SafeString:
     """One log line as a list item; with `peek`, the cards its events show. A line never
     changes once written, and a socket keeps its lines from push to push
     (presenters.build_log), so each is rendered once and kept on the line."""
-    return SafeString(_log_item_html(line, peek))
-
-
-def _log_item_html(line: Any, peek: bool) -> str:
-    """log_item's HTML, escaped, as the plain str kept on the line (rendering.kept)."""
     rendered = getattr(line, "rendered", None)
-    if rendered is not None:
-        html = rendered.get(peek)
-        if html is not None:
-            return html
+    piece = rendered.get(peek) if rendered is not None else None
+    return SafeString((piece or _log_piece(line, peek))[1])
+
+
+def _log_piece(line: Any, peek: bool) -> tuple[str, str]:
+    """log_item's key and HTML, escaped, as the plain strs kept on the line (rendering.kept)."""
     cards = event_cards(line.events) if peek else []
     peek_html = ('<span class="log-peek" aria-hidden="true">'
                  + "".join(render_card(c) for c in cards) + "</span>") if cards else ""
     # The standard library's escape is Django's `escape` without its lazy-string wrapper.
-    html = kept(f'<li data-k="{html_escape(line.key)}"><span class="log-text">'
-                f"{html_escape(str(line))}</span>{peek_html}</li>")
+    key = line.key
+    piece = (key, kept(f'<li data-k="{html_escape(key)}"><span class="log-text">'
+                       f"{html_escape(str(line))}</span>{peek_html}</li>"))
+    rendered = getattr(line, "rendered", None)
     if rendered is not None:
-        rendered[peek] = html
-    return html
+        rendered[peek] = piece
+    return piece
 
 
 def jinja_helpers(env: Any) -> None:
