@@ -30,7 +30,7 @@ from games.platform.identity import Viewer
 from games.platform.interface import GameEngine, get_game
 from games.platform.models import ChatMessage, Game, GameAction, Seat, Table
 from games.platform.pieces import Pieces
-from games.platform.rendering import kept, render_unlocalized
+from games.platform.rendering import content_key, kept, render_unlocalized
 from games.platform.services import Move, decision_token, out_place, ranked_table
 
 LOG_LINES = 40
@@ -527,9 +527,7 @@ def _epoch_now() -> str:
 def _inputs_key(template: str, oob: bool, screen: TableScreen, paths: Sequence[str]
                 ) -> tuple[Any, ...]:
     """Everything a partial with declared inputs shows, as one key: equal keys, equal HTML,
-    whichever seat or table it is for. The inputs are keyed by their `repr`, one call for all
-    of them (plain data prints alike only where its repr is alike: 1, True and "1" differ, as
-    do a dict's keys in another order)."""
+    whichever seat or table it is for. The inputs are keyed together by one `content_key`."""
     ctx = screen.ctx
     values = []
     for top, rest in _input_paths(tuple(paths)):
@@ -538,7 +536,7 @@ def _inputs_key(template: str, oob: bool, screen: TableScreen, paths: Sequence[s
             value = (value.get(part) if type(value) is dict or isinstance(value, Mapping)
                      else None)
         values.append(value)
-    return (template, oob, screen.game is not None, repr(values))
+    return (template, oob, screen.game is not None, content_key(values))
 
 
 @lru_cache(maxsize=64)

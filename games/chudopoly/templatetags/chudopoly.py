@@ -30,7 +30,7 @@ from games.chudopoly.engine.cards import (
     build_deck,
     card_dict,
 )
-from games.platform.rendering import kept, render_unlocalized
+from games.platform.rendering import content_key, kept, render_unlocalized
 
 register = template.Library()
 
@@ -360,14 +360,6 @@ _PANEL_MEMO_SIZE = 2048
 _PANEL_LOCK = threading.Lock()
 
 
-def content_key(value: Any) -> str:
-    """`value` (plain data: dicts, lists, strings, numbers, None) as a string that two values
-    share only if they print alike: `repr` tells apart what a template would print apart
-    (1 and True and "1", a dict's keys in their order), in about two thirds of
-    `json.dumps`'s time with sorted keys."""
-    return repr(value)
-
-
 def _memo_render(template: str, context: dict[str, Any],
                  key: Hashable | None = None) -> SafeString:
     """`template` rendered with `context`, once per distinct context. The context must be all
@@ -390,10 +382,10 @@ def _memo_render(template: str, context: dict[str, Any],
 
 
 PanelCache = dict[tuple[int, bool], tuple[Mapping[str, Any], SafeString]]
-PlayerKeys = dict[int, tuple[Mapping[str, Any], str]]
+PlayerKeys = dict[int, tuple[Mapping[str, Any], bytes | str]]
 
 
-def _player_key(player: Mapping[str, Any], keys: PlayerKeys | None) -> str:
+def _player_key(player: Mapping[str, Any], keys: PlayerKeys | None) -> bytes | str:
     """A public player dict's content key, made once per dict: kept in the public board's
     `panel_keys` (one per snapshot, read by every seat) with the dict itself, whose identity
     is checked, so a key is never served for another dict."""
