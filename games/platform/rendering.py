@@ -66,7 +66,7 @@ def _render_jinja(template: jinja2.Template, context: dict[str, Any]) -> str:
 # What orjson would write alike though a template may print it apart is refused, and keyed by
 # `repr` instead: a datetime and its ISO text, a str, int or dict subclass and its plain value
 # (safe HTML and text), a dataclass and its fields as a dict. (A dict with keys that are not
-# strings is refused without an option.)
+# strings is refused without an option. A float NaN would key as None: no partial shows one.)
 _KEY_OPTIONS = (orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_SUBCLASS
                 | orjson.OPT_PASSTHROUGH_DATACLASS)
 

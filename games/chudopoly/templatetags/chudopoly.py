@@ -529,13 +529,14 @@ def log_item(line: Any, peek: bool) -> SafeString:
     """One log line as a list item; with `peek`, the cards its events show. A line never
     changes once written, and a socket keeps its lines from push to push
     (presenters.build_log), so each is rendered once and kept on the line."""
-    rendered = getattr(line, "rendered", None)
-    piece = rendered.get(peek) if rendered is not None else None
-    return SafeString((piece or _log_piece(line, peek))[1])
+    return SafeString(_log_piece(line, peek)[1])
 
 
 def _log_piece(line: Any, peek: bool) -> tuple[str, str]:
     """log_item's key and HTML, escaped, as the plain strs kept on the line (rendering.kept)."""
+    rendered = getattr(line, "rendered", None)
+    if rendered is not None and peek in rendered:
+        return rendered[peek]
     cards = event_cards(line.events) if peek else []
     peek_html = ('<span class="log-peek" aria-hidden="true">'
                  + "".join(render_card(c) for c in cards) + "</span>") if cards else ""
@@ -543,7 +544,6 @@ def _log_piece(line: Any, peek: bool) -> tuple[str, str]:
     key = line.key
     piece = (key, kept(f'<li data-k="{html_escape(key)}"><span class="log-text">'
                        f"{html_escape(str(line))}</span>{peek_html}</li>"))
-    rendered = getattr(line, "rendered", None)
     if rendered is not None:
         rendered[peek] = piece
     return piece
