@@ -9,6 +9,7 @@ import logging
 import threading
 import time
 from collections import deque
+from collections.abc import Callable, Coroutine, Sequence
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -59,7 +60,7 @@ _TABLE_LANE = concurrent.futures.ThreadPoolExecutor(max_workers=1,
                                                     thread_name_prefix="table-lane")
 
 
-def _log_failed_send(future: concurrent.futures.Future[Any]) -> None:
+def _log_failed_send(future: concurrent.futures.Future[Any] | asyncio.Future[Any]) -> None:
     if not future.cancelled() and future.exception() is not None:
         log.warning("a table's group message was not sent: %r", future.exception())
 
@@ -69,15 +70,24 @@ def _log_failed_frame(task: asyncio.Task[Any]) -> None:
         log.warning("a frame to a table's socket was not sent: %r", task.exception())
 
 
-# The frames the running handler made (TableConsumer._send_soon), by thread: a handler runs
-# on the table lane, or on the thread SQLite's sync consumers share.
+# What the running handler has for the event loop, by thread (a handler runs on the table
+# lane, or on the thread SQLite's sync consumers share): its frames
+# (TableConsumer._send_soon) and its group messages (TableConsumer._deliver_soon), handed
+# over together when it ends.
 _outbox = threading.local()
+
+GroupSend = Callable[[], Coroutine[Any, Any, None]]
 
 
 def _write_frames(loop: asyncio.AbstractEventLoop,
-                  frames: list[tuple[TableConsumer, dict[str, Any]]]) -> None:
-    task = loop.create_task(_write_in_turn(frames))
-    task.add_done_callback(_log_failed_frame)
+                  frames: list[tuple[TableConsumer, dict[str, Any]]],
+                  sends: Sequence[GroupSend] = ()) -> None:
+    """On the loop: write a handler's frames in turn, and start its group messages."""
+    if frames:
+        task = loop.create_task(_write_in_turn(frames))
+        task.add_done_callback(_log_failed_frame)
+    for send in sends:
+        loop.create_task(send()).add_done_callback(_log_failed_send)
 
 
 async def _write_in_turn(frames: list[tuple[TableConsumer, dict[str, Any]]]) -> None:
@@ -170,13 +180,16 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
         _outbox.frames = frames = []
+        _outbox.sends = sends = []
         try:
             handler(message)
             self._check_in()
         finally:
-            _outbox.frames = None
-            if frames:
-                self.loop.call_soon_threadsafe(_write_frames, self.loop, frames)
+            _outbox.frames = _outbox.sends = None
+            if frames or sends:
+                # One wake-up of the loop per handler: each costs the handler's thread a write
+                # to the loop's pipe and the loop a turn (a move made two).
+                self.loop.call_soon_threadsafe(_write_frames, self.loop, frames, sends)
 
     def _check_in(self) -> None:
         """Tell the clocks this process's sockets are alive, every SOCKET_CHECK_IN_SECONDS at
@@ -306,13 +319,24 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
 
     def _deliver_soon(self, code: str, message: dict[str, Any]) -> None:
         """Send a group message from the event loop without waiting for Redis's answer: the
-        table lane goes on to the next frame meanwhile. A message lost on the way (Redis
-        down) is caught up by the sockets' heartbeats (games/platform/heartbeat.py)."""
-        if self.channel_layer is None:
+        table lane goes on to the next frame meanwhile. Inside a handler it goes with the
+        handler's frames, after them (`_handle`): a move's other seats in this process were
+        shown it already, and the sockets elsewhere hear of it when the handler ends. A
+        message lost on the way (Redis down) is caught up by the sockets' heartbeats
+        (games/platform/heartbeat.py)."""
+        layer = self.channel_layer
+        if layer is None:
             return
-        future = asyncio.run_coroutine_threadsafe(
-            self.channel_layer.group_send(group_name(code), message), self.loop)
-        future.add_done_callback(_log_failed_send)
+        group = group_name(code)
+
+        def send() -> Coroutine[Any, Any, None]:
+            return layer.group_send(group, message)
+
+        sends = getattr(_outbox, "sends", None)
+        if sends is not None:
+            sends.append(send)
+            return
+        asyncio.run_coroutine_threadsafe(send(), self.loop).add_done_callback(_log_failed_send)
 
     def _send_soon(self, message: dict[str, Any]) -> None:
         """Keep a frame for the event loop, which gets every frame of a handler at once when

@@ -1,6 +1,7 @@
 """A table socket's handler hands its frames to the event loop together when it ends
 (games/platform/consumers.py): in the order it made them, one wake-up of the loop per
-handler, and one socket's failed send does not keep the others' frames."""
+handler (its group messages included, sent after its frames), and one socket's failed send
+does not keep the others' frames."""
 
 from __future__ import annotations
 
@@ -26,6 +27,11 @@ class _Socket(TableConsumer):
             raise ConnectionError("the socket went away")
         self.written.append(message["text"])
 
+    def test_move(self, event: dict[str, Any]) -> None:
+        self.send(text_data="mine")
+        self._deliver_soon("ABCD", {"type": "table.update", "version": 7})
+        self.written.append("handler done")
+
     def test_burst(self, event: dict[str, Any]) -> None:
         self.send(text_data="mine")
         for other in self.partners:
@@ -34,7 +40,17 @@ class _Socket(TableConsumer):
         self.written.append("handler done")
 
 
-def _run(socket: _Socket, *others: _Socket) -> int:
+class _Layer:
+    """A channel layer that notes each group message among the frames written."""
+
+    def __init__(self, written: list[str]) -> None:
+        self.written = written
+
+    async def group_send(self, group: str, message: dict[str, Any]) -> None:
+        self.written.append(f"group {group} v{message['version']}")
+
+
+def _run(socket: _Socket, *others: _Socket, handler: str = "test.burst") -> int:
     """Run the socket's handler on a worker thread, as the table lane does; returns how many
     times the event loop was woken for frames."""
     wakes = 0
@@ -53,7 +69,7 @@ def _run(socket: _Socket, *others: _Socket) -> int:
         for each in (socket, *others):
             each.loop = loop
             each.base_send = each._send_soon  # type: ignore[method-assign]
-        await loop.run_in_executor(None, socket._handle, {"type": "test.burst"})
+        await loop.run_in_executor(None, socket._handle, {"type": handler})
         for _ in range(5):
             await asyncio.sleep(0)
 
@@ -83,3 +99,12 @@ def test_a_socket_whose_send_fails_does_not_keep_the_others_frames() -> None:
     mover.partners = [_socket(written, "gone", fails=True), _socket(written, "carol")]
     _run(mover, *mover.partners)
     assert written == ["handler done", "mine", "to carol"]
+
+
+@pytest.mark.django_db
+def test_a_handlers_group_message_goes_with_its_frames_after_them_in_the_same_wake_up() -> None:
+    written: list[str] = []
+    mover = _socket(written, "mover")
+    mover.channel_layer = _Layer(written)
+    assert _run(mover, handler="test.move") == 1
+    assert written == ["handler done", "mine", "group table.ABCD v7"]
