@@ -12,7 +12,6 @@ changed pieces (games/platform/pieces.py).
 
 from __future__ import annotations
 
-import json
 import threading
 from collections import OrderedDict
 from collections.abc import Collection, Hashable, Mapping, Sequence
@@ -422,7 +421,7 @@ def lobby_key(screen: TableScreen, extra: Mapping[str, Any] | None) -> tuple[Any
     """Everything the lobby partial shows (templates/games/_lobby.html): equal keys, equal HTML."""
     t = screen.table
     return (t.pk, t.code, t.status, t.host_id, t.max_seats, t.turn_seconds, t.response_seconds,
-            t.is_public, t.ruleset_label, json.dumps(t.rematch or {}, sort_keys=True),
+            t.is_public, t.ruleset_label, content_key(t.rematch) if t.rematch else None,
             t.paused_at, out_place(screen.game, screen.seat),
             tuple((s.pk, s.position, s.name, s.is_bot, s.bot_level, s.away, s.away_reason)
                   for s in screen.seats),

@@ -86,3 +86,16 @@ def test_the_log_lists_newest_first_with_card_peeks_only_on_the_newest_lines() -
     assert [item.split('data-k="')[1].split('"')[0] for item in items] == [
         f"{n}.0" for n in reversed(range(20))]
     assert ["log-peek" in item for item in items] == [True] * 12 + [False] * 8
+
+
+def test_an_options_json_reads_as_compact_json_dumps_for_every_legal_action() -> None:
+    compact = {"separators": (",", ":")}
+    for state in _states(4, 150, seed=5):
+        for seat in range(4):
+            for action in ENGINE.view(state, seat)["legal"]:
+                assert board.compact_json(dict(action)) == json.dumps(dict(action), **compact)
+
+
+@pytest.mark.parametrize("value", [{"name": "Zoë"}, {1: "a"}, {"big": 2**70}, [1.5, None, True]])
+def test_compact_json_writes_what_orjson_would_write_apart_as_json_does(value: Any) -> None:
+    assert board.compact_json(value) == json.dumps(value, separators=(",", ":"))
