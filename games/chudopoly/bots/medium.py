@@ -553,16 +553,29 @@ def _bank_context(o: Obs) -> tuple[bool, float, float, bool]:
 
 
 def _bank_gain(o: Obs, cid: int) -> float:
+    return _bank_score(o, cid, _bank_terms(o), _style.get())
+
+
+def _bank_terms(o: Obs) -> tuple[bool, float, float, bool]:
+    """What banking reads of the decision (`_bank_context`), with what the gain per 1M of bank
+    value is multiplied by in place of the exposure: the same each time a card is banked."""
+    hit = o._memo.get("bankterms")
+    if hit is None:
+        st = _style.get()
+        armed, exposed, hoard, overflow = _bank_context(o)
+        hit = o._memo["bankterms"] = (armed, st.bank_base + st.bank_urgency * exposed, hoard,
+                                      overflow)
+    return hit
+
+
+def _bank_score(o: Obs, cid: int, terms: tuple[bool, float, float, bool], st: Style
+                ) -> float:
     cat = o.cat
-    value = cat.value[cid]
-    context = o._memo.get("bankctx")
-    if context is None:
-        context = o._memo["bankctx"] = _bank_context(o)
-    armed, exposed, hoard, overflow = context
+    armed, rate, hoard, overflow = terms
     if armed and cat.key[cid] in ("inspector_general", "chud"):
         return NEG
-    st = _style.get()
-    gain = st.money * value * (st.bank_base + st.bank_urgency * exposed)
+    value = cat.value[cid]
+    gain = st.money * value * rate
     gain += hoard * value  # armed (or about to be): cash pays charges without breaking sets
     if overflow:
         gain += 1.0
@@ -574,14 +587,28 @@ def _bank_gain(o: Obs, cid: int) -> float:
 def _move_gain(o: Obs, a: dict[str, Any]) -> float:
     if o.rearranges_left <= REARRANGE_BUDGET - _style.get().move_cap:
         return NEG
-    # What the rearrange does to the board is an answer about the board (kept with the seat's
-    # other answers while its board is unchanged); only the refill bonus reads the hand.
     me = o.me
     memo = o._seats.get(me) or seat_memo(o, me)
+    return _move_score(o, a, memo)
+
+
+def _move_score(o: Obs, a: dict[str, Any], memo: dict[Any, Any]) -> float:
+    """A free rearrange's score, the moves cap aside. What it does to the board is an answer
+    about the board, kept with the seat's other answers (`memo`) while its board is
+    unchanged: the score itself when the board alone decides it, else the rows, as only the
+    refill bonus reads the hand."""
     key = ("move", a["card"], a["colour"]) if a["type"] == "move" else ("swap", *a["cards"])
     rows = memo.get(key)
     if rows is None:
-        rows = memo[key] = _move_rows(o, a)
+        rows = _move_rows(o, a)
+        memo[key] = rows if any(refill is not None for _, _, refill in rows) \
+            else _move_total(o, rows)
+    if rows.__class__ is float:
+        return rows
+    return _move_total(o, rows)
+
+
+def _move_total(o: Obs, rows: tuple[tuple[float, float, str | None], ...]) -> float:
     if not rows:
         return NEG
     before = 0.0
@@ -644,18 +671,34 @@ def _fixed_in_hand(o: Obs) -> set[tuple[str, ...]]:
 
 def play_scores(o: Obs, rearrange: bool = True) -> list[tuple[float, dict[str, Any]]]:
     """Every listed play with its score; `rearrange=False` skips free moves and swaps (the
-    hard bot's playouts, where they are rare and cost time)."""
+    hard bot's playouts, where they are rare and cost time).
+
+    The commonest plays are scored inline from answers kept per decision, per card or per
+    target (a function call per listed play was most of what scoring cost): TDY Orders swaps
+    (listed per target x card taken x card given) from their parts' tables, steals from the
+    target's board answers, bankings from the decision's banking terms, rearranges from the
+    board's answers. The sums are the very ones the helpers make, in their order."""
     out: list[tuple[float, dict[str, Any]]] = []
     add = out.append
     card_key = o.cat.key
+    st = _style.get()
+    me = o.me
+    seats = o._seats
+    mine = seats.get(me) or seat_memo(o, me)
+    can_move = o.rearranges_left > REARRANGE_BUDGET - st.move_cap
+    keep_cid = -1  # the card whose keep value `keep` is: action plays come in runs per card
+    keep = 0.0
     tdy_target = None  # the TDY Orders swaps are listed per target, in runs: its parts' tables
+    bank_terms = None
     for a in o.legal:
         typ = a["type"]
         # The commonest types first (action cards list one play per target and card).
         if typ == "action":
             cid = a["card"]
-            if card_key[cid] == "tdy_orders":
-                # The commonest play (target x card taken x card given): `_tdy_gain`, inline.
+            key = card_key[cid]
+            if key == "tdy_orders":
+                if cid != keep_cid:
+                    keep_cid, keep = cid, keep_value(o, cid)
                 t = a["target"]
                 if t != tdy_target:
                     tdy_target = t
@@ -671,14 +714,25 @@ def play_scores(o: Obs, rearrange: bool = True) -> list[tuple[float, dict[str, A
                 gain = received - my_loss
                 gain += their_threat * their_loss
                 gain -= their_threat * their_gain * 0.7
-                add((gain - keep_value(o, cid), a))
+                add((gain - keep, a))
+            elif key == "midnight_requisition" or key == "chud":
+                # `_steal_gain`'s kept answer, looked up inline.
+                if cid != keep_cid:
+                    keep_cid, keep = cid, keep_value(o, cid)
+                t, take = a["target"], a["take"]
+                hit = (seats.get(t) or seat_memo(o, t)).get(("steal", take, me))
+                gain = hit[1] if hit is not None and hit[0] is mine else \
+                    _steal_gain(o, t, take)
+                add((gain - keep, a))
             else:
                 add((_action_gain(o, a), a))
         elif typ == "move" or typ == "swap":
             if rearrange:
-                add((_move_gain(o, a), a))
+                add((_move_score(o, a, mine) if can_move else NEG, a))
         elif typ == "bank":
-            add((_bank_gain(o, a["card"]), a))
+            if bank_terms is None:
+                bank_terms = _bank_terms(o)
+            add((_bank_score(o, a["card"], bank_terms, st), a))
         elif typ == "place":
             add((_place_gain(o, a["card"], a["colour"]), a))
         elif typ == "end_turn":
