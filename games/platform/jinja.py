@@ -6,6 +6,13 @@ the same partials either way (presenters.render_partial), so the HTML must not d
 engine: values print as Django prints them with localization off (escaped by Django's own
 `escape`, so quotes read `&quot;` and `&#x27;`), a missing variable prints nothing, reads as
 false and counts as None, and the template's last newline is kept.
+
+Escaping is `finalize`'s alone: the environment runs with Jinja2's autoescape off, and every
+`{{ value }}` goes through `as_django_prints`, which escapes text and prints safe HTML as it is.
+With autoescape on, each printed value was made a `Markup` there and then escaped again by
+Jinja2 (which makes another), about a twentieth of a push's CPU. What autoescape would change
+besides is not used by these partials and must not be: macros, `{% set %}` blocks and `join`
+or `format` over safe pieces (their output is plain text here, and would be escaped).
 """
 
 from __future__ import annotations
@@ -18,22 +25,26 @@ import jinja2
 from django.template.defaultfilters import pluralize
 from django.utils.formats import localize
 from django.utils.module_loading import import_string
-from markupsafe import Markup
 
 
-def as_django_prints(value: Any) -> Any:
+def as_django_prints(value: Any) -> str:
     """`{{ value }}` as Django writes it: already safe HTML as is, numbers unlocalized, the rest
-    as text escaped by Django (the result is safe, so Jinja2 does not escape it again)."""
-    if hasattr(value, "__html__"):  # safe strings, and the Undefined that prints nothing
-        return value
-    if isinstance(value, bool) or value is None:
+    as text escaped by Django. Plain text and ints, nearly every value printed, are looked at
+    first."""
+    kind = type(value)
+    if kind is str:
+        # What django.utils.html.escape does, without its lazy-string wrapper.
+        return escape(value)
+    if kind is int or kind is bool or value is None:
         return str(value)
+    html = getattr(value, "__html__", None)
+    if html is not None:  # safe strings, and the Undefined that prints nothing
+        return html()
     if isinstance(value, int):
         return str(value)
     if isinstance(value, float):
         return localize(value, use_l10n=False)
-    # What django.utils.html.escape does, without its lazy-string wrapper (a third of the time).
-    return Markup(escape(str(value)))
+    return escape(str(value))
 
 
 def _is_none(value: Any) -> bool:
@@ -62,6 +73,7 @@ def environment(*, helpers: Sequence[str] = (), **options: Any) -> jinja2.Enviro
     `helpers` are dotted paths of functions that add a game's globals and filters to it (the
     Jinja2 side of its template tags), so the site's settings name the game only as text."""
     options["undefined"] = jinja2.ChainableUndefined  # Django's silent missing variables
+    options["autoescape"] = False  # as_django_prints escapes (above)
     options.setdefault("keep_trailing_newline", True)
     env = _DictFirstEnvironment(finalize=as_django_prints, **options)
     env.filters["pluralize"] = pluralize

@@ -107,3 +107,19 @@ def test_a_dict_key_is_read_before_an_attribute_as_django_reads_it() -> None:
 
 def test_a_missing_dict_key_still_reads_as_missing() -> None:
     assert _jinja("[{{ r.nope }}]{% if r.nope is none %} none{% endif %}", r={}) == "[] none"
+
+
+def test_any_other_value_prints_as_its_text_escaped_once() -> None:
+    class Label:
+        def __str__(self) -> str:
+            return "<b>&</b>"
+
+    printed = _jinja("{{ v }}", v=Label())
+    assert printed == _django("{{ v }}", v=Label()) == "&lt;b&gt;&amp;&lt;/b&gt;"
+
+
+def test_safe_html_from_a_helper_is_not_escaped_again_inside_text() -> None:
+    # Escaping is finalize's alone (games/platform/jinja.py): a safe piece beside escaped text.
+    source = "<p>{{ n }} {{ h }} {{ 3 }}</p>"
+    values = {"n": "a<b", "h": mark_safe("<i>&amp;</i>")}
+    assert _jinja(source, **values) == _django(source, **values) == "<p>a&lt;b <i>&amp;</i> 3</p>"
