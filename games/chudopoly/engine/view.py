@@ -76,6 +76,8 @@ def view(state: dict, seat: int | None, *, shared: bool = False) -> dict:
     discard = state["discard"]
     # Shared: the hand's card dicts are the catalogue's shared ones too (read only, as above).
     hand_cards = cat.shared_card_dicts if shared else cards
+    # Shared: the top card is the shown pile's first card dict (the same content as `card`'s).
+    shown_discard = _shown_discard(cat, discard) if shared else None
     return {
         "version": state["version"],
         "viewer": seat,
@@ -90,8 +92,8 @@ def view(state: dict, seat: int | None, *, shared: bool = False) -> dict:
         "hand_limit": HAND_LIMIT,
         "deck_count": len(state["deck"]),
         "discard_count": len(discard),
-        "discard_top": card(discard[-1]) if discard else None,
-        "discard": _shown_discard(cat, discard) if shared else cards(reversed(discard)),
+        "discard_top": (shown_discard[0] if shared else card(discard[-1])) if discard else None,
+        "discard": shown_discard if shared else cards(reversed(discard)),
         "shuffle_count": state["shuffle_count"],
         "deck_cycle_limit": DECK_CYCLE_LIMIT,
         "players": players,
@@ -116,6 +118,12 @@ def view(state: dict, seat: int | None, *, shared: bool = False) -> dict:
 _BOARDS: Recent[tuple, list] = Recent(512)
 _ZONE_IDS: Recent[tuple, tuple[dict[str, list[int]], dict[str, list[int]]]] = Recent(512)
 _DISCARDS: Recent[tuple[Catalogue, tuple[int, ...]], list[dict]] = Recent(256)
+# Shared views' zones lists by their rows (`_shown_zones`).
+_ZONES: Recent[tuple, list[dict]] = Recent(512)
+# Shared views: the last discard pile shown, (catalogue, pile list, shown): states share the
+# pile's list until a card goes to it (`Tx.piles` copies it then), so most views find it by
+# identity instead of hashing the whole pile.
+_last_discard: tuple[Catalogue | None, list[int] | None, list[dict]] = (None, None, [])
 # Shared views: id(player) -> (player, catalogue, seat, its entry in `players` unless armed,
 # board). Only the latest states' players come back; the player is held, so its id is not
 # reused while here.
@@ -161,17 +169,27 @@ def _board(cat: Catalogue, p: dict, pure: bool) -> list:
 
 def _shown(cat: Catalogue, board: list, p: dict) -> tuple[list[dict], list[dict]]:
     """A board's bank and zones as a shared view shows them, built once per board."""
-    cards = cat.shared_card_dicts
-    rows = board[3]
-    bank = _Shown(cards(p["bank"]))
+    bank = _Shown(cat.shared_card_dicts(p["bank"]))
     bank.ids = list(p["bank"])
-    zones = _Shown({"colour": colour, "cards": cards(zone, colour),
-                    "upgrades": cards(ups, colour) if ups else _NO_UPGRADES,
-                    "complete": complete, "rent": rent}
-                   for colour, zone, ups, complete, rent in rows)
-    zones.ids = _zone_ids(rows)
-    board[4] = (bank, zones)
-    return bank, zones
+    board[4] = (bank, _shown_zones(cat, board[3]))
+    return board[4]
+
+
+def _shown_zones(cat: Catalogue, rows: list[tuple]) -> list[dict]:
+    """A board's zones as a shared view shows them: one list per zones content (the rows hold
+    it all: colour, cards, upgrades, complete, rent), whatever the bank holds, so a banking or
+    a payment from the bank builds only the new bank."""
+    key = (cat, tuple(rows))
+    zones = _ZONES.new.get(key) or _ZONES.get(key)
+    if zones is None:
+        cards = cat.shared_card_dicts
+        zones = _Shown({"colour": colour, "cards": cards(zone, colour),
+                        "upgrades": cards(ups, colour) if ups else _NO_UPGRADES,
+                        "complete": complete, "rent": rent}
+                       for colour, zone, ups, complete, rent in rows)
+        zones.ids = _zone_ids(rows)
+        _ZONES.put(key, zones)
+    return zones
 
 
 def _zone_ids(rows: list[tuple]) -> tuple[dict[str, list[int]], dict[str, list[int]]]:
@@ -188,6 +206,16 @@ def _zone_ids(rows: list[tuple]) -> tuple[dict[str, list[int]], dict[str, list[i
 
 
 def _shown_discard(cat: Catalogue, discard: list[int]) -> list[dict]:
+    global _last_discard
+    last_cat, last_pile, shown = _last_discard
+    if last_pile is discard and last_cat is cat:
+        return shown
+    shown = _discard_by_content(cat, discard)
+    _last_discard = (cat, discard, shown)  # held: its id is not reused while here
+    return shown
+
+
+def _discard_by_content(cat: Catalogue, discard: list[int]) -> list[dict]:
     key = (cat, tuple(discard))
     shown = _DISCARDS.new.get(key) or _DISCARDS.get(key)
     if shown is None:
