@@ -12,7 +12,10 @@ Escaping is `finalize`'s alone: the environment runs with Jinja2's autoescape of
 With autoescape on, each printed value was made a `Markup` there and then escaped again by
 Jinja2 (which makes another), about a twentieth of a push's CPU. What autoescape would change
 besides is not used by these partials and must not be: macros, `{% set %}` blocks and `join`
-or `format` over safe pieces (their output is plain text here, and would be escaped).
+or `format` over safe pieces (their output is plain text here, and would be escaped). The
+compiled templates print `finalize`'s str as it is (`_PrintedAsFinalized`), not through `str()`,
+which copies a safe string whole: a panel's HTML was copied once for every template it is
+printed into.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ import jinja2
 from django.template.defaultfilters import pluralize
 from django.utils.formats import localize
 from django.utils.module_loading import import_string
+from jinja2.compiler import CodeGenerator
 
 
 def as_django_prints(value: Any) -> str:
@@ -52,12 +56,32 @@ def _is_none(value: Any) -> bool:
     return value is None or isinstance(value, jinja2.Undefined)
 
 
+class _PrintedAsFinalized(CodeGenerator):
+    """Compiles `{{ value }}` to `finalize(value)` where Jinja2 writes `str(finalize(value))`:
+    `as_django_prints` returns a str already (a safe string as the very object, which `str()`
+    would copy). Only with autoescape off and a finalize, as `environment` sets them."""
+
+    def _output_child_pre(self, node: Any, frame: Any, finalize: Any) -> None:
+        if finalize.src is None or frame.eval_ctx.volatile or frame.eval_ctx.autoescape:
+            super()._output_child_pre(node, frame, finalize)
+            return
+        self.write(finalize.src)
+
+    def _output_child_post(self, node: Any, frame: Any, finalize: Any) -> None:
+        if finalize.src is None or frame.eval_ctx.volatile or frame.eval_ctx.autoescape:
+            super()._output_child_post(node, frame, finalize)
+            return
+        self.write(")")
+
+
 class _DictFirstEnvironment(jinja2.Environment):
     """`{{ p.name }}` on a dict looks up the key first, as Django's templates do. Jinja2 tries
     the attribute first, and on a dict that raises and catches an AttributeError for every
     lookup: a board's partials make hundreds of them, about a twentieth of a push's CPU. A dict
     key that shadows a dict method (`items`) would now win, as in Django; no partial reads one.
     """
+
+    code_generator_class = _PrintedAsFinalized
 
     def getattr(self, obj: Any, attribute: str) -> Any:
         if type(obj) is dict:

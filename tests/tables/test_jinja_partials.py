@@ -123,3 +123,10 @@ def test_safe_html_from_a_helper_is_not_escaped_again_inside_text() -> None:
     source = "<p>{{ n }} {{ h }} {{ 3 }}</p>"
     values = {"n": "a<b", "h": mark_safe("<i>&amp;</i>")}
     assert _jinja(source, **values) == _django(source, **values) == "<p>a&lt;b <i>&amp;</i> 3</p>"
+
+
+def test_a_printed_value_is_written_as_finalize_returns_it_without_a_copy() -> None:
+    # games/platform/jinja.py: `str()` around it would copy a safe string (a whole panel).
+    source = engines["jinja2"].env.compile("<p>{{ x }}</p>", raw=True)
+    assert "yield environment.finalize(" in source
+    assert "str(environment.finalize(" not in source and "escape(" not in source
