@@ -74,6 +74,26 @@ class _PrintedAsFinalized(CodeGenerator):
         self.write(")")
 
 
+    def visit_Call(self, node: Any, frame: Any, forward_caller: bool = False) -> None:
+        """`{{ f(x) }}` compiled to a plain call: Jinja2 writes `context.call(f, x)`, which
+        asks `f` and its `__call__` whether they want the context (two failed attribute
+        lookups, each an exception raised and caught) on every call, ten times the call
+        itself; the board partials call a helper for every card and set. None of the
+        environment's callables takes the context; a call block or a sandbox keeps Jinja2's."""
+        if forward_caller or self.environment.is_async or self.environment.sandboxed:
+            super().visit_Call(node, frame, forward_caller=forward_caller)
+            return
+        if self.optimizer is not None and not frame.eval_ctx.volatile:
+            folded = self.optimizer.visit(node, frame.eval_ctx)
+            if folded != node:  # a constant call, worked out at compile time
+                self.visit(folded, frame)
+                return
+        self.write("environment.call_plain(")
+        self.visit(node.node, frame)
+        self.signature(node, frame)
+        self.write(")")
+
+
 class _DictFirstEnvironment(jinja2.Environment):
     """`{{ p.name }}` on a dict looks up the key first, as Django's templates do. Jinja2 tries
     the attribute first, and on a dict that raises and catches an AttributeError for every
@@ -82,6 +102,11 @@ class _DictFirstEnvironment(jinja2.Environment):
     """
 
     code_generator_class = _PrintedAsFinalized
+
+    @staticmethod
+    def call_plain(function: Any, *args: Any, **kwargs: Any) -> Any:
+        # The compiled templates' calls (_PrintedAsFinalized.visit_Call).
+        return function(*args, **kwargs)
 
     def getattr(self, obj: Any, attribute: str) -> Any:
         if type(obj) is dict:

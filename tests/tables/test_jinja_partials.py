@@ -130,3 +130,16 @@ def test_a_printed_value_is_written_as_finalize_returns_it_without_a_copy() -> N
     source = engines["jinja2"].env.compile("<p>{{ x }}</p>", raw=True)
     assert "yield environment.finalize(" in source
     assert "str(environment.finalize(" not in source and "escape(" not in source
+
+
+def test_a_helper_called_in_a_loop_gets_exactly_its_arguments_by_a_plain_call() -> None:
+    seen: list[tuple[object, ...]] = []
+
+    def helper(*args: object, **kwargs: object) -> str:
+        seen.append((*args, *sorted(kwargs.items())))
+        return "x"
+
+    source = "{% for c in cs %}{{ helper(c, k=2) }}{% endfor %}"
+    assert _jinja(source, cs=[1, 2], helper=helper) == "xx"
+    assert seen == [(1, ("k", 2)), (2, ("k", 2))]
+    assert "context.call(" not in engines["jinja2"].env.compile(source, raw=True)
