@@ -12,10 +12,9 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import orjson
-
 from games.chudopoly.engine.apply import PAYMENT_KINDS
 from games.chudopoly.engine.cards import ACTIONS, COLOURS
+from games.platform.jsontext import compact_json
 
 HAND_LIMIT = 7
 
@@ -142,23 +141,6 @@ def _rent_amount(view: Mapping[str, Any], me: int | None, colour: Any) -> int | 
 
 # The legal actions whose labels name no card (action_label).
 _LABELLED_WITHOUT_CARDS = frozenset(("scoop", "end_turn", "respond"))
-
-
-# `json.dumps(..., separators=(",", ":"))` builds an encoder on every call; the options of a
-# seat's turn are dozens of calls per push.
-_COMPACT_JSON = json.JSONEncoder(separators=(",", ":"))
-
-
-def compact_json(value: Any) -> str:
-    """`value` as `json.dumps(value, separators=(",", ":"))` writes it. Written by orjson (a
-    tenth of the time), which writes the same for the actions' plain ASCII data; what it
-    writes apart (non-ASCII text, which json escapes) or refuses (keys that are not strings,
-    huge ints) is written by json."""
-    try:
-        written = orjson.dumps(value)
-    except orjson.JSONEncodeError:
-        return _COMPACT_JSON.encode(value)
-    return written.decode() if written.isascii() else _COMPACT_JSON.encode(value)
 
 
 def _option(action: Mapping[str, Any], label: str) -> dict[str, str]:

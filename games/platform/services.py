@@ -8,7 +8,6 @@ know nothing about HTTP or websockets; they raise `TableError` with a sentence a
 from __future__ import annotations
 
 import hashlib
-import json
 import random
 import secrets
 from collections.abc import Mapping, Sequence
@@ -32,6 +31,7 @@ from games.platform.interface import (
     get_game,
 )
 from games.platform.invites import invite_token_new
+from games.platform.jsontext import compact_json
 from games.platform.lobby import lobby_changed_on_commit
 from games.platform.models import ChatMessage, Game, Seat, Table
 
@@ -562,10 +562,10 @@ def decision_token(engine: GameEngine, state: Mapping[str, Any], seat: int | Non
     was someone else's business (another chain answered, paid or timed out)."""
     if seat is None:
         return ""
-    key = engine.decision_key(dict(state), seat)
+    key = engine.decision_key(state if type(state) is dict else dict(state), seat)
     if key is None:
         return ""
-    raw = json.dumps(key, sort_keys=True, separators=(",", ":"))
+    raw = compact_json(key, sort_keys=True)
     return hashlib.blake2s(raw.encode(), digest_size=8).hexdigest()
 
 

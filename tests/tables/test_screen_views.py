@@ -15,6 +15,7 @@ from games.chudopoly import board
 from games.chudopoly.bots import choose_action
 from games.chudopoly.engine import apply, build_deck, card_dict, new_game, to_decide
 from games.chudopoly.templatetags.chudopoly import log_items
+from games.platform.jsontext import compact_json
 from games.platform.presenters import LogLine
 
 NAMES = ["Alice", "Bob", "Carol", "Dan"]
@@ -93,9 +94,13 @@ def test_an_options_json_reads_as_compact_json_dumps_for_every_legal_action() ->
     for state in _states(4, 150, seed=5):
         for seat in range(4):
             for action in ENGINE.view(state, seat)["legal"]:
-                assert board.compact_json(dict(action)) == json.dumps(dict(action), **compact)
+                assert compact_json(dict(action)) == json.dumps(dict(action), **compact)
 
 
-@pytest.mark.parametrize("value", [{"name": "Zoë"}, {1: "a"}, {"big": 2**70}, [1.5, None, True]])
-def test_compact_json_writes_what_orjson_would_write_apart_as_json_does(value: Any) -> None:
-    assert board.compact_json(value) == json.dumps(value, separators=(",", ":"))
+@pytest.mark.parametrize("value", [{"name": "Zoë"}, {1: "a"}, {"big": 2**70}, [1.5, None, True],
+                                   {"b": [2, {"z": 1, "a": None}], "a": "x"}])
+@pytest.mark.parametrize("sort_keys", [False, True])
+def test_compact_json_writes_what_orjson_would_write_apart_as_json_does(
+        value: Any, sort_keys: bool) -> None:
+    assert compact_json(value, sort_keys=sort_keys) == json.dumps(
+        value, separators=(",", ":"), sort_keys=sort_keys)
