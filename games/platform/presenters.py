@@ -51,6 +51,9 @@ class TableScreen:
     view: dict[str, Any] | None = None
     names: list[str] = field(default_factory=list)
     ctx: dict[str, Any] = field(default_factory=dict)
+    # What reads the same for every viewer of the rows this screen is built from: its
+    # snapshot's `shared` (a screen built on its own has its own).
+    shared: dict[str, Any] = field(default_factory=dict, repr=False)
 
     @property
     def version(self) -> int:
@@ -124,7 +127,8 @@ def screen_from(snapshot: TableSnapshot, viewer: Viewer,
     seats = list(snapshot.seats)
     me = next((s for s in seats if viewer.owns(s)), None)
     game = snapshot.game
-    screen = TableScreen(table=snapshot.table, seats=seats, me=me, viewer=viewer, game=game)
+    screen = TableScreen(table=snapshot.table, seats=seats, me=me, viewer=viewer, game=game,
+                         shared=snapshot.shared)
     if game is not None:
         engine = get_game(game.game_kind)
         screen.names = [p["name"] for p in game.players]
@@ -418,13 +422,18 @@ def render_partial(template: str, screen: TableScreen, *, oob: bool,
 
 
 def lobby_key(screen: TableScreen, extra: Mapping[str, Any] | None) -> tuple[Any, ...]:
-    """Everything the lobby partial shows (templates/games/_lobby.html): equal keys, equal HTML."""
-    t = screen.table
-    return (t.pk, t.code, t.status, t.host_id, t.max_seats, t.turn_seconds, t.response_seconds,
-            t.is_public, t.ruleset_label, content_key(t.rematch) if t.rematch else None,
-            t.paused_at, out_place(screen.game, screen.seat),
-            tuple((s.pk, s.position, s.name, s.is_bot, s.bot_level, s.away, s.away_reason)
-                  for s in screen.seats),
+    """Everything the lobby partial shows (templates/games/_lobby.html): equal keys, equal HTML.
+    The table's and seats' part is made once per snapshot, for all its viewers."""
+    public = screen.shared.get("lobby_key")
+    if public is None:
+        t = screen.table
+        public = (t.pk, t.code, t.status, t.host_id, t.max_seats, t.turn_seconds,
+                  t.response_seconds, t.is_public, t.ruleset_label,
+                  content_key(t.rematch) if t.rematch else None, t.paused_at,
+                  tuple((s.pk, s.position, s.name, s.is_bot, s.bot_level, s.away, s.away_reason)
+                        for s in screen.seats))
+        screen.shared["lobby_key"] = public
+    return (public, out_place(screen.game, screen.seat),
             screen.me.pk if screen.me else None, screen.viewer.user_id is None,
             tuple(sorted((extra or {}).items())))
 

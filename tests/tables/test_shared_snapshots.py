@@ -360,3 +360,17 @@ def test_a_socket_is_not_pushed_again_for_a_move_its_last_push_already_showed() 
     assert not socket._already_shown({"type": "table.update", "version": None})  # seats moved
     socket.seen = (None, None, None, (), (1, 5, Game.Status.FINISHED))  # a rematch may follow
     assert not socket._already_shown({"type": "table.update", "version": 2})
+
+
+@pytest.mark.django_db
+def test_the_lobby_key_reads_the_table_once_per_snapshot_and_tells_viewers_apart() -> None:
+    game = started_game(ALICE, (BOB, "Bob"), turn_seconds=0)
+    snapshot = presenters.load_snapshot(game.table_id)
+    alice = presenters.lobby_key(presenters.screen_from(snapshot, ALICE), {})
+    bob = presenters.lobby_key(presenters.screen_from(snapshot, BOB), {})
+    assert alice != bob  # each sees their own seat's controls
+    assert alice[0] is bob[0]  # the table's and seats' part, made once for the snapshot
+    public = Table.objects.get(pk=game.table_id).is_public
+    Table.objects.filter(pk=game.table_id).update(is_public=not public)
+    fresh = presenters.load_snapshot(game.table_id)
+    assert presenters.lobby_key(presenters.screen_from(fresh, ALICE), {}) != alice
