@@ -517,7 +517,12 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
                 # A plain str copy: what a socket keeps between pushes stays out of the
                 # collector's walk (rendering.kept).
                 self.sent[key] = kept(html)
-        self.seen = self._fingerprint(screen.table, screen.seats, screen.game)
+        # The same for every viewer of the snapshot: made once on it.
+        seen = snapshot.shared.get("fingerprint")
+        if seen is None:
+            seen = snapshot.shared["fingerprint"] = self._fingerprint(
+                screen.table, screen.seats, screen.game)
+        self.seen = seen
         if also:
             changed.append(also)
         if changed:
