@@ -15,7 +15,8 @@ besides is not used by these partials and must not be: macros, `{% set %}` block
 or `format` over safe pieces (their output is plain text here, and would be escaped). The
 compiled templates print `finalize`'s str as it is (`_PrintedAsFinalized`), not through `str()`,
 which copies a safe string whole: a panel's HTML was copied once for every template it is
-printed into.
+printed into; and they call helpers directly, not through Jinja2's `context.call`, so a helper
+that wants the template's context (`pass_context`) cannot be called from these partials.
 """
 
 from __future__ import annotations
@@ -59,7 +60,8 @@ def _is_none(value: Any) -> bool:
 class _PrintedAsFinalized(CodeGenerator):
     """Compiles `{{ value }}` to `finalize(value)` where Jinja2 writes `str(finalize(value))`:
     `as_django_prints` returns a str already (a safe string as the very object, which `str()`
-    would copy). Only with autoescape off and a finalize, as `environment` sets them."""
+    would copy). Only with autoescape off and a finalize, as `environment` sets them. Calls
+    are compiled plain as well (`visit_Call`)."""
 
     def _output_child_pre(self, node: Any, frame: Any, finalize: Any) -> None:
         if finalize.src is None or frame.eval_ctx.volatile or frame.eval_ctx.autoescape:
@@ -72,7 +74,6 @@ class _PrintedAsFinalized(CodeGenerator):
             super()._output_child_post(node, frame, finalize)
             return
         self.write(")")
-
 
     def visit_Call(self, node: Any, frame: Any, forward_caller: bool = False) -> None:
         """`{{ f(x) }}` compiled to a plain call: Jinja2 writes `context.call(f, x)`, which
