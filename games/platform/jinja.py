@@ -104,10 +104,28 @@ class _DictFirstEnvironment(jinja2.Environment):
 
     code_generator_class = _PrintedAsFinalized
 
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        self._loaded: dict[str, jinja2.Template] = {}
+
     @staticmethod
     def call_plain(function: Any, *args: Any, **kwargs: Any) -> Any:
         # The compiled templates' calls (_PrintedAsFinalized.visit_Call).
         return function(*args, **kwargs)
+
+    def get_template(self, name: Any, parent: str | None = None,
+                     globals: Any = None) -> jinja2.Template:
+        """The compiled template, kept by name once loaded where nothing can change it (no
+        auto-reload, no per-call globals): Jinja2's own cache takes a lock and reorders its
+        queue on every look-up, and each render and include looks its template up."""
+        if globals or self.auto_reload or not isinstance(name, str):
+            return super().get_template(name, parent, globals)
+        if parent is not None:
+            name = self.join_path(name, parent)
+        found = self._loaded.get(name)
+        if found is None:
+            found = self._loaded[name] = super().get_template(name)
+        return found
 
     def getattr(self, obj: Any, attribute: str) -> Any:
         if type(obj) is dict:

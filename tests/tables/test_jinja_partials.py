@@ -143,3 +143,17 @@ def test_a_helper_called_in_a_loop_gets_exactly_its_arguments_by_a_plain_call() 
     assert _jinja(source, cs=[1, 2], helper=helper) == "xx"
     assert seen == [(1, ("k", 2)), (2, ("k", 2))]
     assert "context.call(" not in engines["jinja2"].env.compile(source, raw=True)
+
+
+def test_a_template_is_looked_up_once_and_kept_unless_the_environment_reloads_edits() -> None:
+    import jinja2
+
+    from games.platform.jinja import environment
+
+    for reloads in (False, True):
+        sources = {"t.html": "one"}
+        env = environment(loader=jinja2.DictLoader(sources), auto_reload=reloads)
+        first = env.get_template("t.html")
+        assert env.get_template("t.html") is first and first.render() == "one"
+        sources["t.html"] = "two"  # an edit, as DEBUG's auto-reload would see it
+        assert env.get_template("t.html").render() == ("two" if reloads else "one")
