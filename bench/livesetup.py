@@ -106,6 +106,16 @@ def ranked_table(players: int = 2, *, preset: str = "blitz") -> SeatedTable:
     viewers = [Viewer(user_id=u.pk, guest_key=None, username=u.username) for u in users]
     tickets = [ladder.queue_join(viewer=v, preset=preset, seats=players, ranked=True)
                for v in viewers]
+    # Only these players are paired: a ticket some earlier run left waiting in the same queue
+    # (joined first) would be matched with the first of them and leave the others waiting.
+    from django.utils import timezone
+
+    from ladder.models import QueueTicket
+
+    (QueueTicket.objects.filter(queue_id=tickets[0].queue_id,
+                                status=QueueTicket.Status.WAITING)
+     .exclude(pk__in=[t.pk for t in tickets])
+     .update(status=QueueTicket.Status.CANCELLED, ended_at=timezone.now()))
     ladder.queue_pair()
     table = None
     for ticket, viewer in zip(tickets, viewers, strict=True):
