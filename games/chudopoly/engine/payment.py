@@ -11,6 +11,7 @@ from .board import complete_colours, payable_cards
 from .cards import Catalogue
 from .receipt import receive_property, settle_upgrades
 from .state import Tx, catalogue_for, ids_list
+from .winning import completed, sync_sets
 
 SELECTION_CAP = 8
 
@@ -175,8 +176,6 @@ def execute_payment(tx: Tx, payer: int, payee: int, cards: list[int], amount: in
                     kind: str) -> None:
     """Move a validated payment. Bank cards and upgrades land in the payee's bank (upgrades lose
     their tag); properties go through involuntary receipt into the payee's collection."""
-    from .winning import completed, sync_sets
-
     cat = tx.cat
     before_payee = completed(tx, payee)
     before_payer = completed(tx, payer)
