@@ -65,3 +65,37 @@ def test_an_action_listed_for_another_seat_is_checked_in_full() -> None:
     bank = next(a for a in view(state, seat, shared=True)["legal"] if a["type"] == "bank")
     with pytest.raises(IllegalAction):
         apply(state, (seat + 1) % 5, bank)
+
+
+@pytest.mark.parametrize("pure", [False, True])
+def test_a_shared_view_lists_a_turns_plays_as_legal_actions_does(pure: bool) -> None:
+    # A shared view takes a turn's plays from lists kept per position of the boards; they
+    # must read as the generator's own list at every decision, whatever came before.
+    from games.chudopoly.engine import legal_actions
+
+    for seed in (2, 9):
+        state = new_game(ruleset={"pureSetRequired": pure}, seats=5, seed=seed)
+        rng = random.Random(seed)
+        while state["result"] is None:
+            seat = to_decide(state)[0]
+            assert view(state, seat, shared=True)["legal"] == legal_actions(state, seat)
+            state = apply(state, seat, choose(state, seat, rng)).state
+
+
+def test_a_banking_leaves_the_other_cards_plays_as_the_objects_listed_before() -> None:
+    for state in _states(13, 200):
+        seat = to_decide(state)[0]
+        if state["phase"] != "play" or state["plays_left"] < 2:
+            continue
+        listed = view(state, seat, shared=True)["legal"]
+        bank = next((a for a in listed if a["type"] == "bank"), None)
+        if bank is None or not any(a.get("card") not in (None, bank["card"]) for a in listed):
+            continue
+        after = apply(state, seat, bank).state
+        again = view(after, seat, shared=True)["legal"]
+        kept = [a for a in listed if a["type"] not in ("end_turn", "scoop")
+                and a.get("card") != bank["card"]]
+        assert [id(a) for a in again if a["type"] not in ("end_turn", "scoop")] == \
+            [id(a) for a in kept]
+        return
+    raise AssertionError("no turn banked a card with other plays listed")

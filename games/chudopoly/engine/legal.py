@@ -14,6 +14,7 @@ from itertools import combinations, islice
 from .board import SET_SIZE, complete_colours, zone_is_set
 from .cards import Catalogue
 from .payment import covering_selections, owed_entry
+from .recent import Recent
 from .state import HAND_LIMIT, catalogue_for, ids_list, in_colour_order
 
 DISCARD_CAP = 36
@@ -119,6 +120,65 @@ def was_shown(state: dict, seat: int, action: object) -> bool:
     if shown_state is not state or shown_seat != seat:
         return False
     return id(action) in map(id, listed)  # held objects: their ids are their own
+
+
+# ---- a turn's plays as shared views list them ----------------------------------------------
+
+# Shared views' lists of a turn holder's plays, per position of the boards: (cat, pure, seat,
+# the opponents, then the ids of the objects standing for each seat's zones and upgrades) ->
+# (those objects, held so their ids are not reused while here; {card in hand: its plays,
+# "rearrange" and "rearrange2": the free rearranges with one or with two left}).
+_TURN_PLAYS: Recent[tuple, tuple[tuple, dict]] = Recent(256)
+
+
+def shared_turn_actions(state: dict, seat: int, boards: list) -> list[dict]:
+    """`legal_actions(state, seat)` for the turn holder of a "play" phase, each card's plays
+    and the free rearranges as the very lists (the same action objects) listed before for
+    the same boards, for readers that never change an action (shared views).
+
+    A turn lists every card in hand at each of its decisions, and most plays leave every
+    board as it was; a card's plays read only the boards, the opponents and the card, so
+    they are made once per position of the boards. `boards` holds one object per seat that
+    stands for its zones and upgrades (the same object for the same content, another for
+    other content: a shared view's zones list)."""
+    state = in_colour_order(state)  # as legal_actions: the same list whatever the key order
+    players = state["players"]
+    cat = catalogue_for(state)
+    others = opponents(state, seat)
+    key = (cat, state["ruleset"]["pureSetRequired"], seat, *others, None, *map(id, boards))
+    hit = _TURN_PLAYS.new.get(key) or _TURN_PLAYS.get(key)
+    if hit is None or any(a is not b for a, b in zip(hit[0], boards, strict=True)):
+        hit = (tuple(boards), {})
+        _TURN_PLAYS.put(key, hit)
+    lists = hit[1]
+    out: list[dict] = []
+    if state["plays_left"] > 0:
+        is_property, kind = cat.is_property, cat.kind
+        for cid in players[seat]["hand"]:
+            plays = lists.get(cid)
+            if plays is None:
+                if is_property[cid]:
+                    plays = place_plays(state, cat, seat, cid)
+                else:
+                    plays = [{"type": "bank", "card": cid}]
+                    if kind[cid] != "money":
+                        plays += action_plays(state, cat, seat, cid, None, others)
+                lists[cid] = plays
+            out += plays
+    left = state["rearranges_left"]
+    if left > 0:
+        which = "rearrange2" if left >= 2 else "rearrange"
+        plays = lists.get(which)
+        if plays is None:
+            wilds = _wilds(cat, players[seat])
+            plays = moves(state, cat, seat, None, wilds)
+            if left >= 2 and len(wilds) > 1:
+                plays += swaps(state, cat, seat, wilds)
+            lists[which] = plays
+        out += plays
+    out.append({"type": "end_turn"})
+    out.append({"type": "scoop"})
+    return out
 
 
 # ---- plays from the hand --------------------------------------------------------------------

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from .board import complete_colours, net_worth, rent_for
 from .cards import COLOUR_KEYS, Catalogue
-from .legal import legal_actions, responses, shown_in_view, to_decide
+from .legal import legal_actions, responses, shared_turn_actions, shown_in_view, to_decide
 from .payment import owed_entry
 from .recent import Recent
 from .state import CONTEST_LAP_CAP, DECK_CYCLE_LIMIT, HAND_LIMIT, catalogue_for
@@ -27,6 +27,7 @@ def view(state: dict, seat: int | None, *, shared: bool = False) -> dict:
     card, cards = cat.card, cat.card_dicts
     pure = state["ruleset"]["pureSetRequired"]
     players = []
+    shown_zones = []  # shared: each seat's zones list, one object per content
     for s, p in enumerate(state["players"]):
         known = None
         if shared:
@@ -37,6 +38,7 @@ def view(state: dict, seat: int | None, *, shared: bool = False) -> dict:
             if known is not None and known[0] is p and known[1] is cat and known[2] == s:
                 if known[3] is not None:
                     players.append(known[3])
+                    shown_zones.append(known[3]["zones"])
                     continue
                 board = known[4]
             else:
@@ -47,6 +49,7 @@ def view(state: dict, seat: int | None, *, shared: bool = False) -> dict:
         bank_total, worth, sets, rows = board[:4]
         if shared:
             bank, zones = board[4] or _shown(cat, board, p)
+            shown_zones.append(zones)
         else:
             bank = cards(p["bank"])
             zones = [{"colour": colour, "cards": cards(zone, colour),
@@ -100,7 +103,8 @@ def view(state: dict, seat: int | None, *, shared: bool = False) -> dict:
         "hand": hand_cards(state["players"][seat]["hand"]) if own else [],
         "pending": _pending_view(state, cat),
         "to_decide": to_decide(state),
-        "legal": (_shared_legal(state, seat) if shared else legal_actions(state, seat))
+        "legal": (_shared_legal(state, seat, shown_zones) if shared
+                  else legal_actions(state, seat))
         if own else [],
         "contested": state["contested_since"] is not None,
         "contest_laps": contest_laps(state),
@@ -306,11 +310,17 @@ class _Payments(list):
         return list.count(self._listed(), x)
 
 
-def _shared_legal(state: dict, seat: int) -> list[dict]:
-    if state["phase"] == "respond" and state["players"][seat]["active"] \
+def _shared_legal(state: dict, seat: int, zones: list[list[dict]]) -> list[dict]:
+    """The legal actions a shared view shows `seat`; `zones`: each seat's zones as shown (one
+    object per content, what a turn's kept plays are found by)."""
+    phase = state["phase"]
+    if phase == "respond" and state["players"][seat]["active"] \
             and owed_entry(state, seat) is not None:
         return _Payments(state, seat)
-    listed = legal_actions(state, seat)
+    if phase == "play" and state["turn"] == seat and state["players"][seat]["active"]:
+        listed = shared_turn_actions(state, seat, zones)
+    else:
+        listed = legal_actions(state, seat)
     shown_in_view(state, seat, listed)  # apply takes these very objects as checked
     return listed
 
