@@ -8,11 +8,12 @@ own metadata, values go in through each field's own `get_db_prep_save` and come 
 same converters the ORM applies, so the rows are the same model instances the ORM would build.
 
 Each round trip to PostgreSQL costs the web process CPU of its own (psycopg sends, waits and
-parses a result), so on PostgreSQL a move makes two: the lock and the seats go in one query
-string (psycopg's client-side binding sends it as one simple-protocol message, whose statements
-run in order, so the seats are read after the lock is granted), and the log rows go in with the
-game row's update as one statement. SQLite runs one statement per execute and gets them one by
-one.
+parses a result, and the kernel switches to the server and back), so on PostgreSQL a move makes
+two: the transaction's BEGIN, the lock and the seats go in one query string (psycopg's
+client-side binding sends it as one simple-protocol message, whose statements run in order, so
+the seats are read after the lock is granted), and the log rows go in with the game row's update
+and the COMMIT (`save_move(..., commit=True)`). SQLite runs one statement per execute and gets
+them one by one.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from typing import Any
 
 import orjson
 from django.db import DEFAULT_DB_ALIAS, connection, connections
+from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import JSONField, Model
 from django.utils import timezone
 
@@ -31,6 +33,10 @@ from games.platform.models import Game, GameAction, Seat, Table
 MOVE_COLUMNS = ("state", "version", "status", "result", "finished_at", "deadlines",
                 "clock_due", "timeouts", "updated_at")
 _LOG_COLUMNS = ("game", "version", "seat", "action", "events", "source", "created_at")
+
+# libpq's "idle, outside a transaction" (psycopg.pq.TransactionStatus.IDLE), without importing
+# psycopg where SQLite is the database.
+_IDLE = 0
 
 _Converter = Callable[[Any, Any, Any], Any]
 _Saver = Callable[[Any], Any]
@@ -167,7 +173,7 @@ def lock_game_and_table(game_id: int) -> tuple[Game, tuple[Seat, ...]] | None:
     conn, stmts = _statements()
     with conn.cursor() as cursor:
         if stmts.batched:
-            cursor.execute(stmts.lock_and_seats, [game_id, game_id])
+            _execute_first(conn, cursor, stmts.lock_and_seats, [game_id, game_id])
             row = cursor.fetchone()
             cursor.nextset()
         else:
@@ -212,9 +218,14 @@ def write_log(game: Game) -> None:
                        [value for params in pending for value in params])
 
 
-def save_move(game: Game) -> None:
+def save_move(game: Game, *, commit: bool = False) -> None:
     """Write the appended log rows and the columns a move changes (MOVE_COLUMNS); `updated_at`
-    is set to now, as auto_now would."""
+    is set to now, as auto_now would.
+
+    `commit`: the caller's transaction has nothing left to do, so on PostgreSQL the COMMIT of
+    its outermost `atomic` goes in the same message (the atomic's own commit then finds the
+    transaction ended and sends nothing; its on-commit hooks run as ever). Inside another
+    transaction (a savepoint: the tests' own) the save is sent alone."""
     conn, stmts = _statements()
     if not stmts.log_with_update:
         write_log(game)
@@ -223,5 +234,39 @@ def save_move(game: Game) -> None:
     params = [value for row in pending for value in row]
     params.extend(save(getattr(game, attname)) for attname, save in stmts.move_savers)
     params.append(game.pk)
+    sql = stmts.logged_update(len(pending))
+    if commit and stmts.batched and _outermost_atomic(conn):
+        sql += "; COMMIT"
     with conn.cursor() as cursor:
-        cursor.execute(stmts.logged_update(len(pending)), params)
+        cursor.execute(sql, params)
+
+
+def _outermost_atomic(conn: BaseDatabaseWrapper) -> bool:
+    """Whether the running transaction is one `atomic` block's own, committed when it ends:
+    not a savepoint within another, not already doomed to roll back."""
+    return (conn.in_atomic_block and conn.commit_on_exit and not conn.savepoint_ids
+            and not conn.needs_rollback)
+
+
+def _execute_first(conn: BaseDatabaseWrapper, cursor: Any, sql: str, params: list[Any]) -> None:
+    """Execute a transaction's first statement, with its BEGIN in the same message.
+
+    psycopg, out of autocommit (Django's `atomic`), sends the BEGIN of each transaction on its
+    own round trip just before the first statement. When it would send a plain BEGIN now,
+    this sends "BEGIN; <sql>" as one simple-protocol message instead, with psycopg's
+    autocommit flag up for that one execute so that it adds none; the cursor is left on the
+    statement's own result. Anything else (a transaction already open, an isolation level or
+    access mode that makes psycopg's BEGIN longer) goes as psycopg would send it."""
+    raw = conn.connection
+    pgconn = getattr(raw, "pgconn", None)
+    if (pgconn is None or getattr(raw, "_autocommit", None) is not False
+            or pgconn.transaction_status != _IDLE or raw.isolation_level is not None
+            or raw.read_only is not None or raw.deferrable is not None):
+        cursor.execute(sql, params)
+        return
+    raw._autocommit = True  # psycopg's own flag: its public setter refuses inside a transaction
+    try:
+        cursor.execute("BEGIN; " + sql, params)
+    finally:
+        raw._autocommit = False
+    cursor.nextset()  # past BEGIN's empty result

@@ -625,7 +625,7 @@ def table_move(*, game_id: int, seat: int, action: Mapping[str, Any], expected_v
                      for step in steps)
         # A decision the clock did not make ends the seat's run of expiries.
         clocks.reset_timeouts(game, seat)
-        settle_locked(game, table, engine, old_deadlines, seats=seats)
+        settle_locked(game, table, engine, old_deadlines, seats=seats, last=True)
         running = game.status == Game.Status.RUNNING
         return Move(game=game, table=table, seats=seats if running else None,
                     logged=rows)
@@ -711,16 +711,17 @@ def apply_locked(game: Game, table: Table, engine: GameEngine, seat: int,
 
 def settle_locked(game: Game, table: Table, engine: GameEngine,
                   old_deadlines: Mapping[str, Any], *,
-                  seats: Sequence[Seat] | None = None) -> None:
+                  seats: Sequence[Seat] | None = None, last: bool = False) -> None:
     """Save a game after its actions: the deadlines now owed, then (after the commit) the
     table's sockets hear the new version and the bots are scheduled. The clocks need nothing
     scheduled: the due-clock sweep finds the saved `clock_due` (games/platform/clocks.py).
-    `seats` are the table's seats if the caller read them under the lock (no second read)."""
+    `seats` are the table's seats if the caller read them under the lock (no second read).
+    `last`: the caller's transaction ends with this save, so its COMMIT may ride with it
+    (moverows.save_move); the save is then the last statement sent here."""
     running = game.status == Game.Status.RUNNING
     game.deadlines = clocks.next_deadlines(engine, game.state, table, old_deadlines,
                                            players=game.players) if running else {}
     game.clock_due = clocks.earliest(game.deadlines)
-    moverows.save_move(game)
     _announce(table, version=game.version, lobby=not running)
     if running:
         game_id, version = game.pk, game.version
@@ -742,6 +743,7 @@ def settle_locked(game: Game, table: Table, engine: GameEngine,
         if autos:
             transaction.on_commit(lambda: broadcast.after_push(
                 lambda: _schedule_auto_tasks(game_id, version, autos)))
+    moverows.save_move(game, commit=last)
 
 
 # --- bots --------------------------------------------------------------------------------------

@@ -1,9 +1,13 @@
-"""A move's statements (games/platform/moverows.py): on PostgreSQL the lock and the seats go in
-one round trip and the log rows in the game row's update; on either database every engine
-action of a move is logged, and the ladder reads a finished game's whole log."""
+"""A move's statements (games/platform/moverows.py): on PostgreSQL the BEGIN, the lock and the
+seats go in one round trip and the log rows, the game row's update and the COMMIT in another;
+on either database every engine action of a move is logged, and the ladder reads a finished
+game's whole log."""
 
 from __future__ import annotations
 
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -11,7 +15,7 @@ from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 from tables_helpers import ENGINE, play_one, play_to_the_end, started_game
 
-from games.platform import moverows, services
+from games.platform import broadcast, moverows, services
 from games.platform.identity import Viewer
 from games.platform.models import Game, GameAction
 
@@ -93,3 +97,59 @@ def test_the_ladder_reads_a_finished_games_whole_log_its_last_move_included(
     assert len(seen) == 1
     logged, moves = seen[0]
     assert logged == moves  # the finishing move's row is in, though the game row is not saved
+
+
+@contextmanager
+def _messages_sent() -> Iterator[list[str]]:
+    """The simple-protocol queries this connection sends in the block, as libpq traces them:
+    each is one round trip to the server."""
+    connection.ensure_connection()
+    pgconn = connection.connection.pgconn
+    from psycopg import pq
+
+    sent: list[str] = []
+    with tempfile.TemporaryFile(mode="w+") as trace:
+        pgconn.trace(trace.fileno())
+        pgconn.set_trace_flags(pq.Trace.SUPPRESS_TIMESTAMPS | pq.Trace.REGRESS_MODE)
+        try:
+            yield sent
+        finally:
+            pgconn.untrace()
+            trace.seek(0)
+            sent += [line.split("\t", 3)[3].strip() for line in trace
+                     if line.startswith("F\t") and "\tQuery\t" in line]
+
+
+@on_postgresql
+@pytest.mark.django_db(transaction=True)  # the move's own transaction, as at a table
+def test_a_move_on_its_own_sends_begin_with_the_lock_and_commit_with_the_save(
+        alice: Viewer, monkeypatch: pytest.MonkeyPatch) -> None:
+    game = started_game(alice, bots=1)
+    seat = ENGINE.to_decide(game.state)[0]
+    told: list[tuple[str, dict[str, Any]]] = []
+    monkeypatch.setattr(broadcast, "_deliver", lambda code, message: told.append((code, message)))
+    with _messages_sent() as sent:
+        services.table_move(game_id=game.pk, seat=seat, expected_version=game.version,
+                            action=ENGINE.legal_actions(game.state, seat)[0])
+    assert len(sent) == 2, sent
+    assert sent[0].startswith('"BEGIN; SELECT') and "FOR UPDATE" in sent[0]
+    assert 'UPDATE "games_game"' in sent[1] and sent[1].endswith('; COMMIT"')
+    # Committed, and the table heard of it after the commit, as from atomic's own.
+    assert connection.connection.pgconn.transaction_status == 0  # idle
+    assert Game.objects.get(pk=game.pk).version == game.version + 1
+    assert [m["version"] for _, m in told if m["type"] == "table.update"] == [game.version + 1]
+
+
+@on_postgresql
+@pytest.mark.django_db(transaction=True)
+def test_a_refused_move_on_its_own_rolls_back_what_began_with_the_lock(alice: Viewer) -> None:
+    game = started_game(alice, bots=1)
+    seat = ENGINE.to_decide(game.state)[0]
+    with _messages_sent() as sent, pytest.raises(services.ActionRefused):
+        services.table_move(game_id=game.pk, seat=seat, expected_version=game.version,
+                            action={"type": "discard", "cards": [999]})
+    assert sent[0].startswith('"BEGIN; SELECT') and sent[-1] == '"ROLLBACK"'
+    assert connection.connection.pgconn.transaction_status == 0
+    assert not connection.in_atomic_block
+    assert Game.objects.get(pk=game.pk).version == game.version
+    assert not GameAction.objects.filter(game=game).exists()
