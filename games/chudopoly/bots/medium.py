@@ -33,6 +33,7 @@ from operator import itemgetter
 from typing import Any
 
 from games.chudopoly.engine.board import SET_SIZE
+from games.chudopoly.engine.legal import listed_runs
 from games.chudopoly.engine.recent import Recent
 from games.chudopoly.engine.state import HAND_LIMIT, REARRANGE_BUDGET
 from games.chudopoly.engine.view import unlisted_payments
@@ -669,9 +670,119 @@ def _fixed_in_hand(o: Obs) -> set[tuple[str, ...]]:
     return hit
 
 
+# Card plays whose scores read only the boards' answers (this seat's and each opponent's):
+# steals, swaps and seizures; charges read the opponents' banks and the surge too. Not PCS
+# Orders or Surge Ops (the hand, the piles, the plays left, the other listed plays), nor a
+# banking (the bank, the hand's size).
+_BOARDS_ONLY = frozenset(("midnight_requisition", "chud", "tdy_orders", "inspector_general",
+                          "upgrade", "foc"))
+_CHARGES = frozenset(("rent_pair", "rent_any", "finance_office", "roll_call"))
+
+# A turn's kept card plays with their scores (`play_scores`): (id(my board answers),
+# id(the plays)) -> (my board answers, the plays, the objects `_others` reads, its ids,
+# the scores). Everything is held, so the ids are not reused while here.
+_RUN_SCORES: Recent[tuple[int, int], tuple[Any, ...]] = Recent(1024)
+
+
+def _others(o: Obs, charges: bool) -> tuple[tuple[Any, ...], tuple[int, ...]]:
+    """What a kept card play's score reads beyond my board answers: each opponent's board
+    answers, and for a charge its bank and the surge (objects, then their ids)."""
+    seats = o._seats
+    held: list[Any] = []
+    for t in o.opponents():
+        held.append(seats.get(t) or seat_memo(o, t))
+        if charges:
+            # A shared view shows one ids list per bank content, but an empty bank as a new
+            # list each time.
+            held.append(o.bank[t] or _NO_BANK)
+    return tuple(held), (o.surge if charges else -1, *map(id, held))
+
+
+_NO_BANK: tuple[int, ...] = ()
+
+
 def play_scores(o: Obs, rearrange: bool = True) -> list[tuple[float, dict[str, Any]]]:
     """Every listed play with its score; `rearrange=False` skips free moves and swaps (the
     hard bot's playouts, where they are rare and cost time).
+
+    A shared view lists a turn's plays card by card as lists kept while the boards are the
+    same (`legal.listed_runs`): a card's plays whose scores read only the boards' answers,
+    the opponents' banks and the surge are scored once per such list and kept with it and
+    with my board answers (`_RUN_SCORES`), so the decisions of a turn that leave the boards
+    as they were score them once. Everything else is scored as listed (`_scores`)."""
+    runs = listed_runs(o.legal)
+    if runs is None:
+        return _scores(o, o.legal, rearrange)
+    st = _style.get()
+    card_key = o.cat.key
+    mine = o._seats.get(o.me) or seat_memo(o, o.me)
+    boards: tuple[tuple[Any, ...], tuple[int, ...]] | None = None  # `_others`, without banks
+    charges: tuple[tuple[Any, ...], tuple[int, ...]] | None = None  # and with them
+    others: tuple[tuple[Any, ...], tuple[int, ...]]
+    # Everything not kept is scored in one go (`fresh`); the kept scores go in at their places.
+    # Every card play gives one score, so a place in `fresh` is a place in its scores (only
+    # the rearranges and scooping, listed after every card, may give none).
+    fresh: list[dict[str, Any]] = []
+    kept: list[tuple[int, list[tuple[float, dict[str, Any]]]]] = []  # (place, scores)
+    made: list[tuple[int, int, tuple[int, int], list[dict[str, Any]],
+                     tuple[tuple[Any, ...], tuple[int, ...]]]] = []
+    for run in runs:
+        if len(run) < _KEPT_RUN:  # short runs cost more to keep than to score
+            fresh += run
+            continue
+        first = run[0]
+        typ = first["type"]
+        if typ == "bank":
+            what = card_key[first["card"]]
+            if what in _BOARDS_ONLY:
+                if boards is None:
+                    boards = _others(o, False)
+                others = boards
+            elif what in _CHARGES:
+                if charges is None:
+                    charges = _others(o, True)
+                others = charges
+            else:
+                fresh += run
+                continue
+            skip = 1  # the banking is scored as listed, the card's plays are kept
+        elif typ == "place" and not st.arm_caution:  # arm_caution reads the hand and piles
+            skip = 0
+            others = _NOTHING  # a placing reads my board alone
+        else:
+            fresh += run
+            continue
+        key = (id(mine), id(run))
+        hit = _RUN_SCORES.new.get(key) or _RUN_SCORES.get(key)
+        if hit is not None and hit[0] is mine and hit[1] is run and hit[3] == others[1]:
+            if skip:
+                fresh.append(first)
+            kept.append((len(fresh), hit[4]))
+        else:
+            made.append((len(fresh) + skip, len(run) - skip, key, run, others))
+            fresh += run
+    scored = _scores(o, fresh, rearrange)
+    for at, n, key, run, others in made:
+        _RUN_SCORES.put(key, (mine, run, others[0], others[1], scored[at:at + n]))
+    if not kept:
+        return scored
+    out: list[tuple[float, dict[str, Any]]] = []
+    done = 0
+    for at, scores in kept:
+        out += scored[done:at]
+        out += scores
+        done = at
+    out += scored[done:]
+    return out
+
+
+_KEPT_RUN = 3  # the shortest run of plays kept with its scores
+_NOTHING: tuple[tuple[Any, ...], tuple[int, ...]] = ((), ())
+
+
+def _scores(o: Obs, legal: list[dict[str, Any]], rearrange: bool
+            ) -> list[tuple[float, dict[str, Any]]]:
+    """`legal`'s plays with their scores, in order.
 
     The commonest plays are scored inline from answers kept per decision, per card or per
     target (a function call per listed play was most of what scoring cost): TDY Orders swaps
@@ -690,7 +801,7 @@ def play_scores(o: Obs, rearrange: bool = True) -> list[tuple[float, dict[str, A
     keep = 0.0
     tdy_target = None  # the TDY Orders swaps are listed per target, in runs: its parts' tables
     bank_terms = None
-    for a in o.legal:
+    for a in legal:
         typ = a["type"]
         # The commonest types first (action cards list one play per target and card).
         if typ == "action":

@@ -141,6 +141,7 @@ def shared_turn_actions(state: dict, seat: int, boards: list) -> list[dict]:
     they are made once per position of the boards. `boards` holds one object per seat that
     stands for its zones and upgrades (the same object for the same content, another for
     other content: a shared view's zones list)."""
+    global _runs
     state = in_colour_order(state)  # as legal_actions: the same list whatever the key order
     players = state["players"]
     cat = catalogue_for(state)
@@ -152,6 +153,7 @@ def shared_turn_actions(state: dict, seat: int, boards: list) -> list[dict]:
         _TURN_PLAYS.put(key, hit)
     lists = hit[1]
     out: list[dict] = []
+    runs: list[list[dict]] = []
     if state["plays_left"] > 0:
         is_property, kind = cat.is_property, cat.kind
         for cid in players[seat]["hand"]:
@@ -165,6 +167,7 @@ def shared_turn_actions(state: dict, seat: int, boards: list) -> list[dict]:
                         plays += action_plays(state, cat, seat, cid, None, others)
                 lists[cid] = plays
             out += plays
+            runs.append(plays)
     left = state["rearranges_left"]
     if left > 0:
         which = "rearrange2" if left >= 2 else "rearrange"
@@ -176,9 +179,25 @@ def shared_turn_actions(state: dict, seat: int, boards: list) -> list[dict]:
                 plays += swaps(state, cat, seat, wilds)
             lists[which] = plays
         out += plays
-    out.append({"type": "end_turn"})
-    out.append({"type": "scoop"})
+        runs.append(plays)
+    tail = [{"type": "end_turn"}, {"type": "scoop"}]
+    out += tail
+    runs.append(tail)
+    _runs = (out, runs)
     return out
+
+
+# The last list `shared_turn_actions` made, and the lists it is made of, in order.
+_runs: tuple[list[dict] | None, list[list[dict]]] = (None, [])
+
+
+def listed_runs(listed: object) -> list[list[dict]] | None:
+    """For the list of a turn's plays a shared view showed last: the lists it joins, in order
+    (each card's plays, the free rearranges, then ending the turn and scooping), each the
+    same object for as long as its plays are kept, so a reader may keep what it made of one
+    with that object (read only). None for any other list."""
+    last, runs = _runs
+    return runs if listed is last else None
 
 
 # ---- plays from the hand --------------------------------------------------------------------
