@@ -327,7 +327,8 @@ def _charge_gain(o: Obs, target: int, amount: int) -> float:
     memo = o._seats.get(target) or seat_memo(o, target)
     key = ("charge", amount)
     hit = memo.get(key)
-    bank = o.bank[target]
+    # A shared view shows one ids list per bank content, but an empty bank as a new list.
+    bank = o.bank[target] or _NO_BANK
     if hit is not None and hit[0] is bank:
         return hit[1]
     gain = _charge_gain_of(o, target, amount)
@@ -957,9 +958,10 @@ def payment(o: Obs, amount: int) -> tuple[list[int], float]:
     payee = o.pending["source"] if o.pending else None
     memo = o._seats.get(me) or seat_memo(o, me)
     theirs = None if payee is None else o._seats.get(payee) or seat_memo(o, payee)
-    key = ("pay", amount, payee)
+    bank = o.bank[me] or _NO_BANK  # an empty bank is a new list in every shared view
+    # One answer per payee's board answers and bank: a turn's charges meet the same few.
+    key = ("pay", amount, payee, id(theirs), id(bank))
     hit = memo.get(key)
-    bank = o.bank[me]
     if hit is not None and hit[0] is theirs and hit[1] is bank:
         return list(hit[2]), hit[3]
     cards, cost = _payment(o, amount)
