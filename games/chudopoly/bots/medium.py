@@ -721,8 +721,8 @@ def play_scores(o: Obs, rearrange: bool = True) -> list[tuple[float, dict[str, A
     charges: tuple[tuple[Any, ...], tuple[int, ...]] | None = None  # and with them
     others: tuple[tuple[Any, ...], tuple[int, ...]]
     # Everything not kept is scored in one go (`fresh`); the kept scores go in at their places.
-    # Every card play gives one score, so a place in `fresh` is a place in its scores (only
-    # the rearranges and scooping, listed after every card, may give none).
+    # Every card play and, when `rearrange`, every rearrange gives one score, so a place in
+    # `fresh` is a place in its scores (only scooping, listed last, gives none).
     fresh: list[dict[str, Any]] = []
     kept: list[tuple[int, list[tuple[float, dict[str, Any]]]]] = []  # (place, scores)
     made: list[tuple[int, int, tuple[int, int], list[dict[str, Any]],
@@ -750,6 +750,12 @@ def play_scores(o: Obs, rearrange: bool = True) -> list[tuple[float, dict[str, A
         elif typ == "place" and not st.arm_caution:  # arm_caution reads the hand and piles
             skip = 0
             others = _NOTHING  # a placing reads my board alone
+        elif (typ == "move" or typ == "swap") and rearrange \
+                and o.rearranges_left > REARRANGE_BUDGET - st.move_cap:
+            # A free rearrange reads my board, and the fixed properties in hand that the
+            # room it makes would take (`_move_total`).
+            skip = 0
+            others = ((), (frozenset(_fixed_in_hand(o)),))  # type: ignore[assignment]
         else:
             fresh += run
             continue
