@@ -113,6 +113,13 @@ def run(tables: int, moves: int, seed: int, *, sqlite: bool = False,
     from games.platform import broadcast
     from games.platform.consumers import TableConsumer
 
+    try:  # the web process's collector settings, as Daphne runs it (asgi.py)
+        from chudopoly_site.web_process import settle_interpreter
+    except ImportError:  # older code, run with this script to compare, had none to share
+        pass
+    else:
+        settle_interpreter()
+
     others_cpu = 0.0
     # Older code (run with this script to compare) had no local pushes: its other seats'
     # pushes all come from the group message below.

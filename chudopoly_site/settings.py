@@ -163,12 +163,12 @@ else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
 # "celery" sends scheduled work to the broker; "inprocess" runs it on a thread of this process.
-# The web process's garbage collector (chudopoly_site/asgi.py, docs/performance.md): a full
+# The web process's garbage collector (chudopoly_site/web_process.py, docs/performance.md): a full
 # collection stops every socket of the process for 50-250 ms, so it runs a tenth as often as
 # Python's default (every 100 middle-generation collections instead of 10).
 GC_FULL_EVERY = env_int("GC_FULL_EVERY", 100, minimum=1)
 # How long (microseconds) a thread of the web process may hold the GIL while another waits
-# for it (chudopoly_site/asgi.py). A move's handler gives the GIL up at each of its database
+# for it (chudopoly_site/web_process.py). A move's handler gives the GIL up at each of its database
 # round trips and waits up to this long to get it back from the event loop; Python's default,
 # 5000, cost the slowest moves 6-9 ms at 100 tables (docs/performance.md).
 GIL_SWITCH_MICROSECONDS = env_int("GIL_SWITCH_MICROSECONDS", 1000, minimum=100)
