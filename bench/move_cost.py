@@ -115,10 +115,9 @@ def run(tables: int, moves: int, seed: int, *, sqlite: bool = False,
 
     try:  # the web process's collector settings, as Daphne runs it (asgi.py)
         from chudopoly_site.web_process import settle_interpreter
-    except ImportError:  # older code, run with this script to compare, had none to share
-        pass
-    else:
-        settle_interpreter()
+    except ImportError:  # older code, run with this script to compare: what its asgi.py did
+        settle_interpreter = _older_settle_interpreter
+    settle_interpreter()
 
     others_cpu = 0.0
     # Older code (run with this script to compare) had no local pushes: its other seats'
@@ -192,6 +191,19 @@ def run(tables: int, moves: int, seed: int, *, sqlite: bool = False,
             cursor.execute("SELECT pg_wal_lsn_diff(pg_current_wal_insert_lsn(), %s)", [wal_from])
             figures["wal_bytes_per_move"] = float(cursor.fetchone()[0]) / max(1, made)
     return figures
+
+
+def _older_settle_interpreter() -> None:
+    """What chudopoly_site/asgi.py did with the collector before it had a function for it."""
+    import gc
+
+    from django.conf import settings
+
+    full_every = getattr(settings, "GC_FULL_EVERY", None)
+    if full_every is not None:
+        gc.freeze()
+        young, middle, _ = gc.get_threshold()
+        gc.set_threshold(young, middle, full_every)
 
 
 def _wal_position(connection: Any) -> str:
