@@ -681,7 +681,9 @@ _CHARGES = frozenset(("rent_pair", "rent_any", "finance_office", "roll_call"))
 
 # A turn's kept card plays with their scores (`play_scores`): (id(my board answers),
 # id(the plays)) -> (my board answers, the plays, the objects `_others` reads, its ids,
-# the scores). Everything is held, so the ids are not reused while here.
+# the scores). Everything is held, so the ids are not reused while here. The scores are
+# kept as floats, paired with the plays again when found: a kept (score, play) pair per play
+# was that much more for the garbage collector to walk in a fresh game.
 _RUN_SCORES: Recent[tuple[int, int], tuple[Any, ...]] = Recent(1024)
 
 
@@ -764,13 +766,14 @@ def play_scores(o: Obs, rearrange: bool = True) -> list[tuple[float, dict[str, A
         if hit is not None and hit[0] is mine and hit[1] is run and hit[3] == others[1]:
             if skip:
                 fresh.append(first)
-            kept.append((len(fresh), hit[4]))
+            kept.append((len(fresh), list(zip(hit[4], run[skip:] if skip else run, strict=True))))
         else:
             made.append((len(fresh) + skip, len(run) - skip, key, run, others))
             fresh += run
     scored = _scores(o, fresh, rearrange)
     for at, n, key, run, others in made:
-        _RUN_SCORES.put(key, (mine, run, others[0], others[1], scored[at:at + n]))
+        _RUN_SCORES.put(key, (mine, run, others[0], others[1],
+                              tuple(map(_first, scored[at:at + n]))))
     if not kept:
         return scored
     out: list[tuple[float, dict[str, Any]]] = []
