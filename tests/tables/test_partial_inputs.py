@@ -92,6 +92,23 @@ def test_inputs_that_compare_equal_but_print_differently_key_differently() -> No
     assert _inputs_key("t.html", True, Screen(), ("view.plays_left",)) != first  # type: ignore[arg-type]
 
 
+def test_inputs_below_a_value_that_is_not_a_mapping_read_as_nothing() -> None:
+    class Screen:
+        game = object()
+        ctx: dict[str, Any] = {"view": {"ruleset": {"setsToWin": 3}}, "hand": []}
+
+    paths = ("hand", "view.ruleset.setsToWin", "view.plays_left", "view.ruleset.other")
+    first = _inputs_key("t.html", True, Screen(), paths)  # type: ignore[arg-type]
+    Screen.ctx = {"view": {"ruleset": {"setsToWin": 4}}, "hand": []}
+    assert _inputs_key("t.html", True, Screen(), paths) != first  # type: ignore[arg-type]
+    Screen.ctx = {"view": {"ruleset": None}, "hand": []}
+    no_ruleset = _inputs_key("t.html", True, Screen(), paths)  # type: ignore[arg-type]
+    Screen.ctx = {"view": {"ruleset": "3"}, "hand": []}
+    assert _inputs_key("t.html", True, Screen(), paths) == no_ruleset  # type: ignore[arg-type]
+    Screen.ctx = {"hand": []}
+    assert _inputs_key("t.html", True, Screen(), paths) not in (first, no_ruleset)  # type: ignore[arg-type]
+
+
 def test_the_shared_partials_keep_the_most_recent_entries_only() -> None:
     shared_partials.put("a-key-for-this-test", "<p>a</p>")
     assert shared_partials.get("a-key-for-this-test") == "<p>a</p>"
