@@ -119,6 +119,8 @@ def run(tables: int, moves: int, seed: int, *, sqlite: bool = False,
         settle_interpreter = _older_settle_interpreter
     settle_interpreter()
 
+    if _COUNTED:
+        _count_handlers(TableConsumer)
     others_cpu = 0.0
     # Older code (run with this script to compare) had no local pushes: its other seats'
     # pushes all come from the group message below.
@@ -193,6 +195,30 @@ def run(tables: int, moves: int, seed: int, *, sqlite: bool = False,
     return figures
 
 
+_COUNTED = False  # --count-handlers
+
+
+def _count_handlers(consumer: Any) -> None:
+    """Callgrind collects only inside the handlers of the moves' frames and of the updates a
+    socket handles (older code, run with this script to compare, pushed the other seats from
+    the group message): not the set-up, nor this script's own reading and choosing."""
+    import instrument
+
+    toggle = instrument.callgrind_toggle()
+    handle = consumer._handle
+
+    def counted(self: Any, message: dict[str, Any]) -> None:
+        if message.get("type") not in ("websocket.receive", "table.update"):
+            return handle(self, message)
+        toggle()
+        try:
+            return handle(self, message)
+        finally:
+            toggle()
+
+    consumer._handle = counted
+
+
 def _older_settle_interpreter() -> None:
     """What chudopoly_site/asgi.py did with the collector before it had a function for it."""
     import gc
@@ -222,7 +248,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sqlite", action="store_true", help="the embedded default database")
     parser.add_argument("--database", default="chudopoly_movecost",
                         help="the database it drops and creates (one per concurrent run)")
+    parser.add_argument("--deals", type=int, default=None,
+                        help="seed `secrets` with this: the same games from run to run")
+    parser.add_argument("--count-handlers", action="store_true",
+                        help="under callgrind with --collect-atstart=no: collect only in the "
+                             "moves' handlers (bench/instrument.py)")
     args = parser.parse_args(argv)
+    if args.deals is not None:
+        import instrument
+
+        instrument.seed_secrets(args.deals)
+    if args.count_handlers:
+        global _COUNTED
+        _COUNTED = True
     figures = run(args.tables, args.moves, args.seed, sqlite=args.sqlite, database=args.database)
     print(f"{figures['moves']} moves over {args.tables} tables: "
           f"{figures['cpu_ms_per_move']:.2f} ms CPU and "
