@@ -226,6 +226,9 @@ LAYOUT_JS = """() => {
 
 def check_layout(page: Any, where: str) -> None:
     """No horizontal scroll, no overlapping controls, every tap target at least 44×44 px."""
+    # Measured once the page's stylesheets are in: an element can be found before they load
+    # (a form's answer page on a loaded box), and unstyled links are 17 px tall.
+    page.wait_for_load_state("load")
     got = page.evaluate(LAYOUT_JS)
     assert got["overflow"] <= 0, (
         f"{where}: the page scrolls sideways by {got['overflow']} px: {got['wide']}")
