@@ -154,6 +154,7 @@ def run(tables: int, moves: int, seed: int, *, sqlite: bool = False,
     made = 0
     cpu = mover_cpu = 0.0
     wal_from = None if sqlite else _wal_position(connection)
+    server_from = None if sqlite else _server_cpu(connection)
     with connection.execute_wrapper(count):
         for _ in range(moves):
             sockets = rng.choice(rooms)
@@ -188,6 +189,9 @@ def run(tables: int, moves: int, seed: int, *, sqlite: bool = False,
     figures = {"moves": made - refused, "cpu_ms_per_move": 1000 * cpu / max(1, made),
                "mover_cpu_ms_per_move": 1000 * mover_cpu / max(1, made),
                "queries_per_move": queries / max(1, made)}
+    if server_from is not None:
+        figures["server_cpu_ms_per_move"] = (
+            1000 * (_server_cpu(connection) - server_from) / max(1, made))
     if wal_from is not None:
         with connection.cursor() as cursor:
             cursor.execute("SELECT pg_wal_lsn_diff(pg_current_wal_insert_lsn(), %s)", [wal_from])
@@ -232,6 +236,16 @@ def _older_settle_interpreter() -> None:
         gc.set_threshold(young, middle, full_every)
 
 
+def _server_cpu(connection: Any) -> float:
+    """The CPU seconds the PostgreSQL backend serving this connection has used (its /proc
+    entry: the server runs on this machine)."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        pid = cursor.fetchone()[0]
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def _wal_position(connection: Any) -> str:
     """Where PostgreSQL's WAL ends now: what a commit must flush to disk is the WAL written
     since, so the bytes per move are what every move waits on when the disk is slow."""
@@ -269,6 +283,8 @@ def main(argv: list[str] | None = None) -> int:
           f"the other seats' pushes "
           f"{figures['cpu_ms_per_move'] - figures['mover_cpu_ms_per_move']:.2f} ms; "
           f"load average {os.getloadavg()[0]:.1f}")
+    if "server_cpu_ms_per_move" in figures:
+        print(f"PostgreSQL backend CPU: {figures['server_cpu_ms_per_move']:.2f} ms per move")
     if "wal_bytes_per_move" in figures:
         print(f"PostgreSQL WAL written: {figures['wal_bytes_per_move'] / 1024:.1f} KB per move")
     return 0

@@ -14,10 +14,15 @@ client-side binding sends it as one simple-protocol message, whose statements ru
 the seats are read after the lock is granted), and the log rows go in with the game row's update
 and the COMMIT (`save_move(..., commit=True)`). SQLite runs one statement per execute and gets
 them one by one.
+
+On PostgreSQL the statements are prepared on the server, once per connection, and each move
+EXECUTEs them with its values: parsing and planning them again on every move was nearly half
+of the server's CPU for a move (`_Prepared`).
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -93,9 +98,9 @@ class _Statements:
                       f"ORDER BY s.{quote('position')}")
         # Several statements in one execute: psycopg's ClientCursor (Django's default) sends
         # them as one message; with server-side binding, or on SQLite, each needs its own.
+        # Batched, they are also prepared on the server (_Prepared).
         self.batched = (conn.vendor == "postgresql"
                         and not conn.settings_dict.get("OPTIONS", {}).get("server_side_binding"))
-        self.lock_and_seats = f"{self.game_and_table}; {self.seats}"
         # PostgreSQL inserts the log rows in the game row's UPDATE (a data-modifying WITH).
         self.log_with_update = conn.vendor == "postgresql"
         log_fields = [GameAction._meta.get_field(name) for name in _LOG_COLUMNS]
@@ -111,12 +116,23 @@ class _Statements:
             f"{', '.join(f'{quote(f.column)} = %s' for f in self.move_fields)} "
             f"WHERE {quote('id')} = %s")
         self._logged_updates: dict[int, str] = {0: self.update_game}
+        # What each prepared statement is (see _Prepared), by name: the lock and the seats,
+        # and one save per count of log rows, added as moves need them.
+        self.definitions = {"chudopoly_lock": _numbered(self.game_and_table),
+                            "chudopoly_seats": _numbered(self.seats)}
         self.converters = {model: _converters(model, orjson_json=conn.vendor == "postgresql")
                            for model in (Game, Table, Seat)}
 
     def insert_log_rows(self, count: int) -> str:
         """One INSERT of `count` log rows."""
         return self._insert_log + ", ".join([self._log_row] * count)
+
+    def save_name(self, count: int) -> str:
+        """The prepared statement of the save with `count` log rows (defined on first use)."""
+        name = f"chudopoly_save_{count}"
+        if name not in self.definitions:
+            self.definitions[name] = _numbered(self.logged_update(count))
+        return name
 
     def logged_update(self, count: int) -> str:
         """The game row's UPDATE, inserting `count` log rows first (PostgreSQL)."""
@@ -125,6 +141,87 @@ class _Statements:
             text = f"WITH logged AS ({self.insert_log_rows(count)}) {self.update_game}"
             self._logged_updates[count] = text
         return text
+
+
+def _numbered(sql: str) -> str:
+    """A statement with psycopg's %s placeholders as PREPARE's $1, $2, ..."""
+    pieces = sql.split("%s")
+    return "".join(f"{piece}${i}" for i, piece in enumerate(pieces[:-1], 1)) + pieces[-1]
+
+
+@functools.cache
+def _execute_calls(calls: tuple[tuple[str, int], ...]) -> str:
+    """The EXECUTEs of the named statements, each with its count of values, in one text."""
+    return "; ".join(f"EXECUTE {name}({', '.join(['%s'] * count)})" if count
+                     else f"EXECUTE {name}" for name, count in calls)
+
+
+class _Prepared:
+    """Which of the move's statements the server holds prepared for one psycopg connection.
+
+    PREPARE outlives the transaction it is sent in (a rollback keeps it), and lasts as long as
+    the server's session; a pooled connection keeps it from one holder to the next. So the set
+    is kept on the psycopg connection itself, and a statement not in it is prepared in the
+    same message as its first EXECUTE. After a database error in one of these messages the
+    set is not trusted: the next move asks the server which it holds and drops them, and
+    starts again from none (two round trips, once)."""
+
+    ATTRIBUTE = "_chudopoly_prepared"
+
+    @classmethod
+    def missing(cls, conn: BaseDatabaseWrapper, calls: tuple[tuple[str, int], ...]
+                ) -> tuple[list[str], Any]:
+        """Which of these statements the connection has not prepared, and the psycopg
+        connection whose set holds them once sent."""
+        raw = conn.connection
+        held = getattr(raw, cls.ATTRIBUTE, cls)  # the class itself: a connection never seen
+        if held is cls or held is None:
+            if held is None:  # unknown since an error: forget what the server has of ours
+                cls._deallocate_ours(conn)
+            held = set()
+            setattr(raw, cls.ATTRIBUTE, held)
+        return [name for name, _ in calls if name not in held], raw
+
+    @classmethod
+    def sent(cls, raw: Any, names: Sequence[str]) -> None:
+        getattr(raw, cls.ATTRIBUTE).update(names)
+
+    @classmethod
+    def unknown(cls, raw: Any) -> None:
+        setattr(raw, cls.ATTRIBUTE, None)
+
+    @staticmethod
+    def _deallocate_ours(conn: BaseDatabaseWrapper) -> None:
+        with conn.cursor() as cursor:
+            cursor.execute("SELECT name FROM pg_prepared_statements "
+                           "WHERE starts_with(name, 'chudopoly_')")
+            names = [row[0] for row in cursor.fetchall()]
+            if names:
+                cursor.execute("; ".join(f"DEALLOCATE {name}" for name in names))
+
+
+def _execute_prepared(conn: BaseDatabaseWrapper, cursor: Any, stmts: _Statements,
+                      calls: tuple[tuple[str, int], ...], params: list[Any], *, first: bool,
+                      tail: str = "") -> int:
+    """EXECUTE the named prepared statements (each with its count of values) in one message,
+    preparing first any this connection has not prepared; `first`: the transaction's first
+    statement (its BEGIN rides along, `_execute_first`). Returns how many results precede the
+    first EXECUTE's (the PREPAREs')."""
+    missing, raw = _Prepared.missing(conn, calls)
+    sql = _execute_calls(calls) + tail
+    if missing:
+        sql = "".join(f"PREPARE {name} AS {stmts.definitions[name]}; " for name in missing) + sql
+    try:
+        if first:
+            _execute_first(conn, cursor, sql, params)
+        else:
+            cursor.execute(sql, params)
+    except Exception:
+        _Prepared.unknown(raw)
+        raise
+    if missing:
+        _Prepared.sent(raw, missing)
+    return len(missing)
 
 
 def _select_list(model: type[Model], alias: str) -> str:
@@ -173,7 +270,11 @@ def lock_game_and_table(game_id: int) -> tuple[Game, tuple[Seat, ...]] | None:
     conn, stmts = _statements()
     with conn.cursor() as cursor:
         if stmts.batched:
-            _execute_first(conn, cursor, stmts.lock_and_seats, [game_id, game_id])
+            skip = _execute_prepared(conn, cursor, stmts,
+                                     (("chudopoly_lock", 1), ("chudopoly_seats", 1)),
+                                     [game_id, game_id], first=True)
+            for _ in range(skip):  # past the PREPAREs' empty results
+                cursor.nextset()
             row = cursor.fetchone()
             cursor.nextset()
         else:
@@ -234,11 +335,13 @@ def save_move(game: Game, *, commit: bool = False) -> None:
     params = [value for row in pending for value in row]
     params.extend(save(getattr(game, attname)) for attname, save in stmts.move_savers)
     params.append(game.pk)
-    sql = stmts.logged_update(len(pending))
-    if commit and stmts.batched and _outermost_atomic(conn):
-        sql += "; COMMIT"
+    tail = "; COMMIT" if commit and stmts.batched and _outermost_atomic(conn) else ""
     with conn.cursor() as cursor:
-        cursor.execute(sql, params)
+        if stmts.batched:
+            _execute_prepared(conn, cursor, stmts, ((stmts.save_name(len(pending)), len(params)),),
+                              params, first=False, tail=tail)
+        else:
+            cursor.execute(stmts.logged_update(len(pending)) + tail, params)
 
 
 def _outermost_atomic(conn: BaseDatabaseWrapper) -> bool:

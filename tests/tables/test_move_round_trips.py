@@ -1,7 +1,7 @@
 """A move's statements (games/platform/moverows.py): on PostgreSQL the BEGIN, the lock and the
-seats go in one round trip and the log rows, the game row's update and the COMMIT in another;
-on either database every engine action of a move is logged, and the ladder reads a finished
-game's whole log."""
+seats go in one round trip and the log rows, the game row's update and the COMMIT in another,
+each statement prepared on the server once per connection; on either database every engine
+action of a move is logged, and the ladder reads a finished game's whole log."""
 
 from __future__ import annotations
 
@@ -41,9 +41,19 @@ def _statements_of_one_move(game: Game) -> list[str]:
 def test_a_move_makes_two_round_trips_the_lock_with_the_seats_and_the_save_with_the_log(
         alice: Viewer) -> None:
     lock, save = _statements_of_one_move(play_one(started_game(alice, bots=1)))
-    assert "FOR UPDATE" in lock and '"games_seat"' in lock
-    assert save.startswith("WITH") and '"games_gameaction"' in save
-    assert 'UPDATE "games_game"' in save
+    assert lock.startswith("EXECUTE chudopoly_lock(") and "EXECUTE chudopoly_seats(" in lock
+    assert save.startswith("EXECUTE chudopoly_save_1(")
+    prepared = _prepared_on_the_server()
+    assert "FOR UPDATE" in prepared["chudopoly_lock"]
+    assert '"games_seat"' in prepared["chudopoly_seats"]
+    assert 'AS WITH logged AS (INSERT INTO "games_gameaction"' in prepared["chudopoly_save_1"]
+    assert 'UPDATE "games_game"' in prepared["chudopoly_save_1"]
+
+
+def _prepared_on_the_server() -> dict[str, str]:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT name, statement FROM pg_prepared_statements")
+        return dict(cursor.fetchall())
 
 
 def test_the_lock_brings_the_tables_seats_in_lobby_order(alice: Viewer) -> None:
@@ -132,8 +142,8 @@ def test_a_move_on_its_own_sends_begin_with_the_lock_and_commit_with_the_save(
         services.table_move(game_id=game.pk, seat=seat, expected_version=game.version,
                             action=ENGINE.legal_actions(game.state, seat)[0])
     assert len(sent) == 2, sent
-    assert sent[0].startswith('"BEGIN; SELECT') and "FOR UPDATE" in sent[0]
-    assert 'UPDATE "games_game"' in sent[1] and sent[1].endswith('; COMMIT"')
+    assert sent[0].startswith('"BEGIN; ') and "EXECUTE chudopoly_lock(" in sent[0]
+    assert "EXECUTE chudopoly_save_1(" in sent[1] and sent[1].endswith('; COMMIT"')
     # Committed, and the table heard of it after the commit, as from atomic's own.
     assert connection.connection.pgconn.transaction_status == 0  # idle
     assert Game.objects.get(pk=game.pk).version == game.version + 1
@@ -148,8 +158,81 @@ def test_a_refused_move_on_its_own_rolls_back_what_began_with_the_lock(alice: Vi
     with _messages_sent() as sent, pytest.raises(services.ActionRefused):
         services.table_move(game_id=game.pk, seat=seat, expected_version=game.version,
                             action={"type": "discard", "cards": [999]})
-    assert sent[0].startswith('"BEGIN; SELECT') and sent[-1] == '"ROLLBACK"'
+    assert sent[0].startswith('"BEGIN; ') and sent[-1] == '"ROLLBACK"'
     assert connection.connection.pgconn.transaction_status == 0
     assert not connection.in_atomic_block
     assert Game.objects.get(pk=game.pk).version == game.version
     assert not GameAction.objects.filter(game=game).exists()
+
+
+def _next_move(game: Game) -> dict[str, Any]:
+    """table_move's arguments for a legal move in the game as it stands."""
+    game = Game.objects.get(pk=game.pk)
+    seat = ENGINE.to_decide(game.state)[0]
+    return {"game_id": game.pk, "seat": seat, "expected_version": game.version,
+            "action": ENGINE.legal_actions(game.state, seat)[0]}
+
+
+def _version(game: Game) -> int:
+    return Game.objects.get(pk=game.pk).version
+
+
+@on_postgresql
+@pytest.mark.django_db(transaction=True)
+def test_a_connection_prepares_each_statement_once_even_across_a_rolled_back_move(
+        alice: Viewer, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(broadcast, "_deliver", lambda code, message: None)
+    game = started_game(alice, bots=1)
+    start = _version(game)
+    move = _next_move(game)
+    connection.close()
+    connection.close_pool()  # a new server session: nothing prepared yet
+    with _messages_sent() as first:
+        services.table_move(**move)
+    with pytest.raises(services.ActionRefused):
+        services.table_move(**{**_next_move(game), "action": {"type": "discard",
+                                                              "cards": [999]}})
+    move = _next_move(game)
+    with _messages_sent() as second:
+        services.table_move(**move)
+    assert len(first) == 2 and "PREPARE chudopoly_lock AS SELECT" in first[0], first
+    assert "PREPARE chudopoly_save_1 AS WITH" in first[1]
+    assert len(second) == 2 and not any("PREPARE" in message for message in second), second
+    assert _version(game) == start + 2
+
+
+@on_postgresql
+@pytest.mark.django_db(transaction=True)
+def test_after_the_server_forgot_the_statements_one_move_fails_and_the_next_prepares_them_again(
+        alice: Viewer, monkeypatch: pytest.MonkeyPatch) -> None:
+    from django.db import DatabaseError
+
+    monkeypatch.setattr(broadcast, "_deliver", lambda code, message: None)
+    game = started_game(alice, bots=1)
+    start = _version(game)
+    services.table_move(**_next_move(game))
+    with connection.cursor() as cursor:
+        cursor.execute("DEALLOCATE ALL")
+    with pytest.raises(DatabaseError, match="chudopoly_lock"):
+        services.table_move(**_next_move(game))
+    services.table_move(**_next_move(game))
+    assert _version(game) == start + 2
+    assert set(_prepared_on_the_server()) == {"chudopoly_lock", "chudopoly_seats",
+                                              "chudopoly_save_1"}
+
+
+@on_postgresql
+@pytest.mark.django_db(transaction=True)
+def test_after_an_error_the_statements_the_server_holds_are_dropped_and_prepared_anew(
+        alice: Viewer, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(broadcast, "_deliver", lambda code, message: None)
+    game = started_game(alice, bots=1)
+    start = _version(game)
+    services.table_move(**_next_move(game))
+    move = _next_move(game)
+    moverows._Prepared.unknown(connection.connection)  # as an error in a move's message leaves it
+    with _messages_sent() as sent:
+        services.table_move(**move)
+    assert any(message.startswith('"DEALLOCATE chudopoly_') for message in sent), sent
+    assert any("PREPARE chudopoly_lock AS" in message for message in sent), sent
+    assert _version(game) == start + 2
