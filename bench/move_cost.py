@@ -11,7 +11,9 @@ forms its last push showed (bench/liveplay.py's scripted player) and sends it as
 the mover's handler pushes the table's other three sockets (all in one process, as live:
 games/platform/table_sockets.py), and the group message is then handed to them as the event
 loop would (dropped there, already shown). Per move it prints the CPU time of that whole
-cycle (the mover's frame, the move, four pushes) and the database queries it made.
+cycle (the mover's frame, the move, four pushes) and the database queries it made; on
+PostgreSQL also the CPU its server process spent (read from /proc: the server runs here) and
+the WAL written.
 
 This is the part of `bench/live_latency.py`'s "web CPU per move" that our code controls;
 Daphne, the event loop and the channel layer come on top (docs/performance.md).
