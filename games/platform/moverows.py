@@ -340,8 +340,8 @@ def save_move(game: Game, *, commit: bool = False) -> None:
         if stmts.batched:
             _execute_prepared(conn, cursor, stmts, ((stmts.save_name(len(pending)), len(params)),),
                               params, first=False, tail=tail)
-        else:
-            cursor.execute(stmts.logged_update(len(pending)) + tail, params)
+        else:  # SQLite, or server-side binding: the save alone, as `atomic` commits apart
+            cursor.execute(stmts.logged_update(len(pending)), params)
 
 
 def _outermost_atomic(conn: BaseDatabaseWrapper) -> bool:

@@ -177,12 +177,18 @@ def _version(game: Game) -> int:
     return Game.objects.get(pk=game.pk).version
 
 
+@pytest.fixture
+def quiet_game(alice: Viewer, monkeypatch: pytest.MonkeyPatch) -> Game:
+    """A started game whose moves tell no table (no event loop here to hear them)."""
+    monkeypatch.setattr(broadcast, "_deliver", lambda code, message: None)
+    return started_game(alice, bots=1)
+
+
 @on_postgresql
 @pytest.mark.django_db(transaction=True)
 def test_a_connection_prepares_each_statement_once_even_across_a_rolled_back_move(
-        alice: Viewer, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(broadcast, "_deliver", lambda code, message: None)
-    game = started_game(alice, bots=1)
+        quiet_game: Game) -> None:
+    game = quiet_game
     start = _version(game)
     move = _next_move(game)
     connection.close()
@@ -204,11 +210,10 @@ def test_a_connection_prepares_each_statement_once_even_across_a_rolled_back_mov
 @on_postgresql
 @pytest.mark.django_db(transaction=True)
 def test_after_the_server_forgot_the_statements_one_move_fails_and_the_next_prepares_them_again(
-        alice: Viewer, monkeypatch: pytest.MonkeyPatch) -> None:
+        quiet_game: Game) -> None:
     from django.db import DatabaseError
 
-    monkeypatch.setattr(broadcast, "_deliver", lambda code, message: None)
-    game = started_game(alice, bots=1)
+    game = quiet_game
     start = _version(game)
     services.table_move(**_next_move(game))
     with connection.cursor() as cursor:
@@ -224,9 +229,8 @@ def test_after_the_server_forgot_the_statements_one_move_fails_and_the_next_prep
 @on_postgresql
 @pytest.mark.django_db(transaction=True)
 def test_after_an_error_the_statements_the_server_holds_are_dropped_and_prepared_anew(
-        alice: Viewer, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(broadcast, "_deliver", lambda code, message: None)
-    game = started_game(alice, bots=1)
+        quiet_game: Game) -> None:
+    game = quiet_game
     start = _version(game)
     services.table_move(**_next_move(game))
     move = _next_move(game)
