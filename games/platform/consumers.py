@@ -16,6 +16,7 @@ from urllib.parse import parse_qs
 from asgiref.sync import SyncToAsync, async_to_sync
 from channels.consumer import get_handler_name
 from channels.db import DatabaseSyncToAsync
+from channels.exceptions import StopConsumer
 from channels.generic.websocket import WebsocketConsumer
 from django.conf import settings
 from django.db.models import Subquery
@@ -149,24 +150,36 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
         self._asgi_send = send  # the server's own send, for _send_soon
         await super().__call__(scope, receive, send)
 
+    @property
+    def base_send(self) -> Callable[[dict[str, Any]], None]:
+        """Where SyncConsumer.send puts every frame: _send_soon. Made on each call, not kept
+        as an attribute: a bound method kept on its own object is a reference cycle, and the
+        consumer would wait for the collector when it closes (see websocket_disconnect)."""
+        return self._send_soon
+
+    @base_send.setter
+    def base_send(self, send: Callable[[dict[str, Any]], Any]) -> None:
+        """Channels' __call__ sets its own wrapper of the server's send here; _send_soon
+        writes with the server's send itself (_asgi_send)."""
+
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Handle one message on the process's table lane (one thread, first come first
         served). SQLite (one writer at a time) keeps the thread every sync consumer of the
         process shares by default."""
         self.heard()  # the heartbeat waits for a quiet spell (games/platform/heartbeat.py)
         self.loop = asyncio.get_running_loop()
-        if hasattr(self, "_asgi_send"):
-            self.base_send = self._send_soon
         kind = message.get("type")
         if kind == "table.update" and self._left_to_others(message):
             return  # not worth a thread (see table_update)
         if settings.DATABASES["default"]["ENGINE"].endswith("sqlite3"):
             await DatabaseSyncToAsync(self._handle)(message)  # the shared thread
-            return
-        # The lane keeps its database connection from handler to handler
-        # (chudopoly_site/held_connection.py), so not DatabaseSyncToAsync's.
-        await SyncToAsync(self._handle_holding_connection, thread_sensitive=False,
-                          executor=_TABLE_LANE)(message)
+        else:
+            # The lane keeps its database connection from handler to handler
+            # (chudopoly_site/held_connection.py), so not DatabaseSyncToAsync's.
+            await SyncToAsync(self._handle_holding_connection, thread_sensitive=False,
+                              executor=_TABLE_LANE)(message)
+        if kind == "websocket.disconnect":
+            raise StopConsumer  # here on the loop, not in the thread: see websocket_disconnect
 
     def _handle_holding_connection(self, message: dict[str, Any]) -> None:
         held_connection.ready()
@@ -243,6 +256,18 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
     def table_watchers(self, event: dict[str, Any]) -> None:
         self.send(text_data=render_to_string("games/_watchers.html",
                                              {"watchers": event.get("count", 0), "oob": True}))
+
+    def websocket_disconnect(self, message: dict[str, Any]) -> None:
+        """Channels' own raises StopConsumer here, on the handler thread. The exception then
+        crosses SyncToAsync, whose future and frames hold it in a reference cycle with this
+        consumer and everything it keeps (what it sent, its memos, its snapshot): all of it
+        waited for the collector's next full pass, which after a few hundred sockets had
+        closed stopped every socket of the process for 400 ms and more
+        (docs/performance.md). Raised by dispatch on the event loop, it dies with its frames
+        and the consumer is freed as it closes."""
+        for group in self.groups:
+            async_to_sync(self.channel_layer.group_discard)(group, self.channel_name)
+        self.disconnect(message["code"])
 
     def disconnect(self, code: int) -> None:
         if hasattr(self, "table"):

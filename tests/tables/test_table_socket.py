@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
+import gc
 import json
 import re
+import weakref
 from typing import Any
 
 import pytest
@@ -578,3 +581,35 @@ async def test_after_a_move_a_seat_is_sent_only_the_changed_panels_and_the_new_l
         full_log_for += len(lines) == presenters.LOG_LINES
     assert styles == {"afterbegin", "outerHTML", "delete"}  # lines added, aged, dropped
     await comm.disconnect()
+
+
+async def test_a_closed_socket_is_freed_as_it_closes_not_left_to_the_garbage_collector(
+        alice: Viewer, bob: Viewer, carol: Viewer) -> None:
+    """Whatever a socket kept (what it sent, its memos, its snapshot) goes when it closes: left
+    in a reference cycle, it waited for the collector's full pass, which then stopped every
+    socket of the process to free hundreds of closed ones at once."""
+    from games.platform.table_sockets import table_sockets
+
+    game, sockets, action = await mover_other_and_watcher(alice, bob, carol)
+    await sockets[0].send_to(text_data=json.dumps({
+        "kind": "act", "action": json.dumps(action), "expected_version": "0",
+        "HEADERS": {"HX-Request": "true"}}))
+    for comm in sockets:
+        await frames(comm)
+    consumers = [weakref.ref(c) for c in table_sockets.others(game.table.pk, None)]
+    assert len(consumers) == 3
+    # Loading a template the first time leaves a cycle behind (Django's loader keeps the miss
+    # of each other engine, traceback and all): gone before the sockets close.
+    gc.collect()
+    gc.disable()
+    try:
+        for comm in sockets:
+            await comm.disconnect()
+        # The handler's thread lets go of its last message a moment after answering it.
+        for _ in range(50):
+            if all(ref() is None for ref in consumers):
+                break
+            await asyncio.sleep(0.01)
+        assert [ref() for ref in consumers] == [None, None, None]
+    finally:
+        gc.enable()
