@@ -68,7 +68,6 @@ def _run(socket: _Socket, *others: _Socket, handler: str = "test.burst") -> int:
         loop.call_soon_threadsafe = counted  # type: ignore[method-assign]
         for each in (socket, *others):
             each.loop = loop
-            each.base_send = each._send_soon  # type: ignore[method-assign]
         await loop.run_in_executor(None, socket._handle, {"type": handler})
         for _ in range(5):
             await asyncio.sleep(0)
