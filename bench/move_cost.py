@@ -52,7 +52,10 @@ class Socket:
         # The mover's group message goes where every other delivery goes here (`run` patches
         # broadcast._deliver), not to an event loop this script does not have.
         self.consumer._deliver_soon = _deliver_now  # type: ignore[method-assign]
+        # Every frame goes through _send_soon (the consumer's base_send returns it); older
+        # code, run with this script to compare, sent through base_send itself.
         self.consumer._send_soon = self._take  # type: ignore[method-assign]
+        self.consumer.base_send = self._take  # type: ignore[method-assign]
         self.consumer._handle({"type": "websocket.connect"})
         self.read()
 
