@@ -361,6 +361,60 @@
     }
   });
 
+  // --- a press survives a push ------------------------------------------------------------
+  // A push that replaced the panel under a pressed button (another seat moved while this
+  // player's finger was down) would swap the button for a copy between press and release, and
+  // the browser sends the click to neither: the tap does nothing. So while a button that sends
+  // a move is pressed, the swaps of the region holding it, and of the version and decision
+  // token the move goes with, wait until the tap has been handled. The move then goes out
+  // from what the player saw; the server applies it if this seat's own decision has not
+  // changed meanwhile, and says why not if it has.
+  var TOKENS = { "table-version": true, "table-decision": true };
+  var pressed = null;   // the move's button under a pointer that is down
+  var waiting = {};     // id -> the newest swap held back for it
+  var letGo = null;
+  root.addEventListener("pointerdown", function (evt) {
+    var button = evt.target.closest && evt.target.closest("button");
+    pressed = button && button.form && button.form.hasAttribute("ws-send") ? button : null;
+  }, true);
+  document.body.addEventListener("htmx:oobBeforeSwap", function (evt) {
+    var target = evt.detail.target;
+    // Only a swap of the whole element by its id (hx-swap-oob="true") is held: what comes in
+    // later is then that element, whole and newest.
+    var fresh = evt.detail.fragment && evt.detail.fragment.firstElementChild;
+    if (!pressed || !fresh || !target.id || fresh.id !== target.id) { return; }
+    if (!TOKENS[target.id] && !target.contains(pressed)) { return; }
+    evt.detail.shouldSwap = false;
+    waiting[target.id] = fresh;
+  });
+  function release() {
+    clearTimeout(letGo);
+    pressed = null;
+    var ids = Object.keys(waiting);
+    if (!ids.length) { return; }
+    var held = waiting;
+    waiting = {};
+    // The page's after-push work (focus, half-made choices, announcements) runs as for a push.
+    document.body.dispatchEvent(new CustomEvent("htmx:wsBeforeMessage"));
+    ids.forEach(function (id) {
+      var old = document.getElementById(id);
+      if (!old) { return; }
+      old.replaceWith(held[id]);
+      window.htmx.process(held[id]);
+    });
+    document.body.dispatchEvent(new CustomEvent("htmx:wsAfterMessage"));
+  }
+  function releaseIn(ms) {
+    if (!pressed) { return; }
+    clearTimeout(letGo);
+    letGo = setTimeout(release, ms);
+  }
+  // The click (and the move it sends) is handled before a timer set as it starts; a press let
+  // go without a click (dragged off the button) lets the swaps through a little later.
+  document.addEventListener("click", function () { releaseIn(0); }, true);
+  window.addEventListener("pointerup", function () { releaseIn(400); }, true);
+  window.addEventListener("pointercancel", function () { releaseIn(0); }, true);
+
   // --- keyboard: Escape closes what is open -------------------------------------------------
   document.addEventListener("keydown", function (evt) {
     if (evt.key !== "Escape") { return; }
