@@ -17,14 +17,14 @@ from ui_helpers import (
     settle,
     shot,
     sign_in,
+    two_guest_game,
     wait_version_change,
 )
 
 from games.boardroom.engine import scenario
-from games.platform import services
 from games.platform.clocks import next_deadlines
 from games.platform.interface import get_game
-from games.platform.models import Game, Seat
+from games.platform.models import Game
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -43,18 +43,13 @@ def _look(page: Any, axe: Path, artifacts: Path, name: str) -> None:
 def _online_table(ann: Any, bea: Any) -> tuple[Game, int, int]:
     """Ann's table, Bea joined, started; Ann stands on a free Pancake Kiosk, Bea holds River Port
     (and Ann, Juice Stand: each has something to trade)."""
-    table = services.table_create(viewer=ann, name="Ann", ruleset_spec={}, max_seats=2,
-                                  game_kind="boardroom")
-    services.seat_join(table_id=table.pk, viewer=bea, name="Bea")
-    game = services.game_start(table_id=table.pk, viewer=ann)
-    seats = {s.name: s.game_seat for s in Seat.objects.filter(table_id=table.pk)}
-    a, b = seats["Ann"], seats["Bea"]
+    game, a, b = two_guest_game("boardroom", ann, bea, "Bea")
     state = scenario(seats=2, order=[a, b], bots=[False, False], turn=a, phase="buy",
                      pos={a: 3, b: 5}, owners={15: b, 4: a})
     state["dice"] = [1, 2]  # the roll that brought Ann here
     state["version"] = game.version
     game.state = state
-    game.deadlines = next_deadlines(ENGINE, state, table, {})
+    game.deadlines = next_deadlines(ENGINE, state, game.table, {})
     game.save()
     return game, a, b
 

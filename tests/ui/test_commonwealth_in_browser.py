@@ -18,11 +18,19 @@ from typing import Any
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
-from ui_helpers import check_axe, check_layout, guest, off_loop, settle, shot, sign_in
+from ui_helpers import (
+    check_axe,
+    check_layout,
+    guest,
+    off_loop,
+    settle,
+    shot,
+    sign_in,
+    two_guest_game,
+)
 
 from games.commonwealth.engine import scenario
-from games.platform import services
-from games.platform.models import Game, Seat
+from games.platform.models import Game
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 from page_weight import BUDGET, weigh
@@ -199,12 +207,7 @@ def test_commonwealth_against_a_bot_to_the_end_by_clicking(
 
 
 def _two_guests(ann: Any, ben: Any) -> tuple[Game, int, int]:
-    table = services.table_create(viewer=ann, name="Ann", ruleset_spec={}, max_seats=2,
-                                  game_kind="commonwealth")
-    services.seat_join(table_id=table.pk, viewer=ben, name="Ben")
-    game = services.game_start(table_id=table.pk, viewer=ann)
-    seats = {s.name: s.game_seat for s in Seat.objects.filter(table_id=table.pk)}
-    a, b = seats["Ann"], seats["Ben"]
+    game, a, b = two_guest_game("commonwealth", ann, ben, "Ben")
     # A few rounds in: Ann manages both brown projects, Ben has saved some cash; it is Ben's
     # turn, so Ann's offer is made while she is not the one deciding.
     state = scenario(seats=2, turn=b, cash={a: 10, b: 80}, managers={0: a, 1: a},

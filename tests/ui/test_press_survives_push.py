@@ -10,11 +10,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from ui_helpers import guest, off_loop, settle, sign_in
+from ui_helpers import act, guest, off_loop, settle, sign_in, two_guest_game
 
 from games.commonwealth.engine import scenario
-from games.platform import services
-from games.platform.models import Game, Seat
+from games.platform.models import Game
 
 pytestmark = [pytest.mark.browser]
 
@@ -22,12 +21,7 @@ GIVE_5 = '#decision .amount-choice:text-is("Give 5")'
 
 
 def _both_owe_a_gift(ann: Any, ben: Any) -> tuple[Game, int, int]:
-    table = services.table_create(viewer=ann, name="Ann", ruleset_spec={}, max_seats=2,
-                                  game_kind="commonwealth")
-    services.seat_join(table_id=table.pk, viewer=ben, name="Ben")
-    game = services.game_start(table_id=table.pk, viewer=ann)
-    seats = {s.name: s.game_seat for s in Seat.objects.filter(table_id=table.pk)}
-    a, b = seats["Ann"], seats["Ben"]
+    game, a, b = two_guest_game("commonwealth", ann, ben, "Ben")
     # Ann has just passed GO: everyone collected their wage and owes the Fund a gift.
     state = scenario(seats=2, turn=a, cash={a: 60, b: 60}, pos={a: 2},
                      step={"kind": "donate", "owed": [a, b]}, agenda=[{"t": "land"}])
@@ -35,16 +29,6 @@ def _both_owe_a_gift(ann: Any, ben: Any) -> tuple[Game, int, int]:
     game.state = state
     game.save(update_fields=["state"])
     return game, a, b
-
-
-def _ben_gives(game: Game, b: int) -> None:
-    def give() -> None:
-        version = Game.objects.get(pk=game.pk).version
-        services.table_apply_action(game_id=game.pk, seat=b, action={"type": "donate",
-                                                                     "amount": 10},
-                                    expected_version=version)
-
-    off_loop(give)
 
 
 def _log_says(page: Any, text: str) -> None:
@@ -75,7 +59,7 @@ def test_a_tap_lands_though_another_seats_move_arrives_while_the_finger_is_down(
     before = phone.locator("#table-version").input_value()
 
     pressed = _press(phone)
-    _ben_gives(game, b)
+    act(game, b, {"type": "donate", "amount": 10})
     _log_says(phone, "received 10 as a GO donation")
     # The log moved on; the panel under the finger, and the version the move goes with, wait.
     assert pressed.evaluate("el => el.isConnected")
@@ -99,7 +83,7 @@ def test_a_press_let_go_off_the_button_lets_the_held_push_in(
     _open_table(phone, live_server_url, game, ann)
 
     _press(phone)
-    _ben_gives(game, b)
+    act(game, b, {"type": "donate", "amount": 10})
     _log_says(phone, "received 10 as a GO donation")
     phone.mouse.move(5, 5)  # dragged off: no click
     phone.mouse.up()

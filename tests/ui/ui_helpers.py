@@ -61,6 +61,18 @@ def prepared_game(viewer: Viewer, **kwargs: Any) -> tuple[Game, int]:
     return off_loop(_prepared_game, viewer, **kwargs)
 
 
+def two_guest_game(game_kind: str, ann: Viewer, other: Viewer,
+                   other_name: str) -> tuple[Game, int, int]:
+    """Ann's two-seat table of `game_kind`, the other guest joined, started: the game and
+    the two guests' engine seats. Call off the loop (off_loop)."""
+    table = services.table_create(viewer=ann, name="Ann", ruleset_spec={}, max_seats=2,
+                                  game_kind=game_kind)
+    services.seat_join(table_id=table.pk, viewer=other, name=other_name)
+    game = services.game_start(table_id=table.pk, viewer=ann)
+    seats = {s.name: s.game_seat for s in Seat.objects.filter(table_id=table.pk)}
+    return game, seats["Ann"], seats[other_name]
+
+
 def open_table(viewer: Viewer, *, bots: int = 1, preset: str = "chudopoly") -> Table:
     def make() -> Table:
         table = services.table_create(viewer=viewer, name="Ava", ruleset_spec={"preset": preset})
