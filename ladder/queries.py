@@ -8,7 +8,7 @@ from datetime import datetime
 from typing import Any
 
 from django.core.paginator import Page, Paginator
-from django.db.models import Count, Q, QuerySet
+from django.db.models import BooleanField, Case, Count, Q, QuerySet, Value, When
 from django.urls import reverse
 from django.utils import timezone
 
@@ -33,20 +33,43 @@ def leaderboard_url(game_kind: str, preset: str) -> str:
 
 
 def leaderboard_queryset(ladder: str, game_kind: str | None = None) -> QuerySet[Rating]:
+    """Everyone with a rated game on this ladder: first the ranked players (at least
+    LEADERBOARD_MIN_GAMES rated games), then the provisional ones, each part by rating. A new
+    ladder is not an empty board: its first players show, unranked, rating with "?"."""
     return (Rating.objects.filter(game_kind=game_kind or default_game(), ladder=ladder,
-                                  games__gte=LEADERBOARD_MIN_GAMES)
-            .select_related("user", "user__profile").order_by("-rating", "user_id"))
+                                  games__gte=1)
+            .annotate(ranked=Case(When(games__gte=LEADERBOARD_MIN_GAMES, then=Value(True)),
+                                  default=Value(False), output_field=BooleanField()))
+            .select_related("user", "user__profile").order_by("-ranked", "-rating", "user_id"))
+
+
+def _ahead(rating: Rating) -> Q:
+    return Q(rating__gt=rating.rating) | Q(rating=rating.rating, user_id__lt=rating.user_id)
 
 
 def rank_of(rating: Rating | None) -> int | None:
-    """1-based leaderboard rank, or None while the player has too few games to be listed."""
+    """1-based leaderboard rank, or None while the player has too few games to be ranked."""
     if rating is None or rating.games < LEADERBOARD_MIN_GAMES:
         return None
     ahead = (Rating.objects.filter(game_kind=rating.game_kind, ladder=rating.ladder,
                                    games__gte=LEADERBOARD_MIN_GAMES)
-             .filter(Q(rating__gt=rating.rating)
-                     | Q(rating=rating.rating, user_id__lt=rating.user_id)).count())
+             .filter(_ahead(rating)).count())
     return ahead + 1
+
+
+def position_of(rating: Rating | None) -> int | None:
+    """1-based row of the leaderboard's list (the ranked players, then the provisional ones),
+    or None for a player with no rated game there."""
+    if rating is None or rating.games < 1:
+        return None
+    rank = rank_of(rating)
+    if rank is not None:
+        return rank
+    board = Rating.objects.filter(game_kind=rating.game_kind, ladder=rating.ladder)
+    ranked = board.filter(games__gte=LEADERBOARD_MIN_GAMES).count()
+    ahead = (board.filter(games__gte=1, games__lt=LEADERBOARD_MIN_GAMES)
+             .filter(_ahead(rating)).count())
+    return ranked + ahead + 1
 
 
 def leaderboard_page(ladder: str, page_number: Any,
@@ -58,6 +81,7 @@ def leaderboard_page(ladder: str, page_number: Any,
 
 
 def page_of_rank(rank: int) -> int:
+    """The leaderboard page of a rank (or of a provisional player's row, `position_of`)."""
     return (rank - 1) // LEADERBOARD_PAGE + 1
 
 

@@ -67,16 +67,19 @@ def leaderboard(request: HttpRequest, preset: str, game_kind: str | None = None)
     name = _ladder_name(preset, game_kind)
     game_kind = game_kind or default_game()
     mine = None
-    my_rank = None
+    my_rank = my_position = None
     if request.user.is_authenticated:
         mine = Rating.objects.filter(user=request.user, game_kind=game_kind,
                                      ladder=preset).first()
         my_rank = queries.rank_of(mine)
+        my_position = queries.position_of(mine)
     page_number = request.GET.get("page")
-    if page_number is None and my_rank is not None and request.GET.get("me"):
-        page_number = queries.page_of_rank(my_rank)
-    page, first_rank = queries.leaderboard_page(preset, page_number, game_kind)
-    rows = [{"rank": first_rank + i, "rating": r,
+    if page_number is None and my_position is not None and request.GET.get("me"):
+        page_number = queries.page_of_rank(my_position)
+    page, first_row = queries.leaderboard_page(preset, page_number, game_kind)
+    # Ranked rows carry their rank; provisional rows (too few rated games) come after them,
+    # unranked, in a part of their own.
+    rows = [{"rank": first_row + i if r.ranked else None, "rating": r,
              "name": (getattr(getattr(r.user, "profile", None), "display_name", "")
                       or r.user.get_username()),
              "is_me": mine is not None and r.pk == mine.pk}
@@ -84,7 +87,10 @@ def leaderboard(request: HttpRequest, preset: str, game_kind: str | None = None)
     on_page = any(row["is_me"] for row in rows)
     return render(request, "ladder/leaderboard.html", {
         "preset": preset, "ladder_name": name, "page": page, "rows": rows, "mine": mine,
-        "my_rank": my_rank, "my_page": queries.page_of_rank(my_rank) if my_rank else None,
+        "ranked_rows": [row for row in rows if row["rank"] is not None],
+        "provisional_rows": [row for row in rows if row["rank"] is None],
+        "my_rank": my_rank,
+        "my_page": queries.page_of_rank(my_position) if my_position else None,
         "mine_on_page": on_page, "ladders": services.ladders(game_kind),
         # Every ladder of every game, this one marked.
         "tabs": [(services.ladder_anchor(kind, key), services.ladder_title(kind, key),

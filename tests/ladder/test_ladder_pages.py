@@ -232,3 +232,46 @@ def test_the_match_link_goes_to_the_table_and_htmx_gets_a_client_redirect(alice,
     response = _client_for(bob).get(reverse("ladder:match_go", args=[theirs.pk]))
     assert response["Location"] == match.table.get_absolute_url()
     assert Table.objects.get(pk=match.table_id).status == Table.Status.PLAYING
+
+
+def test_a_new_ladder_lists_its_first_players_as_provisional_with_a_question_mark(
+        client: Client) -> None:
+    fresh = get_user_model().objects.create_user(username="fresh")
+    Rating.objects.create(user=fresh, ladder="chudopoly", rating=1512.2, games=2)
+    page = client.get(reverse("ladder:leaderboard", args=["chudopoly"])).content.decode()
+    provisional = page[page.index('id="provisional"'):]
+    assert "fewer than 5 rated games, not ranked yet" in provisional
+    assert ">fresh<" in provisional and "<td>1512?</td>" in provisional
+    assert 'id="rank-' not in page and "Nobody has" not in page
+
+
+def test_provisional_players_come_after_every_ranked_player_however_high_their_rating(
+        client: Client) -> None:
+    _players(2)
+    lucky = get_user_model().objects.create_user(username="lucky")
+    Rating.objects.create(user=lucky, ladder="chudopoly", rating=2600, games=1)
+    page = client.get(reverse("ladder:leaderboard", args=["chudopoly"])).content.decode()
+    assert page.index('id="rank-2"') < page.index('id="provisional"') < page.index(">lucky<")
+    index = client.get(reverse("ladder:index")).content.decode()
+    board = index[index.index('id="board-chudopoly"'):]
+    assert board.index(">p00<") < board.index(">p01<") < board.index(">lucky<")
+    assert '<li class="provisional"><a href="/accounts/u/lucky/">lucky</a> <strong>2600?' in board
+
+
+def test_a_ladder_nobody_has_played_says_so_and_offers_the_queue(client: Client) -> None:
+    page = client.get(reverse("ladder:leaderboard", args=["blitz"])).content.decode()
+    assert "Nobody has played a rated game on this ladder yet" in page
+    assert 'href="/ladder/play/?game=chudopoly">Play a ranked match</a> to be the first' in page
+
+
+def test_a_provisional_player_finds_their_row_on_a_later_page(client: Client) -> None:
+    _players(30)
+    me = get_user_model().objects.create_user(username="newbie")
+    Rating.objects.create(user=me, ladder="chudopoly", rating=1400, games=3)
+    client.force_login(me)
+    first = client.get(reverse("ladder:leaderboard", args=["chudopoly"])).content.decode()
+    assert "(provisional: ranked after 5 rated games; you have 3)" in first
+    assert 'href="?page=2">show my page' in first
+    mine = client.get(reverse("ladder:leaderboard", args=["chudopoly"]) + "?me=1")
+    assert '<tr class="is-me" aria-current="true">' in mine.content.decode()
+    assert queries.position_of(Rating.objects.get(user=me)) == 31
