@@ -14,6 +14,7 @@ from typing import Any
 
 from django.db.models import Q, QuerySet
 from django.http import HttpRequest
+from django.utils.crypto import salted_hmac
 
 GUEST_SESSION_KEY = "chudopoly_guest"
 GUEST_NAME_SESSION_KEY = "chudopoly_name"
@@ -50,6 +51,12 @@ class Viewer:
         if self.guest_key:
             q |= Q(guest_key=self.guest_key)
         return q & Q(is_bot=False)
+
+
+def identity_digest(viewer: Viewer) -> str:
+    """A keyed digest of who this browser is (its account or its guest key), to recognise it
+    later without storing the key: a guest key read from the database would be a seat."""
+    return salted_hmac("games.identity", viewer.author_key, algorithm="sha256").hexdigest()
 
 
 def new_guest_key() -> str:

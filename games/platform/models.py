@@ -94,6 +94,11 @@ class Seat(models.Model):
     move_token = models.CharField(max_length=64, null=True, blank=True,
                                   unique=True)
     move_token_expires = models.DateTimeField(null=True, blank=True)
+    # When the seat last moved to another device, and a keyed digest of the browser it moved
+    # from (identity.identity_digest: never the identity itself, a guest key is a credential),
+    # so that browser is told its seat moved instead of getting a private table's 404.
+    moved_at = models.DateTimeField(null=True, blank=True)
+    moved_from = models.CharField(max_length=64, null=True, blank=True)  # noqa: DJ001
     # The owner's auto move toggle (games with an engine `auto_move`): the site rolls and ends
     # their eligible turns on the workers. Kept here so a reload or a restart keeps it.
     auto_move = models.BooleanField(default=False)

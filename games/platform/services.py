@@ -21,7 +21,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from games.platform import abandoned, broadcast, clocks, moverows, scheduler
-from games.platform.identity import Viewer, call_sign_problem
+from games.platform.identity import Viewer, call_sign_problem, identity_digest
 from games.platform.interface import (
     GameEngine,
     IllegalAction,
@@ -1074,6 +1074,10 @@ def seat_move_claim(*, code: str, token: str, viewer: Viewer) -> Seat:
                              code="expired")
         if seat.table.seats.filter(viewer.seat_filter()).exclude(pk=seat.pk).exists():
             raise TableError("This browser already has a seat at that table.", code="has_seat")
+        # Remembered (as a digest) so the device it leaves is told where its seat went.
+        seat.moved_from = identity_digest(Viewer(user_id=seat.user_id,
+                                                 guest_key=seat.guest_key))
+        seat.moved_at = timezone.now()
         seat.user_id = viewer.user_id
         seat.guest_key = viewer.guest_key
         seat.away = False
@@ -1084,7 +1088,8 @@ def seat_move_claim(*, code: str, token: str, viewer: Viewer) -> Seat:
         seat.move_token = None
         seat.move_token_expires = None
         seat.save(update_fields=["user", "guest_key", "away", "away_reason", "connections",
-                                 "move_token", "move_token_expires"])
+                                 "move_token", "move_token_expires", "moved_at",
+                                 "moved_from"])
         # A game paused to be continued here goes on now, in this browser.
         _unpause_locked(seat.table)
         broadcast.seat_moved_on_commit(seat.table.code, seat.pk)

@@ -19,9 +19,15 @@ from games.platform.abandoned import bot_games_make_room
 from games.platform.forms import JoinForm, PlayBotsForm, TableForm
 from games.platform.identity import GUEST_NAME_SESSION_KEY, viewer_from_request
 from games.platform.interface import default_game, get_game, registered_games
-from games.platform.invites import INVITE_PARAM, TableHidden, table_for_visitor
+from games.platform.invites import (
+    INVITE_PARAM,
+    SeatMovedAway,
+    TableHidden,
+    seat_moved_away,
+    table_for_visitor,
+)
 from games.platform.lobby import public_tables
-from games.platform.models import Table
+from games.platform.models import Game, Seat, Table
 from games.platform.services import TableError
 from games.platform.watchers import watchers
 
@@ -32,13 +38,18 @@ def _invite_token(request: HttpRequest) -> str | None:
     return request.GET.get(INVITE_PARAM) or request.POST.get(INVITE_PARAM) or None
 
 
+def _visitor_table(request: HttpRequest, code: str) -> Table:
+    """The table at `code` if this browser may open it (games/platform/invites.py); raises
+    TableHidden (or its SeatMovedAway) otherwise, and a 429 page (invites.TooManyMisses,
+    chudopoly_site.middleware) after many misses."""
+    return table_for_visitor(services.normalize_code(code), viewer_from_request(request),
+                             _invite_token(request), client_address(request))
+
+
 def _get_table(request: HttpRequest, code: str) -> Table:
-    """The table at `code` if this browser may open it (games/platform/invites.py): a 404
-    otherwise, and a 429 page (invites.TooManyMisses, chudopoly_site.middleware) after many
-    misses."""
+    """The table at `code` if this browser may open it, else a 404."""
     try:
-        return table_for_visitor(services.normalize_code(code), viewer_from_request(request),
-                                 _invite_token(request), client_address(request))
+        return _visitor_table(request, code)
     except TableHidden:
         raise Http404("No table with that code") from None
 
@@ -171,8 +182,10 @@ def table_new(request: HttpRequest) -> HttpResponse:
 @require_GET
 def table_detail(request: HttpRequest, code: str) -> HttpResponse:
     try:
-        table = _get_table(request, code)
-    except Http404:
+        table = _visitor_table(request, code)
+    except SeatMovedAway as moved:
+        return _seat_moved_page(request, moved.table, moved.seat)
+    except TableHidden:
         # A mistyped invite code is an everyday mistake: the site's own page, not Django's
         # debug page, even with DEBUG on.
         return page_not_found(request)
@@ -191,11 +204,25 @@ def table_detail(request: HttpRequest, code: str) -> HttpResponse:
         "chat": presenters.render_chat(table, oob=False),
         "invite_url": request.build_absolute_uri(table.invite_path),
         "watchers": watchers(table.code),
+        # A public table opens for the browser a seat moved away from: it says so there.
+        "seat_moved": None if table.invite_token else seat_moved_away(table, viewer),
         **presenters.lobby_context(screen), **extra,
         # A game's own static files for its board (optional: `page_styles`, `page_scripts`).
         "game_styles": getattr(engine, "page_styles", ()),
         "game_scripts": getattr(engine, "page_scripts", ()),
     })
+
+
+def _seat_moved_page(request: HttpRequest, table: Table, seat: Seat) -> HttpResponse:
+    """The browser a seat moved away from: when it moved and how to bring it back (410: the
+    seat is gone from here, the table is not). Nothing of the game or the other device."""
+    game = services.current_game(table)
+    return render(request, "games/seat_moved.html", {
+        "table": table, "moved_at": seat.moved_at,
+        "continued": services.is_bot_game(table),
+        "running": game is not None and game.status == Game.Status.RUNNING,
+        "minutes": services.MOVE_LINK_MINUTES, "hours": services.CONTINUE_LINK_HOURS,
+    }, status=410)
 
 
 def _act(request: HttpRequest, code: str, fn, **kwargs) -> HttpResponse:
