@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from games.platform import charts as chart_drawing
 from games.platform.interface import IllegalAction, get_game, ladder_places
 from games.platform.models import Game, GameAction
 
@@ -122,6 +123,29 @@ def replay_frame(game: Game, *, step: int, seat: int | None, open_hands: bool,
                        lines=lines, result=result, placements=placements, broken_at=broken_at,
                        placings=placings, everyone_lost=everyone_lost,
                        can_open_hands=bool(hands) or "hand" in engine.view(state, 0))
+
+
+# A finished game's charts never change: kept per process (the seed tells a reused id apart).
+_CHARTS: dict[tuple[int, int], list[dict[str, Any]]] = {}
+CHARTS_KEPT = 64
+
+
+def game_charts(game: Game, actions: Sequence[GameAction] | None = None
+                ) -> list[dict[str, Any]]:
+    """The drawings of a finished game's charts over its turns (games/platform/charts.py),
+    read off a spectator's view after each move of the log."""
+    key = (game.pk, game.seed)
+    found = _CHARTS.get(key)
+    if found is None:
+        rows = game_actions(game) if actions is None else actions
+        names = [str(p.get("name", f"Seat {i + 1}")) for i, p in enumerate(game.players)]
+        found = [chart_drawing.drawing(chart) for chart in chart_drawing.game_charts(
+            get_game(game.game_kind), ruleset=game.ruleset, seats=game.seat_count,
+            seed=game.seed, actions=[(row.seat, row.action) for row in rows], names=names)]
+        if len(_CHARTS) >= CHARTS_KEPT:
+            _CHARTS.clear()
+        _CHARTS[key] = found
+    return found
 
 
 def export_game(game: Game) -> dict[str, Any]:

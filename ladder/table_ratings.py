@@ -1,5 +1,5 @@
 """What a table page shows of the ladder: the "Rated" badge, each player's rating by their
-name, and at the end each seat's change and the replay link.
+name, and at the end each seat's change, the replay link and where its charts are.
 
 The table page is rendered on every push, so this is read once per game and finish (a small
 per-process memo keyed by game and status): a running game's ratings are those it started with,
@@ -35,7 +35,8 @@ def _is_ranked_match(game: Game) -> bool:
 
 
 def table_ratings(game: Game) -> dict[str, Any]:
-    """{"rated": bool, "seats": {engine seat: {"rating", "after", "change"}}, "replay_url"}."""
+    """{"rated": bool, "seats": {engine seat: {"rating", "after", "change"}}, "replay_url",
+    "charts_url"}."""
     key = (game.pk, game.seed, str(game.status))  # the seed: a reused id is another game
     found = _MEMO.get(key)
     if found is None:
@@ -56,6 +57,7 @@ def _read(game: Game) -> dict[str, Any]:
     out: dict[str, Any] = {
         "rated": False, "seats": {},
         "replay_url": reverse("ladder:replay", args=[game.pk]) if finished else None,
+        "charts_url": reverse("ladder:charts", args=[game.pk]) if finished else None,
     }
     if finished:
         record = GameRecord.objects.filter(game_id=game.pk).first()

@@ -16,6 +16,7 @@ urlpatterns = [
     path("games/", views.history, name="history"),
     path("games/<int:game_id>/replay/", views.replay_view, name="replay"),
     path("games/<int:game_id>/export.json", views.export_view, name="export"),
+    path("games/<int:game_id>/charts/", views.chart_view, name="charts"),
     path("<str:preset>/", views.leaderboard, name="leaderboard"),
     path("<str:game_kind>/<str:preset>/", views.leaderboard, name="game_leaderboard"),
 ]

@@ -273,6 +273,7 @@ def _int(value: Any, default: int) -> int:
 @require_GET
 def replay_view(request: HttpRequest, game_id: int) -> HttpResponse:
     game = _finished_game(game_id)
+    engine = get_game(game.game_kind)
     viewer = viewer_from_request(request)
     seat = _my_seat(game, viewer)
     actions = replay.game_actions(game)
@@ -285,12 +286,21 @@ def replay_view(request: HttpRequest, game_id: int) -> HttpResponse:
                "ladder_name": services.ladder_title(game.game_kind,
                                                     services.stock_preset(game) or "custom"),
                "open_q": "&open=1" if open_hands else "",
-               # The board is drawn by the game's own template: its styles come with it (its
-               # scripts drive a live table, not a replay).
-               "game_styles": getattr(get_game(game.game_kind), "page_styles", ())}
+               # The board is drawn by the game's own template: its styles come with it, and
+               # the scripts it names for replays (its others drive a live table).
+               "game_styles": getattr(engine, "page_styles", ()),
+               "game_scripts": getattr(engine, "replay_scripts", ())}
     if request.htmx and request.htmx.target == "replay-frame":
         return render(request, "ladder/_replay_frame.html", context)
+    context["charts"] = replay.game_charts(game, actions)
     return render(request, "ladder/replay.html", context)
+
+
+@require_GET
+def chart_view(request: HttpRequest, game_id: int) -> HttpResponse:
+    """A finished game's charts alone: the table's game-over banner loads them."""
+    game = _finished_game(game_id)
+    return render(request, "games/_charts.html", {"charts": replay.game_charts(game)})
 
 
 @require_GET

@@ -20,7 +20,13 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.platform.interface import Applied, IllegalAction, LadderPlaces, RulesetInvalid
+from games.platform.interface import (
+    Applied,
+    ChartReading,
+    IllegalAction,
+    LadderPlaces,
+    RulesetInvalid,
+)
 
 from . import engine
 from .describe import describe_event as _describe
@@ -271,6 +277,8 @@ class BoardroomGame:
     home_template = "boardroom/_home.html"
     rules_template = "boardroom/rules.html"
     replay_template = "boardroom/_replay_board.html"
+    # Tapping a tile to read its card works on a replay page too (no socket needed).
+    replay_scripts = ("boardroom/board.js",)
 
     def rules_context(self) -> dict[str, Any]:
         from .rules import rules_context
@@ -283,3 +291,17 @@ class BoardroomGame:
 
         return board_context(view, me=seat, names=names,
                              seats=[{"is_bot": bool(b)} for b in bots])
+
+    def chart_readings(self, view: Mapping[str, Any]) -> list[ChartReading]:
+        """Each seat's net worth (cash, tiles at their price and buildings at cost: what the
+        turn limit ranks), read off a view."""
+        from .engine.rules import net_worth
+
+        return [ChartReading("net_worth", "Net worth",
+                             tuple(net_worth(view, s) for s in range(view["seats"])))]
+
+    @property
+    def seat_colours(self) -> tuple[str, ...]:
+        from .board import SEAT_COLOURS
+
+        return SEAT_COLOURS

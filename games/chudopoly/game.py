@@ -23,7 +23,13 @@ from games.chudopoly.engine.rulesets import (
     TOGGLES,
     RulesetError,
 )
-from games.platform.interface import Applied, IllegalAction, RuleField, RulesetInvalid
+from games.platform.interface import (
+    Applied,
+    ChartReading,
+    IllegalAction,
+    RuleField,
+    RulesetInvalid,
+)
 
 TOGGLE_LABELS = {
     "winRule": "How a game is won",
@@ -251,7 +257,8 @@ class ChudopolyGame:
     # moves leave the hand and decision as they were for most seats, and the status reads the
     # same for every seat that neither holds the turn nor owes an answer: they share one render.
     board_inputs = {
-        "status": ("result", "placements", "rated", "winner_name", "replay_url", "host_at_result",
+        "status": ("result", "placements", "rated", "winner_name", "replay_url", "charts_url",
+                   "host_at_result",
                    "my_turn", "turn_name", "my_deadline", "my_paused", "waiting_on", "deciding",
                    "armed", "contested", "contest_laps", "contest_bar", "view.turn_number",
                    "view.plays_left", "view.surge", "view.surge_multiplier", "view.deck_count",
@@ -301,6 +308,12 @@ class ChudopolyGame:
 
     # --- replay (the ladder's replay pages) ------------------------------------------------
     replay_template = "chudopoly/_replay_board.html"
+
+    def chart_readings(self, view: Mapping[str, Any]) -> list[ChartReading]:
+        """Each seat's complete sets (the goal) and its bank's value, both on the table."""
+        players = view.get("players") or []
+        return [ChartReading("sets", "Complete sets", tuple(p["sets"] for p in players)),
+                ChartReading("bank", "Bank (M)", tuple(p["bank_total"] for p in players))]
 
     def replay_board(self, view: Mapping[str, Any], *, seat: int | None, names: Sequence[str],
                      hands: Mapping[int, Sequence[Any]], bots: Sequence[bool]

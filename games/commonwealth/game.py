@@ -21,7 +21,13 @@ from typing import Any
 
 from games.commonwealth import engine
 from games.commonwealth.engine import data
-from games.platform.interface import Applied, IllegalAction, LadderPlaces, RulesetInvalid
+from games.platform.interface import (
+    Applied,
+    ChartReading,
+    IllegalAction,
+    LadderPlaces,
+    RulesetInvalid,
+)
 
 from .describe import describe_event
 
@@ -88,6 +94,8 @@ class CommonwealthGame:
     home_template = "commonwealth/_home.html"
     rules_template = "commonwealth/rules.html"
     replay_template = "commonwealth/_replay_board.html"
+    # Tapping a tile to read its card works on a replay page too (no socket needed).
+    replay_scripts = ("commonwealth/board.js",)
 
     def rules_context(self) -> dict[str, Any]:
         from .rules import rules_context
@@ -98,6 +106,19 @@ class CommonwealthGame:
                      hands: Mapping[int, Sequence[Any]], bots: Sequence[bool]) -> dict[str, Any]:
         return self.board_context(view, me=seat, names=names,
                                   seats=[{"is_bot": bool(bot)} for bot in bots])
+
+    def chart_readings(self, view: Mapping[str, Any]) -> list[ChartReading]:
+        """Chips placed by each seat (ten win), and the Community Fund (empty: all lose)."""
+        return [ChartReading("chips", "Chips placed",
+                             tuple(p["placed"] for p in view["players"])),
+                ChartReading("fund", "Community Fund", (view["fund"],), per_seat=False,
+                             label="Community Fund")]
+
+    @property
+    def seat_colours(self) -> tuple[str, ...]:
+        from .board import SEAT_COLOURS
+
+        return SEAT_COLOURS
 
     # --- playing ----------------------------------------------------------------------------
     def decision_key(self, state: dict[str, Any], seat: int) -> Any:

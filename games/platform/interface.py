@@ -243,12 +243,33 @@ class GameEngine(Protocol):
     # `ladder_placing` (a sentence), each with a default most games want (see the functions
     # of those names below).
     replay_template: str  # draws one replay frame's board from `replay_board` output
+    # Optional: `chart_readings(view) -> [ChartReading]`, what the game's charts show at one
+    # moment, read off a spectator's view (so nothing hidden); the platform replays the log,
+    # reads it after every move and draws each chart (games/platform/charts.py). And
+    # `seat_colours`, the colour of each seat's token, which its line then takes.
+    # Optional: `replay_scripts`, the game's static scripts that also serve its replay page
+    # (the board's own behaviour: tap a tile to read its card). A live table's `page_scripts`
+    # are not loaded there unless listed here.
 
     def replay_board(self, view: View, *, seat: int | None, names: Sequence[str],
                      hands: Mapping[int, Sequence[Any]], bots: Sequence[bool]) -> dict[str, Any]:
         """A replay frame's board from `view` (a finished or past state seen by `seat`, None:
         a spectator); `hands` are the hands shown (every seat's with open hands)."""
         ...
+
+
+@dataclass(frozen=True)
+class ChartReading:
+    """One chart's values at one moment of a game (a game's `chart_readings`).
+
+    `values` holds one number per engine seat, or with `per_seat` false a single number for
+    the whole table (Commonwealth's Fund), whose line is called `label`."""
+
+    key: str  # unique among the game's charts: "net_worth"
+    title: str  # "Net worth"
+    values: tuple[int, ...]
+    per_seat: bool = True
+    label: str = ""
 
 
 # --- the ladder's questions (optional methods, with the answers most games want) -------------

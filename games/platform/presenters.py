@@ -216,6 +216,7 @@ def build_context(screen: TableScreen, engine: GameEngine,
         p["rating"] = ratings["seats"].get(seat_no)
     ctx.update({
         "rated": ratings["rated"], "replay_url": ratings["replay_url"],
+        "charts_url": ratings["charts_url"],
         "view": view, "me": me, "result": result, "placements": placements,
         "winner_name": (_name(names, result.get("winner"), me, subject=True)
                         if result and result.get("winner") is not None else None),

@@ -233,4 +233,11 @@
     if (chosen !== null) { show(chosen); }
     moveTokens();
   });
+  // A replay page steps by swapping its frame, not by socket messages: the tokens walk and the
+  // chosen tile's card stays open the same way.
+  document.body.addEventListener("htmx:afterSettle", function () {
+    if (!document.getElementById("replay-frame")) { return; }
+    if (chosen !== null) { show(chosen); }
+    moveTokens();
+  });
 })();
