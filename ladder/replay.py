@@ -122,7 +122,9 @@ def replay_frame(game: Game, *, step: int, seat: int | None, open_hands: bool,
                        board_template=engine.replay_template, board=board, status=status,
                        lines=lines, result=result, placements=placements, broken_at=broken_at,
                        placings=placings, everyone_lost=everyone_lost,
-                       can_open_hands=bool(hands) or "hand" in engine.view(state, 0))
+                       # Whether the game's views hold a hand at all (a seat's own
+                       # empty hand is none to open).
+                       can_open_hands="hand" in engine.view(state, 0))
 
 
 # A finished game's charts never change: kept per process (the seed tells a reused id apart).

@@ -132,7 +132,10 @@ def drawing(chart: Chart) -> dict[str, Any]:
     def y(value: int) -> str:
         return f"{TOP + inner_h * (top - value) / span_y:.1f}"
 
-    ticks = sorted({low, low + (top - low) // 2, top}) if top - low >= 2 else sorted({low, top})
+    # Grid lines at whole, even steps: halves, thirds or fifths of the range, or its ends.
+    rise = top - low
+    parts = next((n for n in (2, 3, 5) if rise % n == 0 and rise > n), 1)
+    ticks = [low + rise * k // parts for k in range(parts + 1)]
     lines = [{"name": s.name, "colour": s.colour, "dash": s.dash, "end": s.end,
               "points": " ".join(f"{x(i)},{y(v)}" for i, v in enumerate(s.values)),
               "end_x": x(len(s.values) - 1), "end_y": y(s.end)}

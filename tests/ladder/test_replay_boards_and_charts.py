@@ -228,3 +228,15 @@ def test_every_game_over_banner_links_its_replay_and_loads_its_charts(
     banner = status[status.index('id="result"'):]
     assert f'href="/ladder/games/{game.pk}/replay/">Watch the replay</a>' in banner
     assert f'hx-get="/ladder/games/{game.pk}/charts/" hx-trigger="load"' in banner
+
+
+@pytest.mark.parametrize("kind", ["boardroom", "commonwealth"])
+def test_a_player_of_a_game_without_hands_is_offered_no_open_hands(
+        kind, alice, request: pytest.FixtureRequest) -> None:
+    # A seat's own (empty) hand used to count as a hand to open.
+    game = request.getfixturevalue(f"{kind}_game")
+    assert 'id="open-hands"' not in _page(_client(alice), game, 3)
+
+
+def test_a_player_of_the_card_game_may_still_open_every_hand(chudopoly_game, alice) -> None:
+    assert 'id="open-hands"' in _page(_client(alice), chudopoly_game, 3)
