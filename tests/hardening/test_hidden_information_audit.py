@@ -7,6 +7,9 @@ The game is replayed from its log afterwards to know, for every version, which c
 hidden from whom. The board in a frame is judged against the version it shows; the game log in
 it tells history, so it may name only cards that viewer had seen by then (a card discarded in
 plain sight and later reshuffled into the deck is no secret).
+
+Boardroom and Commonwealth have audits of their own below, and so do replays and charts: none
+is served while a game runs, and a finished game's replay shows each step as its viewer saw it.
 """
 
 from __future__ import annotations
@@ -423,3 +426,140 @@ def test_the_commonwealth_audit_would_catch_a_seed_a_deck_order_or_someone_elses
     mine = '<p class="banner pending" id="deal">Bea offered you: Union Hall for nothing.</p>'
     assert not _commonwealth_leaks(mine, state, 0)
     assert _commonwealth_leaks(mine, state, None)  # a spectator is party to no offer
+
+
+# --- Replays and charts -------------------------------------------------------------------------
+# A running game has no replay, no charts and no export (404): its log holds every hand, the
+# deck's order and the seed. A finished game's replay shows each step as its viewer saw it
+# then: a spectator no hand, a player their own only (every hand only when they ask to open
+# them, which a finished game allows), never the deck's order or the seed, nor another pair's
+# offer; its charts read only a spectator's view.
+
+_AFTER_THE_GAME = ("ladder:replay", "ladder:charts", "ladder:export")
+
+
+def _guests_game(game_kind: str, seats: int, *, seed: int, moves: int, level: str,
+                 monkeypatch: pytest.MonkeyPatch) -> tuple[Game, list[Any]]:
+    """Guests' table of `game_kind` (no bots), dealt from `seed`, its moves chosen by the
+    game's bot for whoever decides; after each tenth move nothing of it is served yet."""
+    from django.test import Client
+    from django.urls import reverse
+
+    from games.platform import services
+    from games.platform.identity import Viewer
+
+    monkeypatch.setattr(services.secrets, "randbits", lambda bits: seed)
+    guests = [Viewer(user_id=None, guest_key=f"guest-replay-audit-{game_kind}-{n:02d}-0000")
+              for n in range(seats)]
+    table = services.table_create(viewer=guests[0], name="Guest0", ruleset_spec={},
+                                  max_seats=seats, game_kind=game_kind)
+    for n, viewer in enumerate(guests[1:], start=1):
+        services.seat_join(table_id=table.pk, viewer=viewer, name=f"Guest{n}")
+    game = services.game_start(table_id=table.pk, viewer=guests[0])
+    engine = get_game(game_kind)
+    for n in range(moves):
+        game.refresh_from_db()
+        if game.status != Game.Status.RUNNING:
+            break
+        if n % 10 == 0:
+            for name in _AFTER_THE_GAME:
+                assert Client().get(reverse(name, args=[game.pk])).status_code == 404, name
+        seat = engine.to_decide(game.state)[0]
+        services.table_apply_action(game_id=game.pk, seat=seat, expected_version=game.version,
+                                    action=engine.bot_action(engine.view(game.state, seat),
+                                                             level))
+    game.refresh_from_db()
+    return game, guests
+
+
+def _replay_pages(game: Game, viewer: Any) -> list[str]:
+    """The replay page at every step, as `viewer` (None: a spectator) loads it."""
+    from django.test import Client
+    from django.urls import reverse
+
+    from games.platform.identity import GUEST_SESSION_KEY
+
+    client = Client()
+    if viewer is not None:
+        session = client.session
+        session[GUEST_SESSION_KEY] = viewer.guest_key
+        session.save()
+    url = reverse("ladder:replay", args=[game.pk])
+    pages = []
+    for step in range(game.version + 1):
+        response = client.get(f"{url}?step={step}")
+        assert response.status_code == 200
+        pages.append(response.content.decode())
+    return pages
+
+
+def _charts_page(game: Game) -> str:
+    from django.test import Client
+    from django.urls import reverse
+
+    page = Client().get(reverse("ladder:charts", args=[game.pk])).content.decode()
+    assert "<svg" in page
+    return page
+
+
+@pytest.mark.django_db
+def test_no_chudopoly_replay_or_chart_shows_a_hidden_hand_the_deck_order_or_the_seed(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from games.platform import services
+
+    game, (ann, _) = _guests_game("chudopoly", 2, seed=10**15 + 7, moves=40, level="medium",
+                                    monkeypatch=monkeypatch)
+    ben_seat = next(i for i, p in enumerate(game.players) if p["name"] == "Guest1")
+    services.table_apply_action(game_id=game.pk, seat=ben_seat, action={"type": "scoop"},
+                                expected_version=game.version)
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    states = states_by_version(game)
+    named: list[set[int]] = [set()] + [
+        {c for c in [row.action.get("card"), *(row.action.get("cards") or [])]
+         if isinstance(c, int)}
+        for row in GameAction.objects.filter(game=game).order_by("version")]
+    secrets = {str(game.seed)} | {str(s["rng"]) for s in states}
+    ann_seat = 1 - ben_seat
+    own_hand_seen = False
+    for viewer, seat in ((None, None), (ann, ann_seat)):
+        for step, page in enumerate(_replay_pages(game, viewer)):
+            assert not [s for s in secrets if s in page], f"step {step} shows the seed"
+            # What the step's move named is in plain sight; nothing else hidden then may be.
+            leaked = card_ids_in(page) & (hidden_from(states[step], seat) - named[step])
+            assert not leaked, f"{seat} step {step}: {_contexts(page, leaked)}"
+            hand = set(states[step]["players"][seat]["hand"]) if seat is not None else set()
+            own_hand_seen = own_hand_seen or bool(hand and hand <= card_ids_in(page))
+    assert own_hand_seen, "the audit no longer finds a player's own hand in the replay"
+    charts = _charts_page(game)
+    assert not card_ids_in(charts) and not [s for s in secrets if s in charts]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("game_kind", "seed", "moves", "leaks"), [
+    # Seeds as long as the site's (a short one is found in any page by chance); this
+    # Commonwealth seed's game ends with a tenth chip after 190 moves.
+    ("boardroom", 10**15 + 5, 90, "_boardroom_leaks"),
+    ("commonwealth", 10**15, 400, "_commonwealth_leaks")])
+def test_no_board_game_replay_or_chart_shows_the_seed_the_deck_or_others_offers(
+        game_kind: str, seed: int, moves: int, leaks: str,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from games.platform import services
+
+    game, guests = _guests_game(game_kind, 3, seed=seed, moves=moves, level="medium",
+                                monkeypatch=monkeypatch)
+    for viewer in guests[1:]:  # Boardroom: the others leave, bankrupt (Commonwealth is over)
+        if game.status == Game.Status.RUNNING:
+            services.seat_leave(table_id=game.table_id, viewer=viewer)
+            game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    engine = get_game(game_kind)
+    states = [engine.create(ruleset=game.ruleset, seats=game.seat_count, seed=game.seed)]
+    for row in GameAction.objects.filter(game=game).order_by("version"):
+        states.append(engine.apply(states[-1], row.seat, row.action).state)
+    found = globals()[leaks]
+    ann_seat = next(i for i, p in enumerate(game.players) if p["name"] == "Guest0")
+    for viewer, seat in ((None, None), (guests[0], ann_seat)):
+        for step, page in enumerate(_replay_pages(game, viewer)):
+            assert not found(page, states[step], seat), (step, found(page, states[step], seat))
+    assert not found(_charts_page(game), states[-1], None)
