@@ -18,7 +18,7 @@ from typing import Any
 
 from games.platform.board_grid import grid_place, side
 
-from .describe import REASONS
+from .describe import REASONS, offer_words
 from .engine.board import BUYBACK, INDUSTRY_NAMES, KIND, LOGISTICS_RENT, TILES, UTILITY_FACTOR
 from .engine.cards import CARDS
 from .engine.rules import bank_price, owns_industry, rent
@@ -244,13 +244,7 @@ def _offer(view: Mapping[str, Any], me: int | None, names: Sequence[str]
     out = {"from": _name(names, o["from"], me), "to": _name(names, o["to"], me, subject=False),
            "mine": o["to"] == me, "private": bool(o.get("private"))}
     if not out["private"]:
-        def tile(x: Any) -> str:
-            return TILES[x]["name"] if isinstance(x, int) else ""
-        if o["kind"] == "sell":
-            out["words"] = f"{tile(o['give'])} for {o['cash']}"
-        else:
-            parts = [p for p in (tile(o.get("give")), str(o["cash"]) if o["cash"] else "") if p]
-            out["words"] = f"{tile(o['take'])} for {' and '.join(parts)}"
+        out["words"] = offer_words(o, viewer=me, names=names)
     return out
 
 

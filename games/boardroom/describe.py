@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from games.platform.wording import agrees, joined, person, possessive, trade_sentence
+
 from .engine.board import TILES
 from .engine.cards import CARDS
 
@@ -32,6 +34,27 @@ def _clock(seconds: Any) -> str:
     return f"{seconds} s" if seconds < 60 else f"{seconds // 60}:{seconds % 60:02d}"
 
 
+def _tile(pos: Any) -> str:
+    return TILES[pos]["name"] if isinstance(pos, int) and 0 <= pos < 40 else "a tile"
+
+
+def offer_words(offer: Mapping[str, Any], *, viewer: int | None, names: Sequence[str]) -> str:
+    """An offer's terms in the one form of every trade (games/platform/wording.py):
+    "Bot Alpha gives you Bakery Plant; you give Screen Assembly". A swap: the proposer takes
+    `take` and gives `give` (or none) and/or its cash; a sale: the proposer gives `give` for
+    the other's cash."""
+    cash = offer.get("cash") or 0
+    money = f"{cash} in cash" if cash else ""
+    if offer.get("kind") == "sell":
+        gives, gets = _tile(offer.get("give")), money or "nothing"
+    else:
+        give = offer.get("give")
+        gives = joined([_tile(give) if give is not None else "", money])
+        gets = _tile(offer.get("take"))
+    return trade_sentence(offer.get("from"), offer.get("to"), gives, gets,
+                          viewer=viewer, names=names)
+
+
 def describe_event(event: Mapping[str, Any], *, viewer: int | None,
                    names: Sequence[str]) -> str | None:
     t = event.get("type")
@@ -39,14 +62,12 @@ def describe_event(event: Mapping[str, Any], *, viewer: int | None,
     def who(seat: Any, subject: bool = True) -> str:
         if seat is None:
             return "The bank" if subject else "the bank"
-        if seat == viewer:
-            return "You" if subject else "you"
-        if isinstance(seat, int) and 0 <= seat < len(names):
-            return names[seat]
-        return "Someone" if subject else "someone"
+        return person(seat, viewer, names, subject=subject)
 
-    def tile(pos: Any) -> str:
-        return TILES[pos]["name"] if isinstance(pos, int) and 0 <= pos < 40 else "a tile"
+    def does(seat: Any, you_form: str, other_form: str) -> str:
+        return f"{who(seat)} {agrees(seat, viewer, you_form, other_form)}"
+
+    tile = _tile
 
     def money(pairs: list[tuple[Any, int]]) -> str:
         return " (" + ", ".join(f"{who(s, False)} {_signed(n)}" for s, n in pairs) + ")"
@@ -82,7 +103,8 @@ def describe_event(event: Mapping[str, Any], *, viewer: int | None,
         return f"{who(event.get('seat'))} left the audit {how}."
     if t == "card":
         card = CARDS[event["card"]]
-        return f"{who(event.get('seat'))} drew “{card['title']}”: {card['text']}."
+        # The card's words are addressed to whoever draws it: quoted as printed.
+        return f"{who(event.get('seat'))} drew “{card['title']}”: “{card['text']}.”"
     if t == "card_skipped":
         return "A second unexpected trip in the same roll was skipped."
     if t == "payment":
@@ -97,8 +119,8 @@ def describe_event(event: Mapping[str, Any], *, viewer: int | None,
         return f"{who(frm)} paid {who(to, False)} {amount} ({reason}{where}){money(pairs)}."
     if t == "debt":
         reason = REASONS.get(event.get("reason"), "")
-        return f"{who(event.get('seat'))} owe{'' if event.get('seat') == viewer else 's'} " \
-               f"{event.get('amount')} ({reason}) and must raise money."
+        return f"{does(event.get('seat'), 'owe', 'owes')} {event.get('amount')} ({reason}) " \
+               "and must raise money."
     if t == "debt_paid":
         return f"{who(event.get('seat'))} settled a debt of {event.get('amount')}."
     if t == "owner":
@@ -112,7 +134,7 @@ def describe_event(event: Mapping[str, Any], *, viewer: int | None,
         return None  # auction_won says it
     if t == "auction":
         seller = event.get("seller")
-        lot = "" if seller is None else f" ({who(seller, False)} sells)"
+        lot = "" if seller is None else f" (sold by {who(seller, False)})"
         return f"Auction of {tile(event.get('tile'))}{lot}: first bid {event.get('start')}."
     if t == "bid":
         return f"{who(event.get('seat'))} bid {event.get('amount')}."
@@ -134,26 +156,18 @@ def describe_event(event: Mapping[str, Any], *, viewer: int | None,
     if t == "offer":
         if event.get("private"):
             return f"{who(event.get('from'))} made {who(event.get('to'), False)} an offer."
-        take, give = event.get("take"), event.get("give")
-        cash = event.get("cash", 0)
-        if event.get("kind") == "sell":
-            what = f"{tile(give)} for {cash}"
-        else:
-            parts = [p for p in (tile(give) if give is not None else "",
-                                 str(cash) if cash else "") if p]
-            what = f"{tile(take)} for {' and '.join(parts)}"
-        return f"{who(event.get('from'))} offered {who(event.get('to'), False)}: {what}."
+        return f"Trade offer: {offer_words(event, viewer=viewer, names=names)}."
     if t == "answer":
         verb = "accepted" if event.get("accept") else "refused"
-        return f"{who(event.get('seat'))} {verb} the offer."
+        whose = "the" if event.get("from") is None else possessive(event["from"], viewer, names)
+        return f"{who(event.get('seat'))} {verb} {whose} offer."
     if t == "offer_dropped":
         return "The trade offer was withdrawn."
     if t == "bankrupt":
         why = " (left the table)" if event.get("why") == "forfeit" else ""
         return f"{who(event.get('seat'))} went bankrupt{why}."
     if t == "roll_again":
-        return f"{who(event.get('seat'))} roll{'' if event.get('seat') == viewer else 's'} " \
-               "again (doubles)."
+        return f"{does(event.get('seat'), 'roll', 'rolls')} again (doubles)."
     if t == "game_over":
         end = {"turn_cap": " on net worth at the turn limit"}.get(event.get("end_reason"), "")
         return f"{who(event.get('winner'))} won the game{end}!"

@@ -16,7 +16,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from games.platform.board_grid import grid_place, side
+from games.platform.wording import joined, possessive
 
+from .describe import deal_words
 from .engine import data
 
 # One colour per seat (tokens and chips); names for the colour-blind and the reader.
@@ -328,15 +330,6 @@ def _auction(view: Mapping[str, Any], me: int | None, names: Sequence[str]
             "bidders": [_name(names, s, me) for s in step["bidders"]]}
 
 
-def _side_words(side: Mapping[str, Any]) -> str:
-    parts = [_project(pid)["name"] for pid in side.get("projects") or []]
-    if side.get("cash"):
-        parts.append(f"{side['cash']} in cash")
-    if side.get("jail_card"):
-        parts.append("the Pardon card")
-    return ", ".join(parts) or "nothing"
-
-
 def _deal(view: Mapping[str, Any], me: int | None, names: Sequence[str]
           ) -> dict[str, Any] | None:
     deal = view.get("deal")
@@ -347,8 +340,7 @@ def _deal(view: Mapping[str, Any], me: int | None, names: Sequence[str]
            "mine": deal["to"] == me, "proposer": deal["from"] == me,
            "private": bool(deal.get("private"))}
     if not out["private"]:
-        out["give"] = _side_words(deal["give"])
-        out["get"] = _side_words(deal["get"])
+        out["words"] = deal_words(deal, viewer=me, names=names)
     return out
 
 
@@ -357,9 +349,16 @@ def _jail_split(view: Mapping[str, Any], me: int | None, names: Sequence[str]
     step = view.get("step") or {}
     if step.get("kind") != "jail_split":
         return None
+    pledgers = step["pledgers"]
+    who = joined([_name(names, s, me, subject=False) for s in pledgers])
+    # "you choose", "Bea chooses", "Bea and you choose"
+    choose = "chooses" if len(pledgers) == 1 and pledgers[0] != me else "choose"
     return {"jailed": _name(names, step["jailed"], me, subject=False),
             "needed": step["needed"],
-            "pledgers": [_name(names, s, me) for s in step["pledgers"]]}
+            "pledgers": [_name(names, s, me) for s in pledgers],
+            "words": f"{step['needed']} of {possessive(step['jailed'], me, names)} Jail fee "
+                     f"is still owed: {who} {choose} how to split it (the Fund pays what "
+                     "nobody can)."}
 
 
 # What the auto move toggle does here (engine.timeouts.auto_action), for its hover text.

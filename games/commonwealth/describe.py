@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from games.platform.wording import agrees, joined, person, possessive, trade_sentence
+
 from .engine import data
 
 FUND_REASONS = {
@@ -44,7 +46,7 @@ def _clock(seconds: Any) -> str:
     return f"{seconds} s" if seconds <= 60 else f"{seconds // 60}:{seconds % 60:02d}"
 
 
-def _side(side: Any) -> str:
+def side_words(side: Any) -> str:
     """One side of a deal in words ("Union Hall and 40 in cash")."""
     side = side if isinstance(side, Mapping) else {}
     parts = [_project(pid) for pid in side.get("projects") or []]
@@ -52,7 +54,15 @@ def _side(side: Any) -> str:
         parts.append(f"{side['cash']} in cash")
     if side.get("jail_card"):
         parts.append("the Pardon card")
-    return " and ".join(parts) or "nothing"
+    return joined(parts)
+
+
+def deal_words(deal: Mapping[str, Any], *, viewer: int | None, names: Sequence[str]) -> str:
+    """A deal's terms in the one form of every trade (games/platform/wording.py): the
+    proposer (`from`) gives its `give` side; the other party gives the `get` side."""
+    frm = deal.get("from", deal.get("seat"))
+    return trade_sentence(frm, deal.get("to"), side_words(deal.get("give")),
+                          side_words(deal.get("get")), viewer=viewer, names=names)
 
 
 def describe_event(event: Mapping[str, Any], *, viewer: int | None, names: Sequence[str]
@@ -62,12 +72,10 @@ def describe_event(event: Mapping[str, Any], *, viewer: int | None, names: Seque
     t = event.get("type")
 
     def who(key: str = "seat", subject: bool = True) -> str:
-        seat = event.get(key)
-        if seat is not None and seat == viewer:
-            return "You" if subject else "you"
-        if isinstance(seat, int) and 0 <= seat < len(names):
-            return names[seat]
-        return "Someone" if subject else "someone"
+        return person(event.get(key), viewer, names, subject=subject)
+
+    def does(you_form: str, other_form: str, key: str = "seat") -> str:
+        return f"{who(key)} {agrees(event.get(key), viewer, you_form, other_form)}"
 
     you = event.get("seat") == viewer and viewer is not None
     s = who()
@@ -76,7 +84,7 @@ def describe_event(event: Mapping[str, Any], *, viewer: int | None, names: Seque
         return f"{s} ran out of time ({_clock(event.get('seconds'))}) {what}".rstrip() + "."
     if t == "turn_start":
         jail = " (in Jail)" if event.get("in_jail") else ""
-        whose = "Your" if you else f"{s}’s"
+        whose = "your" if you else f"{s}’s"
         return f"Turn {event.get('turn_number')}: {whose} turn{jail}."
     if t == "roll":
         face = str(event.get("face")).replace("x", "×")
@@ -132,11 +140,13 @@ def describe_event(event: Mapping[str, Any], *, viewer: int | None, names: Seque
         card = data.CARDS[event["card"]]["title"]
         kind = event.get("kind")
         if kind == "remove_chip":
-            return (f"{s} played {card}: a chip of {who('rival', False)} comes off "
-                    f"{_project(event.get('project'))}.")
+            return (f"{s} played {card}: {possessive(event.get('rival'), viewer, names)} chip "
+                    f"comes off {_project(event.get('project'))}.")
         if kind == "swap":
-            return (f"{s} played {card}: {_project(event.get('mine'))} swapped for "
-                    f"{_project(event.get('theirs'))} of {who('rival', False)}.")
+            swap = trade_sentence(event.get("seat"), event.get("rival"),
+                                  _project(event.get("mine")), _project(event.get("theirs")),
+                                  viewer=viewer, names=names)
+            return f"{s} played {card}: {swap}."
         return f"{s} played {card}."
     if t == "keep":
         card = event.get("card")
@@ -158,17 +168,19 @@ def describe_event(event: Mapping[str, Any], *, viewer: int | None, names: Seque
                "fee": "after three tries, paying the fee"}.get(event.get("how"), "")
         return f"{s} left Jail {how}."
     if t == "pledge":
-        return f"{s} gave {event.get('amount')} toward {who('jailed', False)}’s Jail fee."
+        return (f"{s} gave {event.get('amount')} toward "
+                f"{possessive(event.get('jailed'), viewer, names)} Jail fee.")
     if t == "offer":
         if "give" not in event:  # the terms are the two parties' business (engine/view.py)
             return f"{s} offered {who('to', False)} a deal."
-        return (f"{s} offered {who('to', False)}: {_side(event['give'])} for "
-                f"{_side(event['get'])}.")
+        return f"Deal offered: {deal_words(event, viewer=viewer, names=names)}."
     if t in ("decline", "withdraw"):
-        return f"{s} {'declined' if t == 'decline' else 'withdrew'} the deal."
+        whose = "your" if t == "withdraw" and you else \
+            possessive(event.get("from"), viewer, names) if t == "decline" else "the"
+        return f"{s} {'declined' if t == 'decline' else 'withdrew'} {whose} deal."
     if t == "deal":
-        return (f"{s} accepted the deal from {who('from', False)}: {_side(event.get('give'))} "
-                f"for {_side(event.get('get'))}.")
+        return (f"{s} accepted {possessive(event.get('from'), viewer, names)} deal: "
+                f"{deal_words(event, viewer=viewer, names=names)}.")
     if t == "order":
         return None
     if t == "game_over":

@@ -63,11 +63,13 @@ def test_an_open_deals_terms_reach_only_its_two_seats() -> None:
     st = scenario(seats=3, cash={0: 40}, managers={1: 1})
     st = engine.apply(st, 0, {"type": "offer", "to": 1, "give": {"cash": 40},
                               "get": {"projects": [1]}}).state
-    assert _context(st, 1)["deal"]["give"] == "40 in cash"
-    assert _context(st, 0)["deal"]["get"] == "Tool Lending Shed"
+    assert _context(st, 1)["deal"]["words"] == \
+        "Ann gives you 40 in cash; you give Tool Lending Shed"
+    assert _context(st, 0)["deal"]["words"] == \
+        "you give Ben 40 in cash; Ben gives Tool Lending Shed"
     for outsider in (2, None):
         deal = _context(st, outsider)["deal"]
-        assert deal["private"] and "give" not in deal and "get" not in deal
+        assert deal["private"] and "words" not in deal
         assert engine.view(st, outsider)["deal"] == {"from": 0, "to": 1, "private": True}
 
 
@@ -77,8 +79,8 @@ def test_the_offer_in_the_log_names_its_terms_only_to_its_two_seats() -> None:
                                    "get": {"projects": [1]}})
     lines = {seat: [describe_event(e, viewer=seat, names=NAMES)
                     for e in engine.events_for(applied.events, seat)] for seat in (0, 1, 2)}
-    assert "You offered Ben: 40 in cash for Tool Lending Shed." in lines[0]
-    assert "Ann offered you: 40 in cash for Tool Lending Shed." in lines[1]
+    assert "Deal offered: you give Ben 40 in cash; Ben gives Tool Lending Shed." in lines[0]
+    assert "Deal offered: Ann gives you 40 in cash; you give Tool Lending Shed." in lines[1]
     assert "Ann offered Ben a deal." in lines[2]
 
 

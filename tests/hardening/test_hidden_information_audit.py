@@ -230,7 +230,11 @@ def test_the_audit_would_catch_a_leak() -> None:
 # game against three bots over the table socket (in process: the same consumer and partials
 # as the live site), a spectator watching, and checks every frame and page either receives.
 
-_PRIVATE_TERMS = re.compile(r">([^<>]*?) offered ([^<>]*?): ")
+# An open offer's terms, in the one form of every trade (games/platform/wording.py):
+# "Trade offer: Bea gives Cal River Port; Cal gives 300 in cash." (a Commonwealth deal:
+# "Deal offered: …"); the two groups are the proposer and the other party.
+_PRIVATE_TERMS = re.compile(r"(?:Trade offer|Deal offered): ([^<>;]+?) gives? [^<>;]*; "
+                            r"([^<>;]+?) gives? ")
 
 
 def _boardroom_secrets(state: dict[str, Any]) -> list[str]:
@@ -357,9 +361,11 @@ def test_the_boardroom_audit_would_catch_a_seed_a_deck_order_or_someone_elses_of
     order = state["decks"]["market"]["order"]
     assert _boardroom_leaks("<p>seed 123456789</p>", state, 0)
     assert _boardroom_leaks(f"<i>{json.dumps(order)}</i>", state, 0)
-    offer = '<li><span class="log-text">Bea offered Cal: River Port for 300.</span></li>'
+    offer = ('<li><span class="log-text">Trade offer: Bea gives Cal 300 in cash; Cal gives '
+             'River Port.</span></li>')
     assert _boardroom_leaks(offer, state, 0)
-    mine = '<li><span class="log-text">Bea offered you: River Port for 300.</span></li>'
+    mine = ('<li><span class="log-text">Trade offer: Bea gives you 300 in cash; you give '
+            'River Port.</span></li>')
     assert not _boardroom_leaks(mine, state, 0)
     assert _boardroom_leaks(mine, state, None)  # a spectator is party to no offer
 
@@ -421,9 +427,11 @@ def test_the_commonwealth_audit_would_catch_a_seed_a_deck_order_or_someone_elses
     state = get_game("commonwealth").create(ruleset={}, seats=3, seed=987654321)
     assert _commonwealth_leaks("<p>seed 987654321</p>", state, 0)
     assert _commonwealth_leaks(f"<i>{json.dumps(state['deck'])}</i>", state, 0)
-    offer = '<p class="banner pending" id="deal">Bea offered Cal: Union Hall for 40 in cash.</p>'
+    offer = ('<p class="banner pending" id="deal">Deal offered: Bea gives Cal Union Hall; '
+             'Cal gives 40 in cash.</p>')
     assert _commonwealth_leaks(offer, state, 0)
-    mine = '<p class="banner pending" id="deal">Bea offered you: Union Hall for nothing.</p>'
+    mine = ('<p class="banner pending" id="deal">Deal offered: Bea gives you Union Hall; you '
+            'give nothing.</p>')
     assert not _commonwealth_leaks(mine, state, 0)
     assert _commonwealth_leaks(mine, state, None)  # a spectator is party to no offer
 

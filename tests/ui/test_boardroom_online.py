@@ -113,12 +113,12 @@ def test_two_guests_bid_live_reload_mid_auction_and_one_declines_a_trade(
     form.locator('button[type="submit"]').click()
     wait_version_change(desktop, before)
     offer = desktop.locator("#offer").inner_text()
-    assert "Ann offered you: River Port for 230" in offer
+    assert "Trade offer: Ann gives you 230 in cash; you give River Port." in offer
     _look(desktop, axe_script, artifacts, "desktop-boardroom-online-offer")
     before = _version(phone)
     desktop.locator("#decision #refuse").click()
     wait_version_change(phone, before)
-    assert "Bea refused the offer" in phone.locator("#log").inner_text()
+    assert "Bea refused your offer" in phone.locator("#log").inner_text()
     # Online, the trade for the turn is used up by the declined offer.
     assert phone.locator("#trade").count() == 0
     assert phone.locator("#decision #end-turn").is_visible()

@@ -46,6 +46,9 @@ SIZES = (("phone", {"viewport": {"width": 390, "height": 844}, "is_mobile": True
                     "has_touch": True}),
          ("desktop", {"viewport": {"width": 1440, "height": 900}}))
 
+# The log's line once a deal is accepted ("Ben accepted your deal: …", "You accepted Ann’s deal").
+DEAL_DONE = "() => /accepted (your|\\S+’s) deal/.test(document.querySelector('#log').innerText)"
+
 
 def _context(browser: Any, options: dict[str, Any]) -> tuple[Any, Any]:
     """A browser context of one guest that records console errors (as tests/ui/conftest.py)."""
@@ -247,7 +250,7 @@ def _offer_and_accept(proposer: Any, recipient: Any, project: str, field: str, c
     _look(recipient, axe, artifacts, f"{size}-commonwealth-deal-answer")
     assert _click(recipient, "#accept")
     proposer.wait_for_function(
-        "() => document.querySelector('#log').innerText.includes('accepted the deal')",
+        DEAL_DONE,
         timeout=15_000)
 
 
@@ -289,7 +292,7 @@ def test_two_guests_make_a_deal_online(live_server_url: str, browser: Any,
         assert state["projects"][1]["chips"] == [b]  # chips move with their project
         for who, page in pages.items():
             page.wait_for_function(
-                "() => document.querySelector('#log').innerText.includes('accepted the deal')",
+                DEAL_DONE,
                 timeout=15_000)
             _look(page, axe_script, artifacts, f"{size}-commonwealth-after-deal-{who}")
             _weigh(page, f"{size} {who}")
