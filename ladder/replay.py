@@ -128,26 +128,27 @@ def replay_frame(game: Game, *, step: int, seat: int | None, open_hands: bool,
 
 
 # A finished game's charts never change: kept per process (the seed tells a reused id apart).
-_CHARTS: dict[tuple[int, int], list[dict[str, Any]]] = {}
+_CHARTS: dict[tuple[int, int], list[chart_drawing.Chart]] = {}
 CHARTS_KEPT = 64
 
 
-def game_charts(game: Game, actions: Sequence[GameAction] | None = None
-                ) -> list[dict[str, Any]]:
+def game_charts(game: Game, actions: Sequence[GameAction] | None = None, *,
+                at_step: int | None = None) -> list[dict[str, Any]]:
     """The drawings of a finished game's charts over its turns (games/platform/charts.py),
-    read off a spectator's view after each move of the log."""
+    read off a spectator's view after each move of the log; with `at_step`, each marks the
+    turn of that step."""
     key = (game.pk, game.seed)
-    found = _CHARTS.get(key)
-    if found is None:
+    charts = _CHARTS.get(key)
+    if charts is None:
         rows = game_actions(game) if actions is None else actions
         names = [str(p.get("name", f"Seat {i + 1}")) for i, p in enumerate(game.players)]
-        found = [chart_drawing.drawing(chart) for chart in chart_drawing.game_charts(
+        charts = chart_drawing.game_charts(
             get_game(game.game_kind), ruleset=game.ruleset, seats=game.seat_count,
-            seed=game.seed, actions=[(row.seat, row.action) for row in rows], names=names)]
+            seed=game.seed, actions=[(row.seat, row.action) for row in rows], names=names)
         if len(_CHARTS) >= CHARTS_KEPT:
             _CHARTS.clear()
-        _CHARTS[key] = found
-    return found
+        _CHARTS[key] = charts
+    return [chart_drawing.drawing(chart, at_step) for chart in charts]
 
 
 def export_game(game: Game) -> dict[str, Any]:

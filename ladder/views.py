@@ -289,10 +289,11 @@ def replay_view(request: HttpRequest, game_id: int) -> HttpResponse:
                # The board is drawn by the game's own template: its styles come with it, and
                # the scripts it names for replays (its others drive a live table).
                "game_styles": getattr(engine, "page_styles", ()),
-               "game_scripts": getattr(engine, "replay_scripts", ())}
+               "game_scripts": getattr(engine, "replay_scripts", ()),
+               # Each step's charts mark its turn, so they step with the board.
+               "charts": replay.game_charts(game, actions, at_step=frame.step)}
     if request.htmx and request.htmx.target == "replay-frame":
         return render(request, "ladder/_replay_frame.html", context)
-    context["charts"] = replay.game_charts(game, actions)
     return render(request, "ladder/replay.html", context)
 
 

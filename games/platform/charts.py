@@ -47,6 +47,12 @@ class Chart:
     title: str
     turns: list[int]  # the turn of each point (the first point: the deal)
     series: list[Series]
+    steps: list[int] = field(default_factory=list)  # the moves made by each point
+
+    def point_at(self, step: int) -> int:
+        """The point showing the turn that move `step` belongs to (its end)."""
+        return next((i for i, done in enumerate(self.steps) if done >= step),
+                    len(self.turns) - 1)
 
     @property
     def ends(self) -> list[int]:
@@ -74,6 +80,7 @@ def game_charts(engine: GameEngine, *, ruleset: Mapping[str, Any], seats: int, s
     state = engine.create(ruleset=ruleset, seats=seats, seed=seed)
     view = _view(engine, state)
     points: list[tuple[int, list[ChartReading]]] = [(_turn(engine, view, 0), read(view))]
+    steps = [0]
     for done, (seat, action) in enumerate(actions):
         try:
             state = engine.apply(state, seat, action).state
@@ -85,8 +92,10 @@ def game_charts(engine: GameEngine, *, ruleset: Mapping[str, Any], seats: int, s
         reading = read(view)
         if len(points) > 1 and points[-1][0] == turn:
             points[-1] = (turn, reading)  # one point per turn: where the turn left things
+            steps[-1] = done + 1
         else:
             points.append((turn, reading))
+            steps.append(done + 1)
     colours = tuple(getattr(engine, "seat_colours", None) or DEFAULT_COLOURS)
     charts = []
     for i, first in enumerate(points[0][1]):
@@ -100,7 +109,7 @@ def game_charts(engine: GameEngine, *, ruleset: Mapping[str, Any], seats: int, s
             for line, value in zip(series, readings[i].values, strict=True):
                 line.values.append(value)
         charts.append(Chart(key=first.key, title=first.title,
-                            turns=[turn for turn, _ in points], series=series))
+                            turns=[turn for turn, _ in points], series=series, steps=steps))
     return charts
 
 
@@ -116,9 +125,10 @@ def _nice_top(value: int) -> int:
         scale *= 10
 
 
-def drawing(chart: Chart) -> dict[str, Any]:
+def drawing(chart: Chart, at_step: int | None = None) -> dict[str, Any]:
     """Where everything of one chart goes, in the viewBox's units, with the words that say
-    the same (its title, its description and the legend's end values)."""
+    the same (its title, its description and the legend's end values); with `at_step`, a
+    mark at the turn that move belongs to (a replay's current step)."""
     low = min(0, *(min(s.values) for s in chart.series if s.values))
     top = _nice_top(max([1, *(max(s.values) for s in chart.series if s.values)]))
     first, last = (chart.turns[0], chart.turns[-1]) if chart.turns else (0, 0)
@@ -142,13 +152,17 @@ def drawing(chart: Chart) -> dict[str, Any]:
              for s in chart.series]
     ends = "; ".join(f"{s.name} {s.end}" for s in chart.series)
     turns = f"turn {first}" if first == last else f"turns {first} to {last}"
+    now = None if at_step is None or not chart.turns else chart.point_at(at_step)
     return {
         "key": chart.key, "title": chart.title, "width": WIDTH, "height": HEIGHT,
-        "left": LEFT, "right": WIDTH - RIGHT, "label_x": LEFT - 6,
+        "left": LEFT, "right": WIDTH - RIGHT, "label_x": LEFT - 6, "top": TOP,
+        "bottom": HEIGHT - BOTTOM,
         "grid": [{"y": y(t), "label": t} for t in ticks],
         "x_labels": [{"x": x(0), "label": first, "anchor": "start"},
                      {"x": x(span_x), "label": last, "anchor": "end"}] if first != last
         else [{"x": x(0), "label": first, "anchor": "start"}],
         "axis_label_y": HEIGHT - 4, "lines": lines,
-        "description": f"{chart.title} by turn, {turns}. At the end: {ends}.",
+        "description": f"{chart.title} by turn, {turns}. At the end: {ends}."
+        + (f" Marked: turn {chart.turns[now]}, this step's." if now is not None else ""),
+        "now_x": x(now) if now is not None else None,
     }

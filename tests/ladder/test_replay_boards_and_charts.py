@@ -240,3 +240,15 @@ def test_a_player_of_a_game_without_hands_is_offered_no_open_hands(
 
 def test_a_player_of_the_card_game_may_still_open_every_hand(chudopoly_game, alice) -> None:
     assert 'id="open-hands"' in _page(_client(alice), chudopoly_game, 3)
+
+
+def test_the_replays_charts_step_with_the_board(commonwealth_game, alice) -> None:
+    game = commonwealth_game
+    client = _client(alice)
+    marks = []
+    for step in (0, game.actions.count()):
+        frame = _page(client, game, step, HTTP_HX_REQUEST="true", HTTP_HX_TARGET="replay-frame")
+        marks.append(re.findall(r'class="chart-now" x1="([\d.]+)"', frame))
+    chips = _chart(game, "chips")
+    assert marks[0] == [f"{chips['left']:.1f}"] * 2  # the deal: both charts' left edge
+    assert marks[1] == [chips["lines"][0]["end_x"]] * 2  # the end: the last point

@@ -83,3 +83,13 @@ def test_the_drawing_puts_the_highest_value_on_a_round_top_line_and_says_the_end
     assert all(top <= y <= bottom for _, y in ben)
     assert [x["label"] for x in d["x_labels"]] == [1, 3]
     assert d["description"] == "Net worth by turn, turns 1 to 3. At the end: Ann 1820; Ben 0."
+
+
+def test_a_replay_step_marks_the_turn_it_belongs_to() -> None:
+    chart = _charts([(0, {"n": 3}), (1, {"n": 4}), (0, {"n": 5})])["score"]
+    assert chart.steps == [0, 1, 3]
+    # Step 2 (the second move) is in turn 2, whose point is the last: the mark is there.
+    assert drawing(chart, at_step=2)["now_x"] == drawing(chart)["lines"][0]["end_x"]
+    assert drawing(chart, at_step=0)["now_x"] == str(float(drawing(chart)["left"]))
+    assert drawing(chart)["now_x"] is None
+    assert drawing(chart, at_step=1)["description"].endswith(" Marked: turn 1, this step's.")
