@@ -274,7 +274,12 @@ class BoardroomGame:
         return _describe(event, viewer=viewer, names=names)
 
     # --- the home page, the rules page and replays ------------------------------------------
-    home_template = "boardroom/_home.html"
+    # The home page's card and the game's page (/games/boardroom/).
+    pitch = ("The board game of businesses: roll, buy or auction, collect whole industries, "
+             "open branches and holdings, trade with rivals and keep out of the tax audit. "
+             "The last one not bankrupt wins.")
+    picture_template = "boardroom/_picture.html"  # the square board and two dice
+    quick_play_words = "You and three bots (two medium, one easy), no move clock."
     rules_template = "boardroom/rules.html"
     replay_template = "boardroom/_replay_board.html"
     # Tapping a tile to read its card works on a replay page too (no socket needed).

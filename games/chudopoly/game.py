@@ -334,7 +334,12 @@ class ChudopolyGame:
         return {"players": players, "piles": piles}
 
     # --- the rules page ---------------------------------------------------------------------
-    home_template = "chudopoly/_home.html"
+    # The home page's card and the game's page (/games/chudopoly/).
+    pitch = ("A fast card game of rent, steals and property sets, in the spirit of Monopoly "
+             "Deal: be the first to hold three complete sets of different colours.")
+    picture_template = "chudopoly/_picture.html"  # a fan of three cards
+    quick_play_words = ("You and three bots (two medium, one easy), no turn clock, 45 seconds "
+                        "to answer a charge.")
     rules_template = "chudopoly/rules.html"
 
     def rules_context(self) -> dict[str, Any]:

@@ -91,7 +91,12 @@ class CommonwealthGame:
         return ["medium", "medium", "easy"]
 
     # --- the home page, the rules page and replays ------------------------------------------
-    home_template = "commonwealth/_home.html"
+    # The home page's card and the game's page (/games/commonwealth/).
+    pitch = ("The cooperative race of a Community Fund: manage projects and be the first to "
+             "place all 10 of your contribution chips — but if the Fund runs dry, everyone "
+             "loses.")
+    picture_template = "commonwealth/_picture.html"  # the Fund and stacks of chips
+    quick_play_words = "You and three bots (two medium, one easy), no move clock."
     rules_template = "commonwealth/rules.html"
     replay_template = "commonwealth/_replay_board.html"
     # Tapping a tile to read its card works on a replay page too (no socket needed).

@@ -230,8 +230,11 @@ class GameEngine(Protocol):
         (the clocks ask after every move)."""
         ...
 
-    # --- the home page and the rules page (/rules/<key>) -------------------------------------
-    home_template: str  # the game's part of the home page (a <section>: name, pitch, Quick Play)
+    # --- the rules page (/rules/<key>); the home page and the game's page (/games/<key>/) ----
+    # Optional: `pitch` (a sentence or two: what the game is, how it is won),
+    # `picture_template` (an inline SVG of the game) and `quick_play_words` (who Quick Play
+    # seats): the platform draws the game's card on the home page and its page from them (see
+    # `game_pitch` below).
     rules_template: str
 
     def rules_context(self) -> dict[str, Any]:
@@ -323,6 +326,28 @@ def ladder_placing(engine: GameEngine) -> str:
     (its own `ladder_placing`, or the engine's order)."""
     return getattr(engine, "ladder_placing", None) or (
         f"{engine.name}: players are placed in the order the game's result gives.")
+
+
+def game_pitch(engine: GameEngine) -> str:
+    """What the home page and the game's page say of a game: its own `pitch`, or its size."""
+    return getattr(engine, "pitch", None) or (
+        f"{engine.name}: a game for {engine.min_seats} to {engine.max_seats} players.")
+
+
+def game_picture(engine: GameEngine) -> str:
+    """The template of a game's picture: its own `picture_template`, or the platform's."""
+    return getattr(engine, "picture_template", None) or "games/_game_picture.html"
+
+
+def quick_play_words(engine: GameEngine) -> str:
+    """Who Quick Play seats with you: the game's own `quick_play_words`, or its bots' levels."""
+    own = getattr(engine, "quick_play_words", None)
+    if own:
+        return own
+    levels = engine.bot_levels()
+    names = [levels.get(level, level).lower() for level in engine.quick_play_levels()]
+    count = len(names)
+    return f"You and {count} bot{'s' if count != 1 else ''} ({', '.join(names)})."
 
 
 def quick_match_seats(engine: GameEngine) -> tuple[int, ...]:

@@ -13,12 +13,17 @@ LOBBY_GROUP = "lobby"
 PUBLIC_TABLES_SHOWN = 50
 
 
-def public_tables() -> list[dict[str, Any]]:
-    """Public tables still open or playing, newest first, for the home page."""
+def public_tables(game_kind: str | None = None) -> list[dict[str, Any]]:
+    """Public tables still open or playing, newest first, for the home page (every game's)
+    or a game's page (`game_kind`'s)."""
+    from games.platform.interface import get_game
     from games.platform.models import Table
 
-    rows = (Table.objects.filter(is_public=True,
-                                 status__in=[Table.Status.OPEN, Table.Status.PLAYING])
+    rows = Table.objects.filter(is_public=True,
+                                status__in=[Table.Status.OPEN, Table.Status.PLAYING])
+    if game_kind is not None:
+        rows = rows.filter(game_kind=game_kind)
+    rows = (rows
             .annotate(taken=Count("seats")).select_related("host")
             .order_by("-created_at")[:PUBLIC_TABLES_SHOWN])
     return [
@@ -26,6 +31,7 @@ def public_tables() -> list[dict[str, Any]]:
             "code": t.code,
             "url": t.get_absolute_url(),
             "name": f"{t.host.name}’s table" if t.host else f"Table {t.code}",
+            "game": get_game(t.game_kind).name,
             "preset": t.ruleset_label or "Custom",
             "seats_taken": t.taken,
             "seats": t.max_seats,

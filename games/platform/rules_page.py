@@ -1,6 +1,6 @@
 """The rules pages: /rules/<game> is each game's own page (its template and data, from the
-game interface); /rules is the default game's. The platform adds what it decides itself: the
-clock limits."""
+game interface); /rules lists them all (game_pages.rules_index). The platform adds what it
+decides itself: the clock limits."""
 
 from __future__ import annotations
 
@@ -29,10 +29,10 @@ def rules_context(game_kind: str | None = None) -> dict[str, Any]:
     return {**engine.rules_context(), "clocks": clock_limits(), "game_name": engine.name}
 
 
-def rules(request: HttpRequest, game_kind: str | None = None) -> HttpResponse:
-    if game_kind is not None and game_kind not in registered_games():
+def rules(request: HttpRequest, game_kind: str) -> HttpResponse:
+    if game_kind not in registered_games():
         return _further_page(request, game_kind)
-    engine = get_game(game_kind or default_game())
+    engine = get_game(game_kind)
     return render(request, engine.rules_template, rules_context(engine.key))
 
 

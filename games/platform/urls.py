@@ -2,13 +2,14 @@ from __future__ import annotations
 
 from django.urls import path
 
-from games.platform import rules_page, views
+from games.platform import game_pages, rules_page, views
 
 app_name = "games"
 
 urlpatterns = [
     path("", views.home, name="home"),
-    path("rules", rules_page.rules, name="rules"),
+    path("games/<str:game_kind>/", game_pages.game_page, name="game"),
+    path("rules", game_pages.rules_index, name="rules"),
     path("rules/<str:game_kind>", rules_page.rules, name="game_rules"),
     path("tables/new/", views.table_new, name="table_new"),
     path("play/quick/", views.quick_play, name="quick_play"),

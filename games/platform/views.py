@@ -17,6 +17,7 @@ from chudopoly_site.errors import page_not_found
 from games.platform import presenters, services
 from games.platform.abandoned import bot_games_make_room
 from games.platform.forms import JoinForm, PlayBotsForm, TableForm
+from games.platform.game_pages import game_entries
 from games.platform.identity import GUEST_NAME_SESSION_KEY, viewer_from_request
 from games.platform.interface import default_game, get_game, registered_games
 from games.platform.invites import (
@@ -88,12 +89,11 @@ def _game_choices(current: str) -> list[dict[str, object]]:
 
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
-    # Each game's part of the page (its name, its pitch and the ways to start playing), the
-    # default game first.
-    game_homes = [get_game(k).home_template for k in registered_games()]
-    # "Continue game": this browser's games against bots (a guest's by their session).
+    # Every game side by side (its picture, its pitch and one way to start: Quick Play),
+    # "Continue game" (this browser's games against bots, a guest's by their session) and
+    # every game's public tables.
     return render(request, "games/home.html", {
-        "tables": public_tables(), "game_home": game_homes[0], "game_homes": game_homes,
+        "tables": public_tables(), "games": game_entries(),
         "continue_games": services.games_to_continue(viewer_from_request(request))})
 
 

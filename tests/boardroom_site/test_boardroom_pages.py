@@ -11,11 +11,14 @@ from games.platform.models import Game, Table
 pytestmark = pytest.mark.django_db
 
 
-def test_the_home_page_offers_both_games_and_links_both_rules_pages(client: Client) -> None:
+def test_the_home_page_offers_both_games_and_the_rules_and_boardroom_s_page_its_own(
+        client: Client) -> None:
     html = client.get("/").content.decode()
-    assert 'id="quick-play"' in html and 'id="quick-play-boardroom"' in html
-    assert 'href="/rules"' in html and 'href="/rules/boardroom"' in html
-    assert "/play/bots/?game=boardroom" in html and "/tables/new/?game=boardroom" in html
+    assert 'id="quick-play-chudopoly"' in html and 'id="quick-play-boardroom"' in html
+    assert 'href="/rules"' in html
+    page = client.get("/games/boardroom/").content.decode()
+    assert 'href="/rules/boardroom"' in page
+    assert "/play/bots/?game=boardroom" in page and "/tables/new/?game=boardroom" in page
 
 
 def test_the_rules_page_shows_every_price_rent_and_card_from_the_engine(client: Client) -> None:

@@ -14,10 +14,10 @@ from games.platform.scheduler import in_process_scheduler
 pytestmark = pytest.mark.django_db
 
 
-def test_the_home_page_offers_quick_play_and_play_vs_bots(client: Client) -> None:
+def test_the_home_page_offers_quick_play_and_the_game_page_play_vs_bots(client: Client) -> None:
     page = client.get("/").content.decode()
-    assert 'action="/play/quick/"' in page and 'id="quick-play"' in page
-    assert 'href="/play/bots/"' in page
+    assert 'action="/play/quick/"' in page and 'id="quick-play-chudopoly"' in page
+    assert 'href="/play/bots/?game=chudopoly"' in client.get("/games/chudopoly/").content.decode()
 
 
 def test_quick_play_starts_a_game_with_three_bots_and_the_right_clocks(

@@ -37,7 +37,7 @@ def _owed(game: Game, seat: int) -> bool:
 def test_quick_play_shows_a_ticking_clock_and_the_bots_move(live_server_url: str,
                                                             page: Any) -> None:
     page.goto(live_server_url + "/")
-    page.click("#quick-play")
+    page.click("#quick-play-chudopoly")
     page.wait_for_url("**/t/*/")
     page.wait_for_selector("#connection[data-state=open]")
     table = Table.objects.get()

@@ -16,14 +16,16 @@ from games.platform.models import Game, GameAction, Seat, Table
 pytestmark = pytest.mark.django_db
 
 
-def test_the_home_page_offers_commonwealth_and_links_its_rules_page(client: Client) -> None:
-    html = client.get("/").content.decode()
+def test_the_home_page_offers_commonwealth_and_its_page_links_its_rules_page(
+        client: Client) -> None:
+    assert 'id="quick-play-commonwealth"' in client.get("/").content.decode()
+    html = client.get("/games/commonwealth/").content.decode()
     assert 'id="quick-play-commonwealth"' in html and 'href="/rules/commonwealth"' in html
     assert "/play/bots/?game=commonwealth" in html and "/tables/new/?game=commonwealth" in html
 
 
-def test_the_home_page_offers_a_commonwealth_quick_match_like_boardroom_s(client: Client) -> None:
-    html = client.get("/").content.decode()
+def test_the_commonwealth_page_offers_a_quick_match_like_boardroom_s(client: Client) -> None:
+    html = client.get("/games/commonwealth/").content.decode()
     assert 'href="/ladder/play/?game=commonwealth" id="quick-match-commonwealth"' in html
 
 

@@ -72,7 +72,7 @@ def test_two_guests_from_the_home_page_meet_at_one_boardroom_table(live_server_u
         context = browser.new_context()
         p = context.new_page()
         p.on("pageerror", lambda exc: errors.append(str(exc)))
-        p.goto(live_server_url + "/")
+        p.goto(live_server_url + "/games/boardroom/")
         p.locator("#quick-match-boardroom").click()
         p.wait_for_url(re.compile(r"/ladder/play/\?game=boardroom$"))
         assert p.locator("h1").inner_text() == "Boardroom quick match"

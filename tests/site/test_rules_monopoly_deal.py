@@ -62,7 +62,7 @@ def test_every_rule_the_chudopoly_preset_changes_is_listed_by_name(client: Clien
 
 
 def test_the_rules_page_says_how_it_differs_from_the_original(client: Client) -> None:
-    html = client.get("/rules").content.decode()
+    html = client.get("/rules/chudopoly").content.decode()
     section = html[html.index('<section id="original">'):]
     assert "How this differs from the original" in section
     assert 'href="/rules/monopoly-deal"' in section

@@ -53,7 +53,7 @@ class _TableRows(HTMLParser):
 
 @pytest.fixture
 def rules_html(client: Client) -> str:
-    response = client.get("/rules")
+    response = client.get("/rules/chudopoly")
     assert response.status_code == 200
     return response.content.decode()
 

@@ -138,7 +138,6 @@ class Countdown:
     def quick_play_levels(self) -> list[str]:
         return ["greedy"]
 
-    home_template = "404.html"
     rules_template = "404.html"
     replay_template = "404.html"
 
@@ -154,6 +153,22 @@ class Countdown:
 def test_chudopoly_implements_the_game_interface() -> None:
     assert isinstance(ChudopolyGame(), GameEngine)
     assert isinstance(get_game("chudopoly"), ChudopolyGame)
+
+
+@pytest.mark.django_db
+def test_a_game_added_to_the_registry_gets_its_card_its_page_and_its_rules_entry(
+        client: Any) -> None:
+    register_game("countdown", Countdown)
+    home = client.get("/").content.decode()
+    card = home[home.index('id="home-countdown"'):]
+    assert 'id="quick-play-countdown"' in card and 'href="/games/countdown/"' in card
+    assert "Countdown: a game for 2 to 4 players." in card  # no pitch of its own
+    assert "You and 1 bot (greedy)." in card
+    page = client.get("/games/countdown/")
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert 'id="quick-match-countdown"' in html and 'href="/rules/countdown"' in html
+    assert 'href="/rules/countdown"' in client.get("/rules").content.decode()
 
 
 @pytest.mark.django_db

@@ -129,7 +129,7 @@ def test_every_screen_at_phone_and_desktop_size(live_server_url: str, device: tu
         _game_over(page, ava, live_server_url, axe_script, artifacts, tap)
 
     # The rules page, with the card gallery drawn by the same component.
-    page.goto(live_server_url + "/rules")
+    page.goto(live_server_url + "/rules/chudopoly")
     assert page.locator("#card-gallery .card").count() >= 30
     _look(page, once, artifacts, f"{size}-rules")
 

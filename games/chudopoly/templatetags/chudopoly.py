@@ -339,17 +339,6 @@ def movable_cards(player: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     return out
 
 
-@register.simple_tag
-def hero_cards() -> SafeString:
-    """Three cards fanned on the home page (decoration)."""
-    deck = build_deck()
-    picks = [next(c for c in deck if c.name == "F-22 Raptor"),
-             next(c for c in deck if c.key == "chud"),
-             next(c for c in deck if c.kind == "money" and c.value == 5)]
-    faces = "".join(render_card({**card_dict(c), "id": None}) for c in picks)
-    return mark_safe(f'<div class="hero-fan" aria-hidden="true">{faces}</div>')
-
-
 # An opponent's panel shows only public facts, so every viewer at the table gets the same HTML
 # for it. The four sockets of a table rendered the same three panels after every move; the
 # panels are now rendered once per distinct content and process. Keyed by the content itself,
