@@ -43,6 +43,21 @@ def leaderboard_queryset(ladder: str, game_kind: str | None = None) -> QuerySet[
             .select_related("user", "user__profile").order_by("-ranked", "-rating", "user_id"))
 
 
+@dataclass
+class LadderTop:
+    """A ladder's first players, as a short list shows them: the ranked ones numbered, then
+    the provisional ones (when there are too few ranked players to fill it)."""
+
+    ranked: list[Rating]
+    provisional: list[Rating]
+
+
+def ladder_top(ladder: str, game_kind: str, count: int) -> LadderTop:
+    rows = list(leaderboard_queryset(ladder, game_kind)[:count])
+    return LadderTop(ranked=[r for r in rows if r.ranked],
+                     provisional=[r for r in rows if not r.ranked])
+
+
 def _ahead(rating: Rating) -> Q:
     return Q(rating__gt=rating.rating) | Q(rating=rating.rating, user_id__lt=rating.user_id)
 

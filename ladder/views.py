@@ -53,7 +53,7 @@ def ladder_index(request: HttpRequest) -> HttpResponse:
     boards = []
     for kind in registered_games():
         for key in services.ladders(kind):
-            top = list(queries.leaderboard_queryset(key, kind)[:5])
+            top = queries.ladder_top(key, kind, 5)
             boards.append({"key": key, "name": services.ladder_title(kind, key), "top": top,
                            "game_kind": kind, "anchor": services.ladder_anchor(kind, key),
                            "url": queries.leaderboard_url(kind, key),

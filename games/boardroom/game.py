@@ -278,6 +278,7 @@ class BoardroomGame:
     pitch = ("The board game of businesses: roll, buy or auction, collect whole industries, "
              "open branches and holdings, trade with rivals and keep out of the tax audit. "
              "The last one not bankrupt wins.")
+    tagline = "A board game of businesses, auctions and trades"
     picture_template = "boardroom/_picture.html"  # the square board and two dice
     quick_play_words = "You and three bots (two medium, one easy), no move clock."
     rules_template = "boardroom/rules.html"

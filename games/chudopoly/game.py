@@ -337,6 +337,7 @@ class ChudopolyGame:
     # The home page's card and the game's page (/games/chudopoly/).
     pitch = ("A fast card game of rent, steals and property sets, in the spirit of Monopoly "
              "Deal: be the first to hold three complete sets of different colours.")
+    tagline = "A card game in the spirit of Monopoly Deal"
     picture_template = "chudopoly/_picture.html"  # a fan of three cards
     quick_play_words = ("You and three bots (two medium, one easy), no turn clock, 45 seconds "
                         "to answer a charge.")

@@ -95,6 +95,7 @@ class CommonwealthGame:
     pitch = ("The cooperative race of a Community Fund: manage projects and be the first to "
              "place all 10 of your contribution chips — but if the Fund runs dry, everyone "
              "loses.")
+    tagline = "A cooperative race to place your chips"
     picture_template = "commonwealth/_picture.html"  # the Fund and stacks of chips
     quick_play_words = "You and three bots (two medium, one easy), no move clock."
     rules_template = "commonwealth/rules.html"

@@ -17,6 +17,7 @@ from games.platform.identity import viewer_from_request
 from games.platform.interface import (
     game_picture,
     game_pitch,
+    game_tagline,
     get_game,
     quick_play_words,
     registered_games,
@@ -31,6 +32,7 @@ def game_entry(kind: str) -> dict[str, Any]:
     engine = get_game(kind)
     return {
         "key": kind, "name": engine.name, "pitch": game_pitch(engine),
+        "tagline": game_tagline(engine),
         "picture": game_picture(engine), "quick_play_words": quick_play_words(engine),
         "players": f"{engine.min_seats}–{engine.max_seats} players",
         "url": reverse("games:game", args=[kind]),
@@ -51,7 +53,7 @@ def _ladder_tops(kind: str) -> list[dict[str, Any]]:
     from ladder.services import ladder_title, ladders
 
     return [{"name": ladder_title(kind, key), "url": queries.leaderboard_url(kind, key),
-             "top": list(queries.leaderboard_queryset(key, kind)[:LADDER_TOP])}
+             "top": queries.ladder_top(key, kind, LADDER_TOP)}
             for key in ladders(kind)]
 
 

@@ -231,10 +231,10 @@ class GameEngine(Protocol):
         ...
 
     # --- the rules page (/rules/<key>); the home page and the game's page (/games/<key>/) ----
-    # Optional: `pitch` (a sentence or two: what the game is, how it is won),
-    # `picture_template` (an inline SVG of the game) and `quick_play_words` (who Quick Play
-    # seats): the platform draws the game's card on the home page and its page from them (see
-    # `game_pitch` below).
+    # Optional: `pitch` (a sentence or two: what the game is, how it is won), `tagline` (a few
+    # words: what kind of game, for a phone's home page), `picture_template` (an inline SVG
+    # of the game) and `quick_play_words` (who Quick Play seats): the platform draws the
+    # game's card on the home page and its page from them (see `game_pitch` below).
     rules_template: str
 
     def rules_context(self) -> dict[str, Any]:
@@ -332,6 +332,12 @@ def game_pitch(engine: GameEngine) -> str:
     """What the home page and the game's page say of a game: its own `pitch`, or its size."""
     return getattr(engine, "pitch", None) or (
         f"{engine.name}: a game for {engine.min_seats} to {engine.max_seats} players.")
+
+
+def game_tagline(engine: GameEngine) -> str:
+    """A few words saying what kind of game it is: its own `tagline`, or its size."""
+    return getattr(engine, "tagline", None) or (
+        f"For {engine.min_seats} to {engine.max_seats} players")
 
 
 def game_picture(engine: GameEngine) -> str:

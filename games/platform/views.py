@@ -10,6 +10,7 @@ from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.safestring import mark_safe
+from django.utils.timesince import timesince
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from chudopoly_site.client_address import client_address
@@ -205,7 +206,8 @@ def table_detail(request: HttpRequest, code: str) -> HttpResponse:
         "invite_url": request.build_absolute_uri(table.invite_path),
         "watchers": watchers(table.code),
         # A public table opens for the browser a seat moved away from: it says so there.
-        "seat_moved": None if table.invite_token else seat_moved_away(table, viewer),
+        "seat_moved": (moved := None if table.invite_token else seat_moved_away(table, viewer)),
+        "seat_moved_ago": _ago(moved.moved_at) if moved is not None else "",
         **presenters.lobby_context(screen), **extra,
         # A game's own static files for its board (optional: `page_styles`, `page_scripts`).
         "game_styles": getattr(engine, "page_styles", ()),
@@ -213,16 +215,24 @@ def table_detail(request: HttpRequest, code: str) -> HttpResponse:
     })
 
 
+def _ago(when) -> str:
+    """"just now", "3 minutes ago": how long ago a seat moved, as a person says it."""
+    if (timezone.now() - when).total_seconds() < 60:
+        return "just now"
+    return f"{timesince(when)} ago"
+
+
 def _seat_moved_page(request: HttpRequest, table: Table, seat: Seat) -> HttpResponse:
-    """The browser a seat moved away from: when it moved and how to bring it back (410: the
-    seat is gone from here, the table is not). Nothing of the game or the other device."""
+    """The browser a seat moved away from: when it moved and how to bring it back. Nothing of
+    the game or the other device. A page like any other (200): the browser has done nothing
+    wrong, and an error status would read as one (a console error, a failed load)."""
     game = services.current_game(table)
     return render(request, "games/seat_moved.html", {
-        "table": table, "moved_at": seat.moved_at,
+        "table": table, "moved_at": seat.moved_at, "moved_ago": _ago(seat.moved_at),
         "continued": services.is_bot_game(table),
         "running": game is not None and game.status == Game.Status.RUNNING,
         "minutes": services.MOVE_LINK_MINUTES, "hours": services.CONTINUE_LINK_HOURS,
-    }, status=410)
+    })
 
 
 def _act(request: HttpRequest, code: str, fn, **kwargs) -> HttpResponse:
