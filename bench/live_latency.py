@@ -6,6 +6,7 @@ PostgreSQL + Redis, with one Celery worker (and beat) beside them.
     uv run python bench/live_latency.py --web 2 --route table # each table's sockets on one
     uv run python bench/live_latency.py --tables 1,10 --duration 20 --think 1.0 --json
     uv run python bench/live_latency.py --tables 100 --think 3 --game boardroom
+    uv run python bench/live_latency.py --tables 2 --duration 5 --sqlite    # the test's run
 
 Every table has four guests, each a scripted client (bench/liveplay.py ScriptedSeat) with its
 own socket: it reads the legal moves from the forms its page received, waits a think time
@@ -21,7 +22,9 @@ got round to it); errors (anything but a clean answer; "stale" answers when two 
 once are counted apart as races); web CPU per table (CPU seconds per second per table, i.e. the
 share of one core); worker and PostgreSQL CPU; web memory per table (RSS growth over the idle
 process / tables); bytes per push to a seat. It uses its own database (chudopoly_bench) and
-Redis db 11, drops them first, and talks to 127.0.0.1 only.
+Redis db 11, drops them first, and talks to 127.0.0.1 only (--sqlite: one Daphne on an embedded
+database of its own, no worker; what the tests run, not a measure). It ends with every refused
+frame by its reason (races apart) and the moves played by kind.
 """
 
 from __future__ import annotations
@@ -77,7 +80,7 @@ class _ClientPauses:
 
 
 # Each game's stock preset for the tables (games/<game>/rules.py).
-PRESETS = {"chudopoly": "chudopoly", "boardroom": "standard"}
+PRESETS = {"chudopoly": "chudopoly", "boardroom": "standard", "commonwealth": "standard"}
 SLOW = 0.1  # seconds: a move answered later than this counts towards its second's stall
 
 
@@ -95,6 +98,35 @@ def _slow_seconds(stats: list[liveplay.Stats], *, route: str,
                 per_second.setdefault(int(sent - start), [0] * max(1, webs))[web] += 1
     worst = sorted(per_second.items(), key=lambda kv: -sum(kv[1]))[:3]
     return [{"second": sec, "slow_moves_by_web": counts} for sec, counts in worst]
+
+
+def _refused(stats: list[liveplay.Stats]) -> dict[str, int]:
+    """Every refused frame of the run, by the server's reason (its code)."""
+    out: dict[str, int] = {}
+    for st in stats:
+        for code, count in st.refused.items():
+            out[code] = out.get(code, 0) + count
+    return dict(sorted(out.items()))
+
+
+def _kinds(seats: list[liveplay.ScriptedSeat]) -> dict[str, int]:
+    """The moves the server accepted over the whole run (warm-up too), by kind."""
+    import move_cost
+
+    out: dict[str, int] = {}
+    for seat in seats:
+        for _, move in seat.acked_moves:
+            kind = move_cost.move_kind(move)
+            out[kind] = out.get(kind, 0) + 1
+    return dict(sorted(out.items(), key=lambda kv: -kv[1]))
+
+
+def refused_words(refused: dict[str, int]) -> str:
+    """'0' or 'stale 3 (races), illegal 1': the races apart from the rest."""
+    if not refused:
+        return "0"
+    return ", ".join(f"{code} {n}" + (" (races)" if code in liveplay.RACES else "")
+                     for code, n in refused.items())
 
 
 def every_seat_latencies(stats: list[liveplay.Stats], *, seats_per_table: int = 4,
@@ -169,7 +201,7 @@ async def run_step(stack: livestack.LiveStack, tables: int, *, think: float, dur
     for s in seats:  # measure from here on
         s.stats = liveplay.Stats()
     pauses.reset()
-    pg_pids = _our_postgres_pids(stack.database)
+    pg_pids = [] if stack.sqlite else _our_postgres_pids(stack.database)
     pids = stack.pids()
     cpu0 = {k: livestack.cpu_of(v) for k, v in pids.items()}
     cpu0["postgres"] = livestack.cpu_of(pg_pids)
@@ -221,6 +253,8 @@ async def run_step(stack: livestack.LiveStack, tables: int, *, think: float, dur
         "client_gc_max_ms": round(1000 * pauses.longest, 1),
         "client_gc_total_ms": round(1000 * pauses.total, 1),
         "races": sum(st.races for st in stats),
+        "refused": _refused(stats),
+        "kinds": _kinds(seats),
         "reconnects": sum(st.reconnects for st in stats),
         "games_finished": finished,
         "load_average": round(os.getloadavg()[0], 1),
@@ -254,12 +288,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="one JSON line per step")
     parser.add_argument("--game", choices=sorted(PRESETS), default="chudopoly",
                         help="the game every table plays")
+    parser.add_argument("--sqlite", action="store_true",
+                        help="one Daphne on an embedded database, no worker (the tests' run)")
+    parser.add_argument("--database", default="chudopoly_bench",
+                        help="the database it drops and creates (one per concurrent run)")
+    parser.add_argument("--reuse-database", action="store_true",
+                        help="keep the database if it is there (migrated, not made again)")
     parser.add_argument("--idle", action="store_true",
                         help="nobody moves: what idle sockets cost (reconnects, CPU)")
     args = parser.parse_args(argv)
     steps = [int(x) for x in args.tables.split(",") if x]
-    stack = livestack.LiveStack(web=args.web)
-    stack.prepare()
+    if args.sqlite and args.web != 1:
+        parser.error("--sqlite runs one web process")
+    stack = livestack.LiveStack(web=args.web, sqlite=args.sqlite, database=args.database)
+    stack.prepare(fresh=not args.reuse_database)
     stack.setup_django()
     stack.start()
     results = []
@@ -292,6 +334,9 @@ def main(argv: list[str] | None = None) -> int:
                       flush=True)
                 for sample in out["error_samples"]:
                     print(f"      error: {sample}", flush=True)
+                print(f"      refused frames: {refused_words(out['refused'])}", flush=True)
+                print("      moves by kind: "
+                      + ", ".join(f"{k} {n}" for k, n in out["kinds"].items()), flush=True)
                 print(f"      handled by the client: p99 {out['handled_p99_ms']} ms; "
                       f"client GC: longest {out['client_gc_max_ms']} ms, "
                       f"{out['client_gc_total_ms']} ms in all", flush=True)

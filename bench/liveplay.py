@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import pageforms
 from wsclient import ConnectionClosed, HandshakeRefused, WSClient
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -57,6 +58,8 @@ _TAG_NAME_RE = re.compile(r"<[a-zA-Z][a-zA-Z0-9-]*\Z")
 _ID_RE = re.compile(r'\bid="([^"]+)"')
 _WORD_RE = re.compile(r"\w")
 _VERSION_RE = re.compile(r'id="table-version"[^>]*\bvalue="(\d+)"')
+_DECISION_RE = re.compile(r'id="table-decision"[^>]*\bvalue="([^"]*)"')
+_ACTIVE_RE = re.compile(r'class="decision-panel[^"]*\bactive\b')
 _ERROR_RE = re.compile(r'id="frame-error"[^>]*data-code="([a-z_]*)"[^>]*>([^<]*)<')
 # Only values that open a JSON object can be actions; starting with a literal lets the regex
 # engine jump from one "value=" to the next instead of trying every position of the frame.
@@ -65,15 +68,26 @@ _NEED_RE = re.compile(r'class="discard-form" data-need="(\d+)"')
 _CHECKBOX_RE = re.compile(r'type="checkbox" name="cards" value="(\d+)"')
 
 # The engine's random player weights (games/chudopoly/engine/random_player.py), scoop never;
-# then Boardroom's plain decisions (its trade and lot forms carry an incomplete base action,
-# and giving up ends a seat's game, so neither is ever picked).
+# then Boardroom's decisions and Commonwealth's. A type missing here is never picked while
+# a listed one is offered.
 TYPE_WEIGHTS = {"place": 6.0, "action": 4.0, "bank": 2.5, "move": 0.25, "swap": 0.1,
                 "end_turn": 1.5, "respond": 1.0, "pay": 1.0, "accept_pay": 1.0,
                 "discard": 1.0,
+                # Boardroom (trades and lots are composed from their forms: bench/pageforms.py)
                 "roll": 3.0, "buy": 2.0, "decline": 0.5, "bid": 1.0, "pass": 1.0,
                 "answer": 1.0, "pay_bail": 0.5, "use_release": 0.5, "build": 0.5,
-                "close": 0.05, "sell_bank": 0.05, "lot_expired": 1.0, "forfeit": 0.01}
-NEVER = {"scoop", "give_up", "propose", "auction_own"}
+                "close": 0.05, "sell_bank": 0.05, "propose": 0.3, "auction_own": 0.1,
+                "give_up": 0.01, "lot_expired": 1.0, "forfeit": 0.01,
+                # Commonwealth (deals and free amounts composed from their forms too)
+                "jail_roll": 2.0, "pay_jail": 0.7, "jail_card": 0.7, "develop": 0.5,
+                "play_card": 0.5, "order": 3.0, "auction": 0.7, "chip": 2.0, "no_chip": 0.5,
+                "ride": 1.0, "stay": 1.0, "skip": 1.0, "keep": 1.0, "donate": 1.0,
+                "pledge": 1.0, "accept": 1.0, "withdraw": 1.0, "offer": 0.3}
+NEVER = {"scoop"}
+# Moves a seat may make while it owes nothing (Commonwealth's deals "at any time", taking
+# back its own offer): a player makes them now and then, not whenever the page allows.
+OPTIONAL = {"withdraw"}
+IDLE_MOVE_MEAN_S = 30.0  # the mean pause between one seat's optional moves
 
 
 def split_partials(frame: str) -> dict[str, str]:
@@ -168,6 +182,12 @@ def version_in(text: str) -> int | None:
     return int(match.group(1)) if match else None
 
 
+def decision_in(text: str) -> str | None:
+    """The decision token a frame carries (the page sends it back with a move)."""
+    match = _DECISION_RE.search(text)
+    return html.unescape(match.group(1)) if match else None
+
+
 def error_in(text: str) -> tuple[str, str] | None:
     match = _ERROR_RE.search(text)
     return (match.group(1), html.unescape(match.group(2)).strip()) if match else None
@@ -184,8 +204,9 @@ def _actions_in(fragment: str) -> tuple[dict[str, Any], ...]:
     # frames leave its hand and decision as they were. The measuring client plays hundreds
     # of seats in one process; parsing each page again was half its CPU, and a busy client
     # reads frames off its sockets late, which the latencies would count against the server.
+    # A composed form's base (bench/pageforms.py) is not a move by itself.
     found: list[dict[str, Any]] = []
-    for m in _VALUE_RE.finditer(fragment):
+    for m in _VALUE_RE.finditer(pageforms.strip_composed(fragment)):
         raw = html.unescape(m.group(1) if m.group(1) is not None else m.group(2))
         try:
             value = json.loads(raw)
@@ -196,31 +217,52 @@ def _actions_in(fragment: str) -> tuple[dict[str, Any], ...]:
     return tuple(found)
 
 
-def choose_move(partials: dict[str, str], rng: random.Random) -> dict[str, Any] | None:
+def choose_move(partials: dict[str, str], rng: random.Random, *,
+                memory: pageforms.Memory | None = None,
+                idle: bool = False) -> dict[str, Any] | None:
     """A move from what the page offers, or None if this seat owes nothing.
 
-    Returns {"action": ..., "cards": [...]?}: a discard is composed from the form's checkboxes
-    the way a player ticks them; a payment uses one of the page's one-click payments."""
+    Returns {"action": ..., "cards": [...]?, "fields": {...}?, "optional": bool}: a discard is
+    composed from the form's checkboxes the way a player ticks them; a payment uses one of the
+    page's one-click payments; a trade, deal or free amount is filled in from its form
+    (bench/pageforms.py). `idle`: whether the seat may make an optional move now (OPTIONAL,
+    and a deal offered while it owes nothing)."""
     decision = partials.get("decision", "")
-    offered = [a for key in ("decision", "hand", "players")
-               for a in actions_in(partials.get(key, ""))]
     need = _NEED_RE.search(decision)
     if need:
         form = decision[need.start():]
         form = form[:form.find("</form>")]
         cards = [int(c) for c in _CHECKBOX_RE.findall(form)]
         rng.shuffle(cards)
-        return {"action": {"type": "discard"}, "cards": cards[:int(need.group(1))]}
+        return {"action": {"type": "discard"}, "cards": cards[:int(need.group(1))],
+                "optional": False}
+    offered = [a for key in ("decision", "hand", "players")
+               for a in actions_in(partials.get(key, ""))]
+    forms = [f for key in ("decision", "hand") for f in pageforms.forms_in(partials.get(key, ""))]
     # A bare {"type": "pay"} (or "accept_pay", the answer screen's) is the tick-the-boxes
     # form; its one-click payments carry cards.
     offered = [a for a in offered if a["type"] not in NEVER
                and not (a["type"] in ("pay", "accept_pay") and "cards" not in a)]
-    if not offered:
-        return None
-    types = {a["type"] for a in offered}
+    optional = OPTIONAL if _ACTIVE_RE.search(decision) else OPTIONAL | {"offer"}
+    if not idle:
+        offered = [a for a in offered if a["type"] not in optional]
+        forms = [f for f in forms if f.base["type"] not in optional]
+    memory = memory or pageforms.Memory()
+    types = {a["type"] for a in offered} | {f.base["type"] for f in forms}
+    while types:
+        chosen = _weighted_type(types, rng)
+        move = _one_of(chosen, offered, forms, rng, memory)
+        if move is not None:
+            move["optional"] = chosen in optional
+            return move
+        types.discard(chosen)  # its forms had nothing left to offer
+    return None
+
+
+def _weighted_type(types: set[str], rng: random.Random) -> str:
     weights = [(w, t) for t, w in TYPE_WEIGHTS.items() if t in types]
     if not weights:
-        return {"action": rng.choice(offered)}
+        return rng.choice(sorted(types))
     r = rng.random() * sum(w for w, _ in weights)
     chosen = weights[-1][1]
     for w, t in weights:
@@ -228,23 +270,41 @@ def choose_move(partials: dict[str, str], rng: random.Random) -> dict[str, Any] 
         if r < 0:
             chosen = t
             break
-    group = [a for a in offered if a["type"] == chosen]
+    return chosen
+
+
+def _one_of(chosen: str, offered: list[dict[str, Any]], forms: list[pageforms.Form],
+            rng: random.Random, memory: pageforms.Memory) -> dict[str, Any] | None:
+    group: list[Any] = [a for a in offered if a["type"] == chosen]
     if chosen == "respond":
         opsec = [a for a in group if a.get("answer") == "opsec"]
         if opsec and rng.random() < 0.4:
             return {"action": rng.choice(opsec)}
         group = [a for a in group if a.get("answer") == "accept"] or group
-    return {"action": rng.choice(group)}
+    group += [f for f in forms if f.base["type"] == chosen]
+    rng.shuffle(group)
+    for pick in group:
+        if not isinstance(pick, pageforms.Form):
+            return {"action": pick}
+        move = pageforms.compose(pick, rng, memory)
+        if move is not None:
+            return move
+    return None
 
 
-def act_frame(move: dict[str, Any], version: int) -> str:
-    """The JSON text htmx's ws-send would post for that form."""
+def act_frame(move: dict[str, Any], version: int, decision: str = "") -> str:
+    """The JSON text htmx's ws-send would post for that form: the action, the form's other
+    fields, and the version and decision token of the page it was chosen on."""
     frame: dict[str, Any] = {"kind": "act", "action": json.dumps(move["action"]),
-                             "expected_version": str(version),
+                             **move.get("fields", {}),
+                             "expected_version": str(version), "decision": decision,
                              "HEADERS": {"HX-Request": "true", "HX-Trigger": None}}
     if "cards" in move:
         frame["cards"] = [str(c) for c in move["cards"]]
     return json.dumps(frame)
+
+
+RACES = ("stale", "finished", "duplicate")  # refused because the page was out of date
 
 
 @dataclass
@@ -264,6 +324,7 @@ class Stats:
     sent: int = 0
     acked: int = 0
     races: int = 0  # "stale"/"finished"/"duplicate": refused because our view was behind
+    refused: dict[str, int] = field(default_factory=dict)  # refused frames by reason (code)
     errors: list[str] = field(default_factory=list)  # anything unexpected
     reconnects: int = 0
     frames_in: int = 0
@@ -289,6 +350,9 @@ class ScriptedSeat:
         self.origin = origin
         self.partials: dict[str, str] = {}
         self.version = -1
+        self.decision = ""  # the page's decision token, sent back with a move
+        self.memory = pageforms.Memory()
+        self.idle_at = time.monotonic() + rng.uniform(0, 2 * IDLE_MOVE_MEAN_S)
         self.frames: list[str] = []
         self.stats = Stats()
         self.sent_moves: list[tuple[int, dict[str, Any]]] = []  # (expected version, move)
@@ -312,6 +376,9 @@ class ScriptedSeat:
             if v > self.version and self.ws is not None:
                 self.stats.seen[v] = self.ws.arrived_at
             self.version = v
+        token = decision_in(frame)
+        if token is not None:
+            self.decision = token
 
     async def connect(self) -> None:
         """Open the socket (retrying with backoff, as the page does) and read the board."""
@@ -358,7 +425,7 @@ class ScriptedSeat:
                 self.stats.errors.append("time ran out before the game ended")
                 return
             try:
-                move = None if self.watching else choose_move(self.partials, self.rng)
+                move = None if self.watching else self._choose()
                 if move is None:
                     assert self.ws is not None
                     with contextlib.suppress(TimeoutError):
@@ -367,14 +434,20 @@ class ScriptedSeat:
                 if self.think:
                     await asyncio.sleep(self.rng.uniform(0.5, 1.5) * self.think)
                     await self.drain(quiet=0)
-                    fresh = None if self.watching else choose_move(self.partials, self.rng)
+                    fresh = None if self.watching else self._choose()
                     if fresh is None:
                         continue
                     move = fresh
+                if move["optional"]:
+                    self.idle_at = time.monotonic() + self.rng.expovariate(1 / IDLE_MOVE_MEAN_S)
                 await self._send_move(move)
                 moves += 1
             except ConnectionClosed:
                 await self.reconnect()
+
+    def _choose(self) -> dict[str, Any] | None:
+        return choose_move(self.partials, self.rng, memory=self.memory,
+                           idle=time.monotonic() >= self.idle_at)
 
     async def _pace(self) -> None:
         """Stay under the server's frame limit (40 per 5 s) as a polite client does: a script
@@ -393,7 +466,7 @@ class ScriptedSeat:
         sent_version = self.version
         self.sent_moves.append((sent_version, move))
         started = time.perf_counter()
-        await self.ws.send(act_frame(move, sent_version))
+        await self.ws.send(act_frame(move, sent_version, self.decision))
         self.stats.sent += 1
         got_update = got_reply = False
         deadline = time.monotonic() + self.reply_timeout
@@ -412,10 +485,12 @@ class ScriptedSeat:
             if err is not None:
                 code, message = err
                 got_reply = True
+                if code != "ok":
+                    self.stats.refused[code] = self.stats.refused.get(code, 0) + 1
                 if code == "ok":
                     self.stats.acked += 1
                     self.acked_moves.append((sent_version, move))
-                elif code in ("stale", "finished", "duplicate"):
+                elif code in RACES:
                     # Another seat (or a clock) moved first, or our own update had not reached
                     # us when we chose again: the server rightly refused a move made from a
                     # view that was already out of date.

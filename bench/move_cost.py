@@ -3,15 +3,18 @@
     uv run python bench/move_cost.py                 # PostgreSQL (its own chudopoly_movecost)
     uv run python bench/move_cost.py --sqlite        # the embedded default
     uv run python bench/move_cost.py --database x    # another database, for runs side by side
+    uv run python bench/move_cost.py --game boardroom # or commonwealth (default chudopoly)
 
 It drives the real `TableConsumer` code in one process: four sockets per 4-seat table (guests,
-preset chudopoly), each consumer connected as Daphne would connect it, with its frames
+the game's stock preset), each consumer connected as Daphne would connect it, with its frames
 captured instead of written to a socket. A seat that owes a decision picks a move from the
-forms its last push showed (bench/liveplay.py's scripted player) and sends it as htmx would;
+forms its last push showed (bench/liveplay.py's scripted player: every kind of move, trades,
+deals, auctions and bids too) and sends it as htmx would;
 the mover's handler pushes the table's other three sockets (all in one process, as live:
 games/platform/table_sockets.py), and the group message is then handed to them as the event
 loop would (dropped there, already shown). Per move it prints the CPU time of that whole
-cycle (the mover's frame, the move, four pushes) and the database queries it made; on
+cycle (the mover's frame, the move, four pushes), the bytes each push sent, the database
+queries it made and every refused frame by its reason; on
 PostgreSQL also the CPU its server process spent (read from /proc: the server runs here) and
 the WAL written.
 
@@ -41,10 +44,18 @@ class Socket:
         from games.platform.consumers import TableConsumer
 
         session_key = cookie.split("=", 1)[1]
+        import liveplay
+        import pageforms
+
         self.partials: dict[str, str] = {}
         self.errors: list[tuple[str, str]] = []
+        self.refused: dict[str, int] = {}
         self.version = 0
+        self.decision = ""
+        self.memory = pageforms.Memory()
         self.inbox: list[str] = []
+        self.pushes = self.pushed_bytes = 0
+        self._liveplay = liveplay
         self.consumer = TableConsumer()
         self.consumer.scope = _scope(code, session_key)
         self.consumer.channel_name = f"bench.{code}.{session_key[:8]}"
@@ -66,17 +77,26 @@ class Socket:
             self.inbox.append(text)
 
     def read(self) -> None:
-        import liveplay
-
+        liveplay = self._liveplay
         for text in self.inbox:
+            self.pushes += 1
+            self.pushed_bytes += len(text)
             liveplay.apply_frame(self.partials, text)
             version = liveplay.version_in(text)
             if version is not None:
                 self.version = version
+            token = liveplay.decision_in(text)
+            if token is not None:
+                self.decision = token
             error = liveplay.error_in(text)
             if error is not None and error[0] != "ok":
-                self.errors.append(error)
+                self.refused[error[0]] = self.refused.get(error[0], 0) + 1
+                if error[0] not in liveplay.RACES:
+                    self.errors.append(error)
         self.inbox.clear()
+
+    def choose(self, rng: random.Random, *, idle: bool) -> dict[str, Any] | None:
+        return self._liveplay.choose_move(self.partials, rng, memory=self.memory, idle=idle)
 
 
 class _NoLayer:
@@ -104,12 +124,30 @@ def _scope(code: str, session_key: str) -> dict[str, Any]:
             "session": SessionStore(session_key=session_key), "user": AnonymousUser()}
 
 
+# Each game's stock preset (as bench/live_latency.py's tables).
+PRESETS = {"chudopoly": "chudopoly", "boardroom": "standard", "commonwealth": "standard"}
+IDLE_SHARE = 0.03  # of the moves: an optional one (a deal offered out of turn, one taken back)
+
+
+def move_kind(move: dict[str, Any]) -> str:
+    """A move's type, with its answer or kind where one type covers several moves (a trade's
+    swap or sale, an offer accepted or refused)."""
+    action = move["action"]
+    kind = action["type"]
+    if kind == "propose":
+        return f"propose {action.get('kind')}"
+    if kind == "answer":
+        return "answer " + ("accept" if action.get("accept") else "refuse")
+    return kind
+
+
 def run(tables: int, moves: int, seed: int, *, sqlite: bool = False,
-        database: str = "chudopoly_movecost") -> dict[str, float]:
+        database: str = "chudopoly_movecost", game: str = "chudopoly",
+        fresh: bool = True) -> dict[str, Any]:
     import livestack
 
     stack = livestack.LiveStack(database=database, worker=False, sqlite=sqlite)
-    stack.prepare()
+    stack.prepare(fresh=fresh)
     stack.setup_django()
     import liveplay
     import livesetup
@@ -146,7 +184,7 @@ def run(tables: int, moves: int, seed: int, *, sqlite: bool = False,
     rng = random.Random(seed)
     rooms: list[list[Socket]] = []
     for _ in range(tables):
-        seated = livesetup.guest_table(4, preset="chudopoly")
+        seated = livesetup.guest_table(4, preset=PRESETS[game], game_kind=game)
         rooms.append([Socket(seated.code, c) for c in seated.cookies.values()])
     delivered.clear()
     queries = 0
@@ -157,21 +195,29 @@ def run(tables: int, moves: int, seed: int, *, sqlite: bool = False,
         return execute(sql, params, many, context)
 
     made = 0
+    kinds: dict[str, int] = {}
     cpu = mover_cpu = 0.0
     wal_from = None if sqlite else _wal_position(connection)
     server_from = None if sqlite else _server_cpu(connection)
+    for sockets in rooms:
+        for each in sockets:  # the first pages are not pushes
+            each.pushes = each.pushed_bytes = 0
     with connection.execute_wrapper(count):
         for _ in range(moves):
             sockets = rng.choice(rooms)
+            idle = rng.random() < IDLE_SHARE
             movers = [(s, m) for s in sockets
-                      if (m := liveplay.choose_move(s.partials, rng)) is not None]
+                      if (m := s.choose(rng, idle=idle)) is not None]
             if not movers:
                 continue
             socket, move = rng.choice(movers)
+            refused_before = sum(socket.refused.values())
+            version_before = socket.version
             others_before = others_cpu
             started = time.process_time()
             socket.consumer._handle({"type": "websocket.receive",
-                                     "text": liveplay.act_frame(move, socket.version)})
+                                     "text": liveplay.act_frame(move, socket.version,
+                                                                socket.decision)})
             moved = time.process_time()
             for _, message in delivered:
                 if message.get("type") == "table.update":
@@ -188,12 +234,31 @@ def run(tables: int, moves: int, seed: int, *, sqlite: bool = False,
             for each in sockets:
                 each.read()
             made += 1
-    refused = sum(len(s.errors) for sockets in rooms for s in sockets)
-    if refused:
-        print("refused:", [e for sockets in rooms for s in sockets for e in s.errors][:5])
-    figures = {"moves": made - refused, "cpu_ms_per_move": 1000 * cpu / max(1, made),
-               "mover_cpu_ms_per_move": 1000 * mover_cpu / max(1, made),
-               "queries_per_move": queries / max(1, made)}
+            if socket.version > version_before:
+                kind = move_kind(move)
+                kinds[kind] = kinds.get(kind, 0) + 1
+            elif sum(socket.refused.values()) == refused_before:
+                # Neither shown nor refused: the socket was closed (a script sending faster
+                # than the server's frame limit allows is cut off).
+                socket.errors.append(("unanswered", f"no answer to {move['action']}"))
+    refused: dict[str, int] = {}
+    for sockets in rooms:
+        for each in sockets:
+            for code, n in each.refused.items():
+                refused[code] = refused.get(code, 0) + n
+    errors = [e for sockets in rooms for s in sockets for e in s.errors]
+    if errors:
+        print("refused, not a race:", errors[:5])
+    pushes = sum(s.pushes for sockets in rooms for s in sockets)
+    figures: dict[str, Any] = {
+        "game": game, "moves": made - sum(refused.values()),
+        "refused": dict(sorted(refused.items())),
+        "kinds": dict(sorted(kinds.items(), key=lambda kv: -kv[1])),
+        "cpu_ms_per_move": 1000 * cpu / max(1, made),
+        "mover_cpu_ms_per_move": 1000 * mover_cpu / max(1, made),
+        "queries_per_move": queries / max(1, made),
+        "bytes_per_push": sum(s.pushed_bytes for sockets in rooms for s in sockets)
+        / max(1, pushes)}
     if server_from is not None:
         figures["server_cpu_ms_per_move"] = (
             1000 * (_server_cpu(connection) - server_from) / max(1, made))
@@ -267,6 +332,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sqlite", action="store_true", help="the embedded default database")
     parser.add_argument("--database", default="chudopoly_movecost",
                         help="the database it drops and creates (one per concurrent run)")
+    parser.add_argument("--reuse-database", action="store_true",
+                        help="keep the database if it is there (migrated, not made again)")
+    parser.add_argument("--game", choices=sorted(PRESETS), default="chudopoly",
+                        help="the game every table plays")
     parser.add_argument("--deals", type=int, default=None,
                         help="seed `secrets` with this: the same games from run to run")
     parser.add_argument("--count-handlers", action="store_true",
@@ -280,8 +349,14 @@ def main(argv: list[str] | None = None) -> int:
     if args.count_handlers:
         global _COUNTED
         _COUNTED = True
-    figures = run(args.tables, args.moves, args.seed, sqlite=args.sqlite, database=args.database)
-    print(f"{figures['moves']} moves over {args.tables} tables: "
+    figures = run(args.tables, args.moves, args.seed, sqlite=args.sqlite, database=args.database,
+                  game=args.game, fresh=not args.reuse_database)
+    import live_latency
+
+    print("moves by kind: " + ", ".join(f"{k} {n}" for k, n in figures["kinds"].items()))
+    print(f"refused frames: {live_latency.refused_words(figures['refused'])}; "
+          f"{figures['bytes_per_push']:.0f} B per push")
+    print(f"{figures['moves']} {args.game} moves over {args.tables} tables: "
           f"{figures['cpu_ms_per_move']:.2f} ms CPU and "
           f"{figures['queries_per_move']:.1f} queries per move (mover's frame + 4 pushes); "
           f"the mover's frame, move and push {figures['mover_cpu_ms_per_move']:.2f} ms, "
