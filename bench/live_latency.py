@@ -292,6 +292,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="one Daphne on an embedded database, no worker (the tests' run)")
     parser.add_argument("--database", default="chudopoly_bench",
                         help="the database it drops and creates (one per concurrent run)")
+    parser.add_argument("--redis-db", type=int, default=11,
+                        help="the Redis database it flushes and uses (one per concurrent run)")
     parser.add_argument("--reuse-database", action="store_true",
                         help="keep the database if it is there (migrated, not made again)")
     parser.add_argument("--idle", action="store_true",
@@ -300,7 +302,8 @@ def main(argv: list[str] | None = None) -> int:
     steps = [int(x) for x in args.tables.split(",") if x]
     if args.sqlite and args.web != 1:
         parser.error("--sqlite runs one web process")
-    stack = livestack.LiveStack(web=args.web, sqlite=args.sqlite, database=args.database)
+    stack = livestack.LiveStack(web=args.web, sqlite=args.sqlite, database=args.database,
+                                redis_db=args.redis_db)
     stack.prepare(fresh=not args.reuse_database)
     stack.setup_django()
     stack.start()

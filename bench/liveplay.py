@@ -75,7 +75,7 @@ TYPE_WEIGHTS = {"place": 6.0, "action": 4.0, "bank": 2.5, "move": 0.25, "swap": 
                 "discard": 1.0,
                 # Boardroom (trades and lots are composed from their forms: bench/pageforms.py)
                 "roll": 3.0, "buy": 2.0, "decline": 0.5, "bid": 1.0, "pass": 1.0,
-                "answer": 1.0, "pay_bail": 0.5, "use_release": 0.5, "build": 0.5,
+                "answer": 1.0, "pay_bail": 0.5, "use_release": 0.5, "build": 2.0,
                 "close": 0.05, "sell_bank": 0.05, "propose": 0.3, "auction_own": 0.1,
                 "give_up": 0.01, "lot_expired": 1.0, "forfeit": 0.01,
                 # Commonwealth (deals and free amounts composed from their forms too)

@@ -105,3 +105,36 @@ def test_boardroom_trades_and_lots_from_their_forms_are_legal_and_never_repeated
     offers = [(a["kind"], a["to"], a.get("take"), a.get("give")) for a in sent
               if a["type"] == "propose"]
     assert len(offers) == len(set(offers)), "the same tiles were offered twice"
+
+
+def _boardroom_page(st: dict[str, Any], seat: int) -> dict[str, str]:
+    ctx = br_context(br_engine.view(st, seat), me=seat, names=NAMES, seats=SEATS)
+    return {key: render_to_string(f"boardroom/_{name}.html", {"game": True, "c": ctx,
+                                                              "me": seat})
+            for key, name in (("decision", "decision"), ("hand", "portfolio"))}
+
+
+def test_a_boardroom_seat_in_debt_raises_money_every_way_its_page_offers() -> None:
+    # Excise duty (100) with 60 in cash, branches on the three tiles of an industry.
+    rolled = br_scenario(seats=3, pos={0: 31}, dice=[(2, 4)], cash={0: 60, 1: 500, 2: 500},
+                         owners={5: 0, 1: 0, 3: 0, 4: 0}, levels={1: 1, 3: 1, 4: 1})
+    st = br_engine.apply(rolled, 0, {"type": "roll"}).state
+    assert st["debts"][0]["seat"] == 0
+    page = _boardroom_page(st, 0)
+    game = get_game("boardroom")
+    rng = random.Random(4)
+    kinds = set()
+    for _ in range(300):
+        move = liveplay.choose_move(page, rng)
+        assert move is not None
+        action = _sent(move)
+        game.apply(st, 0, action)  # raises IllegalAction if the engine refuses it
+        kinds.add(action["type"] if action["type"] != "propose" else action["kind"])
+    assert {"close", "auction_own", "sell", "give_up"} <= kinds, kinds
+
+
+def test_a_boardroom_seat_in_debt_with_nothing_left_to_sell_gives_up() -> None:
+    rolled = br_scenario(seats=3, pos={0: 31}, dice=[(2, 4)], cash={0: 60})
+    st = br_engine.apply(rolled, 0, {"type": "roll"}).state
+    move = liveplay.choose_move(_boardroom_page(st, 0), random.Random(5))
+    assert move is not None and _sent(move) == {"type": "give_up"}
