@@ -18,11 +18,20 @@ from typing import Any
 
 from games.platform.board_grid import grid_place, side
 
+from .bots.common import COMPLETION_FACTOR, completes, gives_away
 from .describe import REASONS, offer_words
-from .engine.board import BUYBACK, INDUSTRY_NAMES, KIND, LOGISTICS_RENT, TILES, UTILITY_FACTOR
+from .engine.board import (
+    AUDIT_BAIL,
+    BUYBACK,
+    INDUSTRY_NAMES,
+    KIND,
+    LOGISTICS_RENT,
+    TILES,
+    UTILITY_FACTOR,
+)
 from .engine.cards import CARDS
 from .engine.rules import bank_price, owns_industry, rent
-from .engine.state import BID_STEP
+from .engine.state import BETTER_BY, BID_STEP
 
 # One colour per seat (tokens and owner stripes); names for the colour-blind and the reader.
 SEAT_COLOURS = ("#d1495b", "#2e86ab", "#3f9142", "#8e5ec2", "#e08e0b", "#2b2d42")
@@ -119,12 +128,84 @@ def _tile_choice(pos: int | None, view: Mapping[str, Any]) -> dict[str, Any]:
             "buyback": BUYBACK[pos]}
 
 
+def _unavailable(label: str, id: str, reason: str) -> dict[str, Any]:
+    """A move the seat cannot make now, shown disabled with why (never sent)."""
+    return {"label": label, "id": id, "reason": reason}
+
+
+def refusal_bounds(view: Mapping[str, Any], me: int, to: int, kind: str
+                   ) -> dict[str, int]:
+    """What the next offer to `to` must beat after its refusals this turn, per tile pair
+    ("take:give", empty for none): a swap's least cash, or a sale's most (the engine's
+    BETTER_BY rule, engine/legal.py)."""
+    out: dict[str, int] = {}
+    for take, give, cash in _refused(view, me, to, kind):
+        key = f"{'' if take is None else take}:{'' if give is None else give}"
+        out[key] = cash + BETTER_BY if kind == "swap" else cash - BETTER_BY
+    return out
+
+
+def _refused(view: Mapping[str, Any], me: int, to: int, kind: str
+             ) -> list[tuple[int | None, int | None, int]]:
+    """This turn's refused offers of `me` to `to` of one kind: (take, give, cash)."""
+    out = []
+    prefix = f"{me}>{to}:{kind}:"
+    for key, cash in (view.get("refused") or {}).items():
+        if not key.startswith(prefix):
+            continue
+        take, give = (None if x == "None" else int(x) for x in key[len(prefix):].split(":"))
+        out.append((take, give, cash))
+    return out
+
+
+def refusals(view: Mapping[str, Any], me: int | None, names: Sequence[str]
+             ) -> list[dict[str, Any]]:
+    """The seat's offers refused this turn, each with why and what the next one for the same
+    tiles must beat. A bot answers by what the trade is worth to it (games/boardroom/bots):
+    the reason named is the one its common check gives, else the value."""
+    if me is None:
+        return []
+    out = []
+    for to in range(view["seats"]):
+        for kind in ("swap", "sell"):
+            for take, give, cash in _refused(view, me, to, kind):
+                offer = {"from": me, "to": to, "kind": kind, "take": take, "give": give,
+                         "cash": cash}
+                them = _name(names, to, me)
+                if kind == "swap":
+                    beat = (f"for these tiles must include at least {cash + BETTER_BY} in "
+                            f"cash ({BETTER_BY} more)")
+                else:
+                    beat = (f"for {TILES[give]['name']} must ask at most {cash - BETTER_BY} "
+                            f"({BETTER_BY} less)")
+                out.append({"to": to, "to_name": them, "bot": bool(view["bots"][to]),
+                            "words": offer_words(offer, viewer=me, names=names),
+                            "why": _refusal_reason(view, to, offer, them),
+                            "next": f"Your next offer to {them} {beat}."})
+    return out
+
+
+def _refusal_reason(view: Mapping[str, Any], bot: int, offer: dict[str, Any],
+                    them: str) -> str:
+    if not view["bots"][bot]:
+        return f"{them} refused it."
+    if gives_away(view, bot, offer, answering=True):
+        lose = offer["take"] if offer["kind"] == "swap" else None
+        if lose is not None and completes(view["owner"], offer["from"], lose, gaining=lose):
+            return (f"{them} will not hand you the last tile of an industry for less than "
+                    f"{COMPLETION_FACTOR} times its price.")
+        return f"{them} keeps enough cash for the rent it may owe."
+    return f"{them} values what it gives up above what it gets."
+
+
 def decision(view: Mapping[str, Any], me: int | None, names: Sequence[str]
              ) -> dict[str, Any]:
-    """The seat's legal actions, grouped for the decision panel."""
+    """The seat's legal actions, grouped for the decision panel, and the moves it cannot
+    make now with why ("unavailable": cannot afford a tile, or the audit's bail)."""
     out: dict[str, Any] = {"buttons": [], "builds": [], "closes": [], "bank_sales": [],
                            "swaps": [], "sells": [], "lots": [], "give_up": None,
-                           "end_turn": None, "kind": None}
+                           "end_turn": None, "kind": None, "unavailable": [],
+                           "refusals": []}
     legal = view.get("legal") or []
     if me is None or not legal:
         return out
@@ -183,26 +264,55 @@ def decision(view: Mapping[str, Any], me: int | None, names: Sequence[str]
             out["end_turn"] = _option(action, "End turn: roll again (doubles)" if again
                                       else "End turn", id="end-turn")
         elif t == "propose" and action["kind"] == "swap":
+            beat = refusal_bounds(view, me, action["to"], "swap")
+            take = [_tile_choice(x, view) for x in action["take"]]
+            give = [_tile_choice(x, view) for x in action["give"]]
             out["swaps"].append({
                 "to": action["to"], "to_name": _name(names, action["to"], me),
                 "base": _act({"type": "propose", "kind": "swap", "to": action["to"]}),
-                "take": [_tile_choice(x, view) for x in action["take"]],
-                "give": [_tile_choice(x, view) for x in action["give"]],
-                "cash_max": action["cash_max"]})
+                "take": take, "give": give, "cash_max": action["cash_max"],
+                # The first tiles shown are chosen: their bound is the one printed.
+                "cash_min": swap_min(beat, take[0]["value"], give[0]["value"]),
+                "refused": json.dumps(beat, separators=(",", ":"), sort_keys=True)})
         elif t == "propose" and action["kind"] == "sell":
+            beat = refusal_bounds(view, me, action["to"], "sell")
+            give = [{**_tile_choice(x, view),
+                     "max": min(action["cash_max"], beat.get(f":{x}", action["cash_max"]))}
+                    for x in action["give"]]
             out["sells"].append({
                 "to": action["to"], "to_name": _name(names, action["to"], me),
                 "base": _act({"type": "propose", "kind": "sell", "to": action["to"]}),
-                "give": [_tile_choice(x, view) for x in action["give"]],
-                "cash_min": min(BUYBACK[x] for x in action["give"]),
-                "cash_max": action["cash_max"]})
+                "give": give,
+                # The first tile is the one chosen: the bounds printed are its own.
+                "cash_min": give[0]["buyback"], "cash_max": give[0]["max"],
+                "their_cash": action["cash_max"]})
         elif t == "auction_own":
             out["lots"].append({
                 "tile": action["tile"], "name": TILES[action["tile"]]["name"],
                 "base": _act({"type": "auction_own", "tile": action["tile"]}),
                 "start_min": action["start_min"], "start_max": action["start_max"],
                 "step": action.get("step", BID_STEP)})
+    types = {a["type"] for a in legal}
+    cash = view["cash"][me]
+    if "decline" in types and "buy" not in types:
+        pos = next(a["tile"] for a in legal if a["type"] == "decline")
+        price = TILES[pos]["price"]
+        out["unavailable"].append(_unavailable(
+            f"Buy {TILES[pos]['name']} for {price}", "buy-unaffordable",
+            f"You have {cash}; it costs {price}. Send it to auction, where you may bid."))
+    if view["audit"][me] is not None and "roll" in types and "pay_bail" not in types:
+        out["unavailable"].append(_unavailable(
+            f"Pay {AUDIT_BAIL} to leave the audit", "pay-bail-unaffordable",
+            f"You have {cash}; leaving costs {AUDIT_BAIL}."))
+    out["refusals"] = refusals(view, me, names)
     return out
+
+
+def swap_min(beat: Mapping[str, int], take: Any, give: Any) -> int:
+    """The least cash a swap of `take` for `give` ("" for none) may offer: 1 with no tile
+    of yours, and more after a refusal of the same tiles."""
+    least = 1 if give in ("", None) else 0
+    return max(least, beat.get(f"{take}:{give if give is not None else ''}", 0))
 
 
 def _auction(view: Mapping[str, Any], me: int | None, names: Sequence[str],

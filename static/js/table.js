@@ -415,6 +415,45 @@
   window.addEventListener("pointerup", function () { releaseIn(400); }, true);
   window.addEventListener("pointercancel", function () { releaseIn(0); }, true);
 
+  // --- a refusal beside the control that sent the move ------------------------------------
+  // The server answers a refused move with one sentence in #frame-error, at the top of the
+  // page and often out of sight. It is moved beside the form whose button sent the move, in
+  // an element screen readers announce (role="alert"), and stays until that form is edited
+  // or sends again. A form the answer's push replaced leaves the sentence at the top.
+  var sentFrom = null;
+  var answered = false;
+  document.body.addEventListener("htmx:wsConfigSend", function (evt) {
+    var form = evt.target && evt.target.closest ? evt.target.closest("form") : null;
+    sentFrom = form && root.contains(form) ? form : null;
+    answered = false;
+    if (sentFrom) { clearRefusal(sentFrom); }
+  });
+  document.body.addEventListener("htmx:oobAfterSwap", function (evt) {
+    if (evt.detail && evt.detail.target && evt.detail.target.id === "frame-error") { answered = true; }
+  });
+  function clearRefusal(form) {
+    $$(".form-refusal", form).forEach(function (el) { el.remove(); });
+  }
+  document.body.addEventListener("htmx:wsAfterMessage", function () {
+    var box = document.getElementById("frame-error");
+    if (!answered || !box || !sentFrom) { return; }
+    var form = sentFrom;
+    var message = box.textContent.trim();
+    sentFrom = null;
+    answered = false;
+    if (box.getAttribute("data-code") === "ok" || !message || !form.isConnected) { return; }
+    var line = document.createElement("p");
+    line.className = "form-refusal";
+    line.setAttribute("role", "alert");
+    line.textContent = message;
+    form.appendChild(line);
+    box.textContent = "";
+  });
+  root.addEventListener("input", function (evt) {
+    var form = evt.target.closest && evt.target.closest("form");
+    if (form) { clearRefusal(form); }
+  });
+
   // --- keyboard: Escape closes what is open -------------------------------------------------
   document.addEventListener("keydown", function (evt) {
     if (evt.key !== "Escape") { return; }

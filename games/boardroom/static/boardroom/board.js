@@ -92,7 +92,7 @@
         if (!form && select && select.querySelector('option[value="' + pos + '"]')) {
           pick("pick-sell", f.getAttribute("data-to"));
           select.value = String(pos);
-          sellMin(select);
+          bounds(f);
           form = f;
         }
       });
@@ -103,18 +103,48 @@
     if (field) { field.focus({preventScroll: true}); }
   }
 
-  // A sale may not ask less than the bank pays for the chosen tile: the field follows it.
-  function sellMin(select) {
-    var form = select.closest(".sell-form");
-    var option = select.options[select.selectedIndex];
-    if (!form || !option) { return; }
-    var min = option.getAttribute("data-min");
+  // Each bound beside a cash field follows the tiles chosen (the server prints the first
+  // tiles' bounds): a sale asks at least what the bank pays for that tile and, after a
+  // refusal of it, at most what the rival must now be spared (the option's data-min and
+  // data-max); a swap offers some cash when no tile of yours goes with it and, after a
+  // refusal of the same tiles, more than before (the form's data-refused, "take:give").
+  function bounds(form) {
     var cash = form.querySelector('input[name="cash"]');
-    var words = form.querySelector(".sell-min");
-    if (!min || !cash) { return; }
+    if (!cash) { return; }
+    var give = form.querySelector('select[name="give"]');
+    var min, max = null, why = "";
+    if (form.classList.contains("sell-form")) {
+      var option = give && give.options[give.selectedIndex];
+      if (!option) { return; }
+      min = Number(option.getAttribute("data-min"));
+      max = Number(option.getAttribute("data-max"));
+      var theirs = Number(cash.getAttribute("data-their-cash"));
+      text(form, ".sell-min", min);
+      text(form, ".sell-max", max);
+      text(form, ".sell-max-why", max < theirs ? "they refused more" : "all they have");
+      cash.max = max;
+    } else {
+      var take = form.querySelector('select[name="take"]');
+      var refused = JSON.parse(form.getAttribute("data-refused") || "{}");
+      var mine = give ? give.value : "";
+      var beat = refused[(take ? take.value : "") + ":" + mine] || 0;
+      min = Math.max(mine === "" ? 1 : 0, beat);
+      why = beat ? ": they refused these tiles for less" : (mine === "" ? ": with no tile of yours, offer some cash" : "");
+      text(form, ".swap-min", min);
+      text(form, ".swap-why", why);
+    }
     cash.min = min;
-    if (Number(cash.value) < Number(min)) { cash.value = min; }
-    if (words) { words.textContent = min; }
+    if (cash.value === "" || Number(cash.value) < min) { cash.value = min; }
+    if (max !== null && Number(cash.value) > max) { cash.value = max; }
+  }
+
+  function text(form, selector, value) {
+    var el = form.querySelector(selector);
+    if (el && el.textContent !== String(value)) { el.textContent = value; }
+  }
+
+  function allBounds() {
+    document.querySelectorAll(".sell-form, .swap-form").forEach(bounds);
   }
 
   document.addEventListener("click", function (evt) {
@@ -142,9 +172,8 @@
     choose(tile);
   });
   document.addEventListener("change", function (evt) {
-    if (evt.target.matches && evt.target.matches('.sell-form select[name="give"]')) {
-      sellMin(evt.target);
-    }
+    var form = evt.target.closest && evt.target.closest(".sell-form, .swap-form");
+    if (form && evt.target.tagName === "SELECT") { bounds(form); }
     if (evt.target.matches && evt.target.matches("select.br-pick")) {
       picked[evt.target.id] = evt.target.value;
       applyPicks();
@@ -228,8 +257,10 @@
   }
 
   applyPicks();
+  allBounds();
   document.body.addEventListener("htmx:wsAfterMessage", function () {
     applyPicks();
+    allBounds();
     if (chosen !== null) { show(chosen); }
     moveTokens();
   });
