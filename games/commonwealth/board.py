@@ -75,22 +75,71 @@ def option(action: Mapping[str, Any], label: str, *, id: str | None = None,
     return {"json": _act(action), "label": label, "id": id, "primary": primary}
 
 
+def who_pays(view: Mapping[str, Any], me: int, amount: int) -> str:
+    """Who pays `amount` by the seed's rule for purchases, chips and fees (own money first,
+    the Fund the rest: engine/rules.pay): "you pay 10", "you pay 4, the Fund 6", "the Fund
+    pays 10", and whether that empties the Fund (which ends the game for everyone)."""
+    own = min(view["players"][me]["cash"], amount)
+    rest = amount - own
+    if not rest:
+        return f"you pay {own}"
+    words = f"you pay {own}, the Fund {rest}" if own else f"the Fund pays {rest}"
+    if rest >= view["fund"]:
+        words += ": the Fund runs dry and everyone loses"
+    return words
+
+
+def fund_pays(view: Mapping[str, Any], amount: int) -> str:
+    """A cost only the Fund pays (a Shuttle ride)."""
+    words = f"the Fund pays {amount}"
+    if amount >= view["fund"]:
+        words += ": it runs dry and everyone loses"
+    return words
+
+
+def dice_meaning(die: int, face: Any) -> str:
+    """What a roll does (engine/rules.roll): the action die's number adds to the standard
+    die, ×2 doubles it and counts as a double, +1/+2 draw Chance cards; a double (the same
+    number, or ×2) gives another turn, the third in a row sends you to Jail."""
+    if not face:
+        return f"A Jail roll: the standard die alone, {die}; a 6 gets you out."
+    face = str(face)
+    if face in ("+1", "+2"):
+        n = int(face[1])
+        cards = "a Chance card" if n == 1 else f"{n} Chance cards"
+        return f"{face}: move {die} and draw {cards}, in the order you choose."
+    if face == "x2":
+        return (f"×2: move twice {die}, {die * 2}. It counts as a double: another turn "
+                "(a third double in a row is Jail).")
+    steps = die + int(face)
+    double = " A double: another turn (a third in a row is Jail)." if int(face) == die else ""
+    return f"{die} + {face}: move {steps}.{double}"
+
+
+ACTION_DIE_WORDS = ("The action die: 2, 3 or 4 add to the standard die (the same number as "
+                    "it is a double), ×2 doubles it and counts as a double, +1 and +2 draw "
+                    "that many Chance cards. A double gives another turn; three in a row "
+                    "send you to Jail.")
+
+
 def action_label(view: Mapping[str, Any], action: Mapping[str, Any], me: int | None,
                  names: Sequence[str]) -> tuple[str, str | None, bool]:
-    """(label, element id, primary) of one listed action, in plain words."""
+    """(label, element id, primary) of one listed action, in plain words; every one that
+    spends money says who pays what (you, the Fund)."""
     t = action["type"]
     step = view.get("step") or {}
+    pays = (lambda amount: who_pays(view, me, amount)) if me is not None else str
     if t == "roll":
         return "Roll both dice", "roll", True
     if t == "jail_roll":
         return "Roll for a 6", "jail-roll", True
     if t == "pay_jail":
-        return f"Pay {data.JAIL_FEE} to leave Jail", "pay-jail", False
+        return f"Pay {data.JAIL_FEE} of your own to leave Jail", "pay-jail", False
     if t == "jail_card":
         return "Use the Pardon card", "use-jail-card", False
     if t == "develop":
         p = _project(action["project"])
-        return f"Self-develop {p['name']} (fee {p['fee']})", None, False
+        return f"Self-develop {p['name']}: fee {p['fee']} ({pays(p['fee'])})", None, False
     if t == "play_card":
         card = data.CARDS[action["card"]]
         if card["kind"] == "free_chip":
@@ -103,24 +152,27 @@ def action_label(view: Mapping[str, Any], action: Mapping[str, Any], me: int | N
         mine, theirs = _project(action["mine"])["name"], _project(action["theirs"])["name"]
         return f"{card['title']}: swap {mine} for {theirs}", None, False
     if t == "order":
+        steps, n = step.get("steps"), step.get("draws", 1)
+        cards = "a Chance card" if n == 1 else f"{n} Chance cards"
         if action["first"] == "move":
-            return "Move first, then draw", "move-first", True
-        return "Draw first, then move", "draw-first", False
+            return f"Move {steps} first, then draw {cards}", "move-first", True
+        return f"Draw {cards} first, then move {steps}", "draw-first", False
     if t == "buy":
         p = _project(step.get("project", 0))
-        return f"Buy {p['name']} for {p['price']}", "buy", True
+        return f"Buy {p['name']} for {p['price']} ({pays(p['price'])})", "buy", True
     if t == "auction":
         return "Send it to auction", "auction", False
     if t == "bid":
-        return f"Bid {action['amount']}", None, False
+        return f"Bid {action['amount']} (if you win, {pays(action['amount'])})", None, False
     if t == "pass":
         return "Pass", "pass", False
     if t == "chip":
-        return f"Place a chip for {data.CHIP_COST}", "chip", True
+        return f"Place a chip for {data.CHIP_COST} ({pays(data.CHIP_COST)})", "chip", True
     if t == "no_chip":
         return "No chip", "no-chip", False
     if t == "ride":
-        return f"Ride to {data.SPACES[action['to']]['name']}", None, False
+        return (f"Ride to {data.SPACES[action['to']]['name']} "
+                f"({fund_pays(view, data.SHUTTLE_FARE)})"), None, False
     if t == "stay":
         return "Stay here", "stay", False
     if t == "skip":
@@ -130,9 +182,10 @@ def action_label(view: Mapping[str, Any], action: Mapping[str, Any], me: int | N
             return "Keep none (back under the deck)", "keep-none", False
         return f"Keep {data.CARDS[action['card']]['title']}", None, False
     if t == "donate":
-        return f"Give {action['amount']}", None, action["amount"] == data.MIN_DONATION
+        return (f"Give {action['amount']} to the Fund", None,
+                action["amount"] == data.MIN_DONATION)
     if t == "pledge":
-        return f"Give {action['amount']}", None, False
+        return f"Give {action['amount']} toward the fee", None, False
     if t == "accept":
         return "Accept the deal", "accept", True
     if t == "decline":
@@ -155,16 +208,19 @@ def _amount_form(view: Mapping[str, Any], me: int, kind: str) -> dict[str, Any] 
             return None
         return {"type": "bid", "low": low, "high": high, "step": data.AUCTION_STEP,
                 "value": low, "label": f"Your bid ({low}–{high}, steps of "
-                                      f"{data.AUCTION_STEP})", "button": "Bid"}
+                                      f"{data.AUCTION_STEP}; if you win you pay up to your "
+                                      f"{cash}, the Fund the rest)", "button": "Bid"}
     if kind == "donate":
         return {"type": "donate", "low": data.MIN_DONATION, "high": cash, "step": 1,
-                "value": data.MIN_DONATION, "label": f"Your gift ({data.MIN_DONATION}–{cash})",
+                "value": data.MIN_DONATION,
+                "label": f"Your gift to the Fund ({data.MIN_DONATION}–{cash}, your own money)",
                 "button": "Give"}
     if kind == "jail_split":
         amounts = [a["amount"] for a in view["legal"] if a["type"] == "pledge"]
         low, high = min(amounts), max(amounts)
         return {"type": "pledge", "low": low, "high": high, "step": 1, "value": amounts[0],
-                "label": f"Your share ({low}–{high})", "button": "Give"}
+                "label": f"Your share of the fee ({low}–{high}, your own money)",
+                "button": "Give"}
     return None
 
 
@@ -199,7 +255,8 @@ def decision(view: Mapping[str, Any], me: int | None, names: Sequence[str]) -> d
     """The seat's legal actions grouped for the decision panel."""
     out: dict[str, Any] = {"kind": None, "title": "", "buttons": [], "develops": [],
                            "cards": [], "rides": [], "amounts": [], "amount_form": None,
-                           "deal_forms": [], "shown_cards": []}
+                           "deal_forms": [], "shown_cards": [], "unavailable": [],
+                           "note": ""}
     if me is None or view.get("result") is not None:
         return out
     if view.get("can_offer"):
@@ -234,7 +291,34 @@ def decision(view: Mapping[str, Any], me: int | None, names: Sequence[str]) -> d
             out["buttons"].append(o)
     if out["amounts"]:
         out["amount_form"] = _amount_form(view, me, out["kind"])
+    p = view["players"][me]
+    types = {a["type"] for a in legal}
+    if "jail_roll" in types:
+        # Out of Jail by a 6, the fee or the card: say why an option is not offered.
+        if "pay_jail" not in types:
+            out["unavailable"].append(_unavailable(
+                f"Pay {data.JAIL_FEE} to leave Jail", "pay-jail-unavailable",
+                f"You have {p['cash']}; the fee is paid from your own money, never the "
+                "Fund."))
+        if "jail_card" not in types:
+            out["unavailable"].append(_unavailable(
+                "Use the Pardon card", "use-jail-card-unavailable",
+                "You do not hold the Pardon card (it comes from the Chance deck or a deal)."))
+        out["note"] = (f"Roll the standard die alone: a 6 gets you out free. After "
+                       f"{data.JAIL_TURNS} misses you pay {data.JAIL_FEE} and move by that "
+                       "roll; what you cannot pay the others share, then the Fund.")
+    elif "roll" in types:
+        out["note"] = ACTION_DIE_WORDS
+    elif out["rides"]:
+        out["note"] = (f"Each ride costs the Fund {data.SHUTTLE_FARE} (it has "
+                       f"{view['fund']}); you cannot pay for it yourself, and no GO money is "
+                       "collected on the way.")
     return out
+
+
+def _unavailable(label: str, id: str, reason: str) -> dict[str, Any]:
+    """An option not offered now, shown disabled with why (never sent)."""
+    return {"label": label, "id": id, "reason": reason}
 
 
 def space_card(view: Mapping[str, Any], index: int, names: Sequence[str], me: int | None
@@ -390,7 +474,8 @@ def board_context(view: Mapping[str, Any], *, me: int | None, names: Sequence[st
         "fund": fund, "fund_start": data.FUND_START,
         "fund_pct": max(0, min(100, fund * 100 // data.FUND_START)),
         "fund_low": fund < 300,
-        "dice": {"die": roll[0], "face": face_words(roll[1]) if roll[1] else None}
+        "dice": {"die": roll[0], "face": face_words(roll[1]) if roll[1] else None,
+                 "meaning": dice_meaning(roll[0], roll[1])}
         if roll else None,
         "turn_name": _name(names, view["turn"], me), "my_turn": view["turn"] == me,
         "turn_number": view.get("turn_number"), "round": view.get("round"),

@@ -50,13 +50,17 @@ def test_the_board_has_forty_spaces_the_fund_and_both_dice() -> None:
     st = engine.apply(st, 0, {"type": "roll"}).state
     c = _context(st, 0)
     assert len(c["spaces"]) == 40 and c["fund"] == st["fund"]
-    assert c["dice"] == {"die": 3, "face": "×2"}
+    assert (c["dice"]["die"], c["dice"]["face"]) == (3, "×2")
+    assert c["dice"]["meaning"] == ("×2: move twice 3, 6. It counts as a double: another turn "
+                                    "(a third double in a row is Jail).")
 
 
 def test_a_jail_roll_shows_no_action_die() -> None:
     st = scenario(seats=2, in_jail={0: 0}, dice=[[2]])
     st = engine.apply(st, 0, {"type": "jail_roll"}).state
-    assert _context(st, 0)["dice"] == {"die": 2, "face": None}
+    dice = _context(st, 0)["dice"]
+    assert (dice["die"], dice["face"]) == (2, None)
+    assert dice["meaning"] == "A Jail roll: the standard die alone, 2; a 6 gets you out."
 
 
 def test_an_open_deals_terms_reach_only_its_two_seats() -> None:

@@ -1,9 +1,9 @@
 """A tap survives another seat's move arriving while the finger is down (static/js/table.js).
 
-Both guests owe a GO gift at once. Ann presses "Give 5"; before she lets go, Ben gives 10,
-and the push that tells her so would redraw her decision panel (Ben's cash shows in her deal
-form). The button under her finger stays put until her tap has been handled, and her gift goes
-out from what she saw: Ben's move did not change her own decision, so it is applied."""
+Both guests owe a GO gift at once. Ann presses "Give 5 to the Fund"; before she lets go, Ben
+gives 10, and the push that tells her so would redraw her decision panel (Ben's cash shows in
+her deal form). The button under her finger stays put until her tap has been handled, and her
+gift goes out from what she saw: Ben's move did not change her own decision, so it is applied."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from games.platform.models import Game
 
 pytestmark = [pytest.mark.browser]
 
-GIVE_5 = '#decision .amount-choice:text-is("Give 5")'
+GIVE_5 = '#decision .amount-choice:text-is("Give 5 to the Fund")'
 
 
 def _both_owe_a_gift(ann: Any, ben: Any) -> tuple[Game, int, int]:
