@@ -112,3 +112,15 @@ def test_a_go_gift_says_it_goes_to_the_fund() -> None:
     st = scenario(seats=3, cash={0: 30, 1: 30, 2: 30},
                   step={"kind": "donate", "owed": [0, 1, 2]})
     assert f"Give {data.MIN_DONATION} to the Fund" in labels(st).values()
+
+
+def test_each_bid_says_who_would_pay_it() -> None:
+    st = scenario(seats=3, turn=1, cash={0: 10},
+                  step={"kind": "auction", "project": 1, "sender": 1, "high": 0,
+                        "leader": None, "bidders": [0, 2], "to_act": 0})
+    bids = [text for key, text in labels(st).items() if '"bid"' in key]
+    low = data.AUCTION_START
+    assert bids[0] == f"Bid {low} (if you win, you pay {low})"
+    assert f"Bid {low + 15} (if you win, you pay 10, the Fund {low + 5})" in bids
+    d = board_context(engine.view(st, 0), me=0, names=NAMES, seats=SEATS)["decision"]
+    assert "if you win you pay up to your 10, the Fund the rest" in d["amount_form"]["label"]
