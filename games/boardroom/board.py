@@ -30,6 +30,7 @@ from .engine.board import (
     UTILITY_FACTOR,
 )
 from .engine.cards import CARDS
+from .engine.legal import explain
 from .engine.rules import bank_price, owns_industry, rent
 from .engine.state import BETTER_BY, BID_STEP
 
@@ -304,6 +305,17 @@ def decision(view: Mapping[str, Any], me: int | None, names: Sequence[str]
         out["unavailable"].append(_unavailable(
             f"Pay {AUDIT_BAIL} to leave the audit", "pay-bail-unaffordable",
             f"You have {cash}; leaving costs {AUDIT_BAIL}."))
+    here = view["pos"][me]
+    if view.get("phase") == "act" and "build" not in types and view["owner"][here] == me \
+            and KIND[here] == "business":
+        # A branch you could open here but for your cash: say so (only then: the other
+        # reasons, one per visit or even building, are the portfolio's business).
+        cost = TILES[here]["branch_cost"]
+        if explain(view, me, {"type": "build", "tile": here}) == f"You need {cost} to expand":
+            what = "a holding" if view["level"][here] == 4 else "a branch"
+            out["unavailable"].append(_unavailable(
+                f"Open {what} on {TILES[here]['name']} ({cost})", "build-unaffordable",
+                f"You have {cash}; {what} costs {cost}."))
     out["refusals"] = refusals(view, me, names)
     return out
 

@@ -108,3 +108,18 @@ def test_a_bail_you_cannot_pay_shows_disabled_with_why() -> None:
     st = scenario(seats=2, audit={0: 0}, cash={0: 20})
     c, _ = panel(st)
     assert c["decision"]["unavailable"][0]["reason"] == "You have 20; leaving costs 50."
+
+
+def test_a_branch_you_cannot_afford_on_your_tile_shows_disabled_with_why() -> None:
+    pos = 1  # Noodle Cart, with the rest of its industry
+    industry = {t["pos"]: 0 for t in TILES if t.get("industry") == TILES[pos]["industry"]}
+    st = scenario(seats=2, phase="act", pos={0: pos}, owners=industry, cash={0: 10})
+    c, _ = panel(st)
+    cost = TILES[pos]["branch_cost"]
+    assert c["decision"]["unavailable"] == [{
+        "label": f"Open a branch on {TILES[pos]['name']} ({cost})", "id": "build-unaffordable",
+        "reason": f"You have 10; a branch costs {cost}."}]
+    rich = scenario(seats=2, phase="act", pos={0: pos}, owners=industry)
+    assert panel(rich)[0]["decision"]["unavailable"] == []
+    elsewhere = scenario(seats=2, phase="act", pos={0: pos}, owners={pos: 0}, cash={0: 10})
+    assert panel(elsewhere)[0]["decision"]["unavailable"] == []  # no whole industry: no branch
