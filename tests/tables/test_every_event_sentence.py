@@ -290,6 +290,15 @@ def test_every_event_reads_right_for_the_actor_the_other_party_and_a_spectator(
     assert not wrong, "\n".join(wrong)
 
 
+def test_every_note_the_platforms_clocks_write_is_given_to_a_game_here() -> None:
+    tree = ast.parse((GAMES_DIR / "platform" / "clocks.py").read_text())
+    notes = {v.value for d in ast.walk(tree) if isinstance(d, ast.Dict)
+             for k, v in zip(d.keys, d.values, strict=True)
+             if isinstance(k, ast.Constant) and k.value == "type"
+             and isinstance(v, ast.Constant) and v.value.endswith("timeout")}
+    assert notes == set().union(*CLOCK_NOTES.values())
+
+
 def test_the_silent_lists_name_only_types_the_engines_emit() -> None:
     for game, silent in SILENT.items():
         emitted = engine_event_types(game) | CLOCK_NOTES[game] | set(game_samples(game))
