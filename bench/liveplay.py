@@ -82,12 +82,12 @@ TYPE_WEIGHTS = {"place": 6.0, "action": 4.0, "bank": 2.5, "move": 0.25, "swap": 
                 "jail_roll": 2.0, "pay_jail": 0.7, "jail_card": 0.7, "develop": 0.5,
                 "play_card": 0.5, "order": 3.0, "auction": 0.7, "chip": 2.0, "no_chip": 0.5,
                 "ride": 1.0, "stay": 1.0, "skip": 1.0, "keep": 1.0, "donate": 1.0,
-                "pledge": 1.0, "accept": 1.0, "withdraw": 1.0, "offer": 0.3}
+                "pledge": 1.0, "accept": 1.0, "withdraw": 1.0, "offer": 0.2}
 NEVER = {"scoop"}
 # Moves a seat may make while it owes nothing (Commonwealth's deals "at any time", taking
 # back its own offer): a player makes them now and then, not whenever the page allows.
 OPTIONAL = {"withdraw"}
-IDLE_MOVE_MEAN_S = 30.0  # the mean pause between one seat's optional moves
+IDLE_MOVE_MEAN_S = 180.0  # the mean pause between one seat's optional moves
 
 
 def split_partials(frame: str) -> dict[str, str]:

@@ -126,7 +126,7 @@ def _scope(code: str, session_key: str) -> dict[str, Any]:
 
 # Each game's stock preset (as bench/live_latency.py's tables).
 PRESETS = {"chudopoly": "chudopoly", "boardroom": "standard", "commonwealth": "standard"}
-IDLE_SHARE = 0.03  # of the moves: an optional one (a deal offered out of turn, one taken back)
+IDLE_SHARE = 0.01  # of the moves: an optional one (a deal offered out of turn, one taken back)
 
 
 def move_kind(move: dict[str, Any]) -> str:
