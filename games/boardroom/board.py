@@ -26,6 +26,7 @@ from .engine.board import (
     INDUSTRY_NAMES,
     KIND,
     LOGISTICS_RENT,
+    SHORT_NAMES,
     TILES,
     UTILITY_FACTOR,
 )
@@ -460,8 +461,8 @@ def board_context(view: Mapping[str, Any], *, me: int | None, names: Sequence[st
         owner = view["owner"][pos]
         row, col = grid_place(pos)
         tiles.append({
-            "pos": pos, "name": t["name"], "kind": t["kind"], "side": side(pos),
-            "industry": t.get("industry") or "", "price": t.get("price"),
+            "pos": pos, "name": t["name"], "short": SHORT_NAMES[pos], "kind": t["kind"],
+            "side": side(pos), "industry": t.get("industry") or "", "price": t.get("price"),
             "row": row, "col": col, "owner": owner, "level": view["level"][pos],
             "branches": range(view["level"][pos] if view["level"][pos] < 5 else 0),
             "holding": view["level"][pos] == 5,

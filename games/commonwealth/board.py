@@ -383,7 +383,8 @@ def _spaces(view: Mapping[str, Any], players: list[dict[str, Any]], me: int | No
         row, col = grid_place(index)
         card = space_card(view, index, names, me)
         out.append({
-            "index": index, "name": s["name"], "kind": s["kind"], "side": side(index),
+            "index": index, "name": s["name"], "short": data.SHORT_NAMES[index],
+            "kind": s["kind"], "side": side(index),
             "row": row, "col": col, "colour": card.get("colour", ""),
             "price": card.get("price"), "manager": None, "manager_colour": None,
             "chips": card.get("chips", []), "open_slots": range(card.get("open", 0)),

@@ -8,19 +8,17 @@ no console errors, axe-core clean, and the page under 100 KB gzip."""
 
 from __future__ import annotations
 
-import contextlib
-import re
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
 from ui_helpers import (
+    Wire,
     check_axe,
     check_layout,
+    click_decision,
     guest,
     off_loop,
     settle,
@@ -86,57 +84,6 @@ def _visible(page: Any, selector: str) -> bool:
     return loc.count() > 0 and loc.first.is_visible()
 
 
-class Wire:
-    """What a page's table socket carried: the frames it sent, and the server's answers to them
-    (the frames that swap in #frame-error: "ok" with the move, or why it was refused).
-
-    A click need not send a move: a push that replaces the decision panel while the button is
-    pressed takes the button away (Playwright then retries on the new panel, whose choices may
-    differ). The server answers every move it gets."""
-
-    def __init__(self, page: Any) -> None:
-        self.sent = 0
-        self.answers: list[str] = []
-        page.on("websocket", self._watch)
-
-    def _watch(self, socket: Any) -> None:
-        socket.on("framesent", self._sent)
-        socket.on("framereceived", self._received)
-
-    def _sent(self, frame: Any) -> None:
-        self.sent += 1
-
-    def _received(self, frame: Any) -> None:
-        answer = ANSWER.search(frame if isinstance(frame, str) else frame.decode())
-        if answer:
-            self.answers.append(answer.group(1))
-
-
-ANSWER = re.compile(r'<div id="frame-error"[^>]*data-code="([^"]*)"')
-# Refusals a race may bring: another seat's move changed this seat's decision first.
-RACED = ("stale", "duplicate")
-
-
-def _click(page: Any, selector: str) -> bool:
-    """Click a choice in the decision panel; once its move went out, wait for the server's
-    answer. True when the move was made, False when no move went out or a race refused it
-    (the caller looks at the panel again)."""
-    wire = page.wire
-    sent, answered = wire.sent, len(wire.answers)
-    # A timeout here: a push took the choice away, or it went out and the answer replaced it.
-    with contextlib.suppress(PlaywrightTimeoutError):
-        page.locator(f"#decision {selector}").first.click(timeout=5_000)
-    if wire.sent == sent:
-        return False
-    deadline = time.monotonic() + 15
-    while len(wire.answers) == answered:
-        assert time.monotonic() < deadline, f"no answer to the move of {selector}"
-        page.wait_for_timeout(50)  # Playwright delivers the socket's events meanwhile
-    code = wire.answers[answered]
-    assert code in ("ok", *RACED), (selector, code, page.locator("#frame-error").inner_text())
-    return code == "ok"
-
-
 def _fallback(page: Any) -> str | None:
     """Any other decision: its first button (a kept card, "keep none", a pledge...)."""
     loc = page.locator("#decision form.cw-actions button")
@@ -184,7 +131,7 @@ def test_commonwealth_against_a_bot_to_the_end_by_clicking(
         if "GO" in kind and "gift" not in done and _visible(page, "#amount-form"):
             # Once, a gift of an amount of my own choosing (the form builds the action).
             page.locator('#amount-form input[data-path="amount"]').fill("7")
-            if _click(page, "#amount-form button"):
+            if click_decision(page, "#amount-form button"):
                 done["gift"] = 1
                 page.wait_for_function(
                     "() => document.querySelector('#log').innerText"
@@ -196,7 +143,7 @@ def test_commonwealth_against_a_bot_to_the_end_by_clicking(
         if sum(done.values()) == 30:  # my decision: the bot waits, the page holds still
             _look(page, axe_script, artifacts, f"{size}-commonwealth-mid-game")
             _weigh(page, "mid game")
-        if _click(page, choice):
+        if click_decision(page, choice):
             done[choice] = done.get(choice, 0) + 1
     page.wait_for_selector("#result", timeout=15_000)
     result = page.locator("#result").inner_text()
@@ -248,7 +195,7 @@ def _offer_and_accept(proposer: Any, recipient: Any, project: str, field: str, c
     terms = recipient.locator("#deal").inner_text()
     assert project in terms and f"{cash} in cash" in terms, terms
     _look(recipient, axe, artifacts, f"{size}-commonwealth-deal-answer")
-    assert _click(recipient, "#accept")
+    assert click_decision(recipient, "#accept")
     proposer.wait_for_function(
         DEAL_DONE,
         timeout=15_000)
@@ -274,8 +221,8 @@ def test_two_guests_make_a_deal_online(live_server_url: str, browser: Any,
             # while she fills in the form, Ben rolls onto the Laundry Cooperative and buys it,
             # which redraws her deal form (his projects and cash changed).
             def ben_buys(ben: Any = pages["ben"]) -> str:
-                assert _click(ben, "#roll")
-                assert _click(ben, "#buy")
+                assert click_decision(ben, "#roll")
+                assert click_decision(ben, "#buy")
                 return "Laundry Cooperative"
 
             _offer_and_accept(pages["ann"], pages["ben"], "Tool Lending Shed", "get.cash", "30",

@@ -3,8 +3,11 @@ guest, and the layout, tap-target and accessibility checks every screenshot goes
 
 from __future__ import annotations
 
+import contextlib
 import json
+import re
 import secrets
+import time
 from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -12,6 +15,7 @@ from typing import Any
 
 from django.contrib.sessions.backends.db import SessionStore
 from django.db import connections
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from games.chudopoly.engine.scenario import card as card_id
 from games.chudopoly.engine.scenario import scenario
@@ -278,3 +282,57 @@ def settle(page: Any) -> None:
 def wait_version_change(page: Any, before: str | None, timeout: float = 15_000) -> None:
     page.wait_for_function(
         "v => document.getElementById('table-version').value !== v", arg=before, timeout=timeout)
+
+
+# --- moves made by clicking, and the server's answers -------------------------------------------
+
+
+class Wire:
+    """What a page's table socket carried: the frames it sent, and the server's answers to them
+    (the frames that swap in #frame-error: "ok" with the move, or why it was refused).
+
+    A click need not send a move: a push that replaces the decision panel while the button is
+    pressed takes the button away (Playwright then retries on the new panel, whose choices may
+    differ). The server answers every move it gets."""
+
+    def __init__(self, page: Any) -> None:
+        self.sent = 0
+        self.answers: list[str] = []
+        page.on("websocket", self._watch)
+
+    def _watch(self, socket: Any) -> None:
+        socket.on("framesent", self._sent)
+        socket.on("framereceived", self._received)
+
+    def _sent(self, frame: Any) -> None:
+        self.sent += 1
+
+    def _received(self, frame: Any) -> None:
+        answer = ANSWER.search(frame if isinstance(frame, str) else frame.decode())
+        if answer:
+            self.answers.append(answer.group(1))
+
+
+ANSWER = re.compile(r'<div id="frame-error"[^>]*data-code="([^"]*)"')
+# Refusals a race may bring: another seat's move changed this seat's decision first.
+RACED = ("stale", "duplicate")
+
+
+def click_decision(page: Any, selector: str) -> bool:
+    """Click a choice in the decision panel; once its move went out, wait for the server's
+    answer. True when the move was made, False when no move went out or a race refused it
+    (the caller looks at the panel again)."""
+    wire = page.wire
+    sent, answered = wire.sent, len(wire.answers)
+    # A timeout here: a push took the choice away, or it went out and the answer replaced it.
+    with contextlib.suppress(PlaywrightTimeoutError):
+        page.locator(f"#decision {selector}").first.click(timeout=5_000)
+    if wire.sent == sent:
+        return False
+    deadline = time.monotonic() + 15
+    while len(wire.answers) == answered:
+        assert time.monotonic() < deadline, f"no answer to the move of {selector}"
+        page.wait_for_timeout(50)  # Playwright delivers the socket's events meanwhile
+    code = wire.answers[answered]
+    assert code in ("ok", *RACED), (selector, code, page.locator("#frame-error").inner_text())
+    return code == "ok"

@@ -67,6 +67,16 @@ _OTHERS: dict[int, tuple[str, str, int]] = {  # kind, name, price (0: not for sa
     37: ("excise", "Excise duty", 0),
 }
 
+# What a phone's board prints on a tile (about 29 px inside: words of at most six letters) to
+# tell the tiles apart; the full name stays the tile's accessible name and card.
+SHORT_NAMES: tuple[str, ...] = (
+    "Start", "Noodle", "Aid", "Kiosk", "Juice", "N. Depot", "Shoe", "Market", "Keys", "Watch",
+    "Audit", "Copy", "Power", "Poster", "Ink", "Port", "Thread", "Aid", "Dye", "Tailor",
+    "Forum", "Bakery", "Market", "Cheese", "Pickle", "Cargo", "Lab", "Cells", "Water",
+    "Screen", "Tax", "Steel", "Cable", "Aid", "Turb.", "Market", "Bank", "Excise", "Insure",
+    "Stocks",
+)
+
 INDUSTRY_NAMES = {
     "stalls": "Street stalls", "repairs": "Repair shops", "printing": "Printing",
     "textiles": "Textiles", "food": "Food factories", "electronics": "Electronics",

@@ -62,6 +62,16 @@ CORNERS = {GO: "go", JAIL: "jail", PARKING: "parking", GO_TO_JAIL: "go_to_jail"}
 CORNER_NAMES = {"go": "GO", "jail": "Jail / Just Visiting", "parking": "Free Parking",
                 "go_to_jail": "Go to Jail"}
 
+# What a phone's board prints on a space (about 29 px inside: words of at most six letters, or
+# split by a soft hyphen), by space; the full name stays the
+# space's accessible name and card.
+SHORT_NAMES: tuple[str, ...] = (
+    "GO", "Seeds", "Chance", "Tools", "Chance", "Shut\u00adtle 1", "Bikes", "Chance", "Books",
+    "Chance", "Jail", "School", "Chance", "Laun\u00addry", "Chance", "Shut\u00adtle 2", "Clinic",
+    "Chance", "Bakery", "Chance", "Park", "River", "Chance", "Union", "Chance", "Shut\u00adtle 3",
+    "Baths", "Chance", "Solar", "Chance", "To Jail", "Tram", "Chance", "Grain", "Chance",
+    "Shut\u00adtle 4", "Obser\u00advatory", "Chance", "Light\u00adhouse", "Chance",
+)
 
 def _build() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     spaces: list[dict[str, Any]] = []
