@@ -349,16 +349,18 @@ def lobby_context(screen: TableScreen) -> dict[str, Any]:
     joinable = table.status in (Table.Status.OPEN, Table.Status.FINISHED) and free > 0
     engine = get_game(table.game_kind)
     humans = sum(1 for s in screen.seats if not s.is_bot)
+    # One player against bots, from the first move to the result (and its rematches): no
+    # invite link and no "private", and the same words at game over as during the game.
+    bot_game = (table.status in (Table.Status.PLAYING, Table.Status.FINISHED) and humans == 1
+                and len(screen.seats) > 1)
     return {
         # Games with their own clocks and leaving rules (games/platform/clocks.py).
         "own_clocks": (None if not callable(getattr(engine, "clock_seconds", None))
-                       else "no clocks against bots" if humans == 1 and len(screen.seats) > 1
-                       and table.status == Table.Status.PLAYING
+                       else "no clocks against bots" if bot_game
                        else getattr(engine, "clock_words", "the game's own clocks")),
         "leave_bankrupts": getattr(engine, "leave_actions", None) is not None,
         # A game against bots is saved for its player: "Continue on another device".
-        "bot_game": table.status == Table.Status.PLAYING and humans == 1
-        and len(screen.seats) > 1,
+        "bot_game": bot_game,
         "paused": table.paused_at is not None,
         # Out of a game the others play on: the player's place, and watch or leave.
         "out_place": out_place(screen.game, screen.seat),
