@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from games.platform import game_pages, rules_page, views
+from games.platform import game_pages, log_page, rules_page, views
 
 app_name = "games"
 
@@ -16,6 +16,7 @@ urlpatterns = [
     path("play/bots/", views.play_bots, name="play_bots"),
     path("t/<str:code>/", views.table_detail, name="table"),
     path("t/<str:code>/join/", views.table_join, name="table_join"),
+    path("t/<str:code>/log/", log_page.table_log, name="table_log"),
     path("t/<str:code>/leave/", views.table_leave, name="table_leave"),
     path("t/<str:code>/return/", views.table_take_back, name="table_take_back"),
     path("t/<str:code>/bots/", views.table_bot_add, name="table_bot_add"),

@@ -5,9 +5,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from django.test import Client
+
 from games.chudopoly.bots import choose_action
 from games.platform import services
-from games.platform.identity import Viewer
+from games.platform.identity import GUEST_SESSION_KEY, Viewer
 from games.platform.interface import get_game
 from games.platform.models import Game, Seat, Table
 
@@ -27,6 +29,15 @@ def started_game(host: Viewer, *others: tuple[Viewer, str], bots: int = 0,
     for _ in range(bots):
         services.seat_add_bot(table_id=table.pk, viewer=host)
     return services.game_start(table_id=table.pk, viewer=host)
+
+
+def client_of(viewer: Viewer) -> Client:
+    """A test client that is this guest (its session holds the guest's key)."""
+    client = Client()
+    session = client.session
+    session[GUEST_SESSION_KEY] = viewer.guest_key
+    session.save()
+    return client
 
 
 def seat_of(game: Game, viewer: Viewer) -> int:

@@ -1,0 +1,66 @@
+"""The whole log of a table's game (/t/<CODE>/log/, games/platform/log_page.py): every line,
+where the table keeps 40, in the same per-viewer words as the table's log, for whoever may
+open the table and nobody else."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from tables_helpers import client_of, open_table, play_one, started_game
+
+from games.platform import presenters
+from games.platform.identity import Viewer
+from games.platform.interface import get_game
+from games.platform.models import Game, Table
+
+pytestmark = pytest.mark.django_db
+
+
+def lines_on(html: str) -> list[str]:
+    listed = re.search(r'<ol class="whole-log" id="whole-log">(.*?)</ol>', html, re.S)
+    assert listed is not None, html[:2000]
+    return [re.sub(r"<[^>]+>", "", li).replace("&#x27;", "'").replace("&quot;", '"')
+            .replace("&amp;", "&") for li in re.findall(r"<li>(.*?)</li>", listed.group(1))]
+
+
+def table_log(game: Game, seat: int | None) -> list[str]:
+    """The table's own log for this seat (its last 40 lines)."""
+    names = [p["name"] for p in game.players]
+    return [line.text for line in presenters.build_log(game, get_game(game.game_kind), seat,
+                                                       names)]
+
+
+def test_each_seat_and_a_spectator_read_every_line_in_the_tables_own_words(
+        alice: Viewer, bob: Viewer, carol: Viewer) -> None:
+    game = started_game(alice, (bob, "Bob"))
+    for _ in range(60):
+        game = play_one(game)
+    table = Table.objects.get(pk=game.table_id)
+    seats = {s.guest_key: s.game_seat for s in table.seats.all()}
+    whole = {}
+    for viewer in (alice, bob, carol):  # Carol watches through the invite link
+        seat = seats.get(viewer.guest_key)
+        response = client_of(viewer).get(f"/t/{table.code}/log/?invite={table.invite_token}")
+        assert response.status_code == 200
+        whole[seat] = lines_on(response.content.decode())
+        assert len(whole[seat]) > 40  # more than the table keeps
+        assert whole[seat][-40:] == table_log(game, seat)[-40:]
+    # Each seat reads its own view of the game: the lines differ where a hand is private.
+    assert len(whole) == 3 and whole[0] != whole[1]
+
+
+def test_a_private_tables_whole_log_is_hidden_from_a_stranger(alice: Viewer,
+                                                                carol: Viewer) -> None:
+    game = started_game(alice, bots=1)
+    table = Table.objects.get(pk=game.table_id)
+    stranger = client_of(carol)
+    assert stranger.get(f"/t/{table.code}/log/").status_code == 404
+    assert stranger.get(f"/t/{table.code}/log/?invite={table.invite_token}").status_code == 200
+    html = client_of(alice).get(f"/t/{table.code}/").content.decode()
+    assert f'href="/t/{table.code}/log/?invite={table.invite_token}"' in html
+
+
+def test_a_table_without_a_game_has_no_log_to_read(alice: Viewer) -> None:
+    table = open_table(alice)
+    assert client_of(alice).get(f"/t/{table.code}/log/").status_code == 404
