@@ -212,12 +212,17 @@ LAYOUT_JS = """() => {
     .filter(el => { const r = el.getBoundingClientRect(); return r.width < 44 || r.height < 44; })
     .map(el => { const r = el.getBoundingClientRect();
                  return name(el) + ' ' + Math.round(r.width) + 'x' + Math.round(r.height); });
-  const boxes = targets.map(el => [el, el.getBoundingClientRect()]);
+  // A bar fixed to the window (a board game's decision on a phone) lies over the page, which
+  // scrolls beneath it: only controls in the same layer can collide.
+  const layer = el => { for (let n = el; n; n = n.parentElement)
+                          if (getComputedStyle(n).position === 'fixed') return n;
+                        return null; };
+  const boxes = targets.map(el => [el, el.getBoundingClientRect(), layer(el)]);
   const overlaps = [];
   for (let i = 0; i < boxes.length; i++) {
     for (let j = i + 1; j < boxes.length; j++) {
-      const [a, ra] = boxes[i], [b, rb] = boxes[j];
-      if (a.contains(b) || b.contains(a)) continue;
+      const [a, ra, la] = boxes[i], [b, rb, lb] = boxes[j];
+      if (a.contains(b) || b.contains(a) || la !== lb) continue;
       const w = Math.min(ra.right, rb.right) - Math.max(ra.left, rb.left);
       const h = Math.min(ra.bottom, rb.bottom) - Math.max(ra.top, rb.top);
       if (w > 2 && h > 2) overlaps.push(name(a) + ' / ' + name(b));
