@@ -254,7 +254,7 @@ def _boardroom_secrets(state: dict[str, Any]) -> list[str]:
 def _boardroom_leaks(html: str, state: dict[str, Any], seat: int | None) -> list[str]:
     found = [s for s in _boardroom_secrets(state) if s in html]
     for offerer, to in _PRIVATE_TERMS.findall(html):
-        if seat is None or (offerer != "You" and to != "you"):
+        if seat is None or "you" not in (offerer.lower(), to.lower()):
             found.append(f"the terms of {offerer}’s offer to {to}")
     return found
 
@@ -367,6 +367,8 @@ def test_the_boardroom_audit_would_catch_a_seed_a_deck_order_or_someone_elses_of
     mine = ('<li><span class="log-text">Trade offer: Bea gives you 300 in cash; you give '
             'River Port.</span></li>')
     assert not _boardroom_leaks(mine, state, 0)
+    made = '<p id="offer">Trade offer: you give Bea 300 in cash; Bea gives River Port.</p>'
+    assert not _boardroom_leaks(made, state, 0)
     assert _boardroom_leaks(mine, state, None)  # a spectator is party to no offer
 
 
@@ -394,7 +396,7 @@ def _commonwealth_states(game: Game) -> list[dict[str, Any]]:
 def _commonwealth_leaks(html: str, state: dict[str, Any], seat: int | None) -> list[str]:
     found = [s for s in _commonwealth_secrets(state) if s in html]
     for offerer, to in _PRIVATE_TERMS.findall(html):
-        if seat is None or (offerer != "You" and to != "you"):
+        if seat is None or "you" not in (offerer.lower(), to.lower()):
             found.append(f"the terms of {offerer}’s offer to {to}")
     return found
 
