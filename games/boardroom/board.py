@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from games.platform.board_grid import grid_place, side
+from games.platform.wording import trade_sentence
 
 from .bots.common import COMPLETION_FACTOR, completes, gives_away
 from .describe import REASONS, offer_words
@@ -125,9 +126,9 @@ def _option(action: Mapping[str, Any], label: str, **extra: Any) -> dict[str, An
 
 def _tile_choice(pos: int | None, view: Mapping[str, Any]) -> dict[str, Any]:
     if pos is None:
-        return {"value": "", "label": "Nothing (cash only)"}
+        return {"value": "", "label": "Nothing (cash only)", "name": ""}
     return {"value": pos, "label": f"{TILES[pos]['name']} (bank pays {BUYBACK[pos]})",
-            "buyback": BUYBACK[pos]}
+            "buyback": BUYBACK[pos], "name": TILES[pos]["name"]}
 
 
 def _unavailable(label: str, id: str, reason: str) -> dict[str, Any]:
@@ -275,7 +276,12 @@ def decision(view: Mapping[str, Any], me: int | None, names: Sequence[str]
                 "take": take, "give": give, "cash_max": action["cash_max"],
                 # The first tiles shown are chosen: their bound is the one printed.
                 "cash_min": swap_min(beat, take[0]["value"], give[0]["value"]),
-                "refused": json.dumps(beat, separators=(",", ":"), sort_keys=True)})
+                "refused": json.dumps(beat, separators=(",", ":"), sort_keys=True),
+                "sentence": _form_sentence(me, action["to"], names)})
+            first = out["swaps"][-1]
+            first["preview"] = offer_words(
+                {"from": me, "to": action["to"], "kind": "swap", "take": take[0]["value"],
+                 "give": None, "cash": first["cash_min"]}, viewer=me, names=names)
         elif t == "propose" and action["kind"] == "sell":
             beat = refusal_bounds(view, me, action["to"], "sell")
             give = [{**_tile_choice(x, view),
@@ -287,7 +293,11 @@ def decision(view: Mapping[str, Any], me: int | None, names: Sequence[str]
                 "give": give,
                 # The first tile is the one chosen: the bounds printed are its own.
                 "cash_min": give[0]["buyback"], "cash_max": give[0]["max"],
-                "their_cash": action["cash_max"]})
+                "their_cash": action["cash_max"],
+                "sentence": _form_sentence(me, action["to"], names),
+                "preview": offer_words({"from": me, "to": action["to"], "kind": "sell",
+                                        "give": give[0]["value"], "cash": give[0]["buyback"]},
+                                       viewer=me, names=names)})
         elif t == "auction_own":
             out["lots"].append({
                 "tile": action["tile"], "name": TILES[action["tile"]]["name"],
@@ -319,6 +329,12 @@ def decision(view: Mapping[str, Any], me: int | None, names: Sequence[str]
                 f"You have {cash}; {what} costs {cost}."))
     out["refusals"] = refusals(view, me, names)
     return out
+
+
+def _form_sentence(me: int, to: int, names: Sequence[str]) -> str:
+    """The offer a trade form would make, as the other side will read it, with "{give}" and
+    "{get}" for board.js to fill in as the fields change (the one form of every trade)."""
+    return trade_sentence(me, to, "{give}", "{get}", viewer=me, names=names)
 
 
 def swap_min(beat: Mapping[str, int], take: Any, give: Any) -> int:

@@ -123,3 +123,15 @@ def test_a_branch_you_cannot_afford_on_your_tile_shows_disabled_with_why() -> No
     assert panel(rich)[0]["decision"]["unavailable"] == []
     elsewhere = scenario(seats=2, phase="act", pos={0: pos}, owners={pos: 0}, cash={0: 10})
     assert panel(elsewhere)[0]["decision"]["unavailable"] == []  # no whole industry: no branch
+
+
+def test_each_trade_form_reads_its_offer_as_the_rival_will() -> None:
+    c, html = panel(_seller())
+    swap, sell = c["decision"]["swaps"][0], c["decision"]["sells"][0]
+    assert swap["sentence"] == "you give Bot Alpha {give}; Bot Alpha gives {get}"
+    assert swap["preview"] == "you give Bot Alpha 1 in cash; Bot Alpha gives Screen Assembly"
+    assert sell["preview"] == \
+        f"you give Bot Alpha {TILES[KIOSK]['name']}; Bot Alpha gives {BUYBACK[KIOSK]} in cash"
+    form = _form(html, "swap-form", 1)
+    assert 'data-sentence="you give Bot Alpha {give}; Bot Alpha gives {get}"' in html
+    assert f'<option value="{SCREENS}" data-name="Screen Assembly">' in form

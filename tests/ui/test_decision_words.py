@@ -94,6 +94,9 @@ def test_boardroom_bounds_refusals_and_a_tile_you_cannot_afford(
     form.locator('select[name="give"]').select_option(str(KIOSK))
     assert form.locator(".sell-min").inner_text() == str(BUYBACK[KIOSK])
     assert cash.get_attribute("min") == str(BUYBACK[KIOSK])
+    cash.fill("45")  # the offer read back follows the field as it is typed
+    assert form.locator(".trade-preview").inner_text() == \
+        f"you give Bot Alpha {TILES[KIOSK]['name']}; Bot Alpha gives 45 in cash"
 
     # A move the server refuses (the page's own bound taken away, as a stale page would have
     # it): the reason shows beside the form, visibly, and is announced.
@@ -113,6 +116,9 @@ def test_boardroom_bounds_refusals_and_a_tile_you_cannot_afford(
     swap.locator('select[name="take"]').select_option(str(SCREENS))
     swap.locator('select[name="give"]').select_option("")
     swap.locator('input[name="cash"]').fill("1")
+    # The form reads its offer as the bot will: the one form of every trade.
+    assert swap.locator(".trade-preview").inner_text() == \
+        "you give Bot Alpha 1 in cash; Bot Alpha gives Screen Assembly"
     swap.locator('button[type="submit"]').click()
     refused = page.locator("#trade-refused")
     refused.wait_for(state="visible", timeout=15_000)

@@ -136,6 +136,34 @@
     cash.min = min;
     if (cash.value === "" || Number(cash.value) < min) { cash.value = min; }
     if (max !== null && Number(cash.value) > max) { cash.value = max; }
+    preview(form);
+  }
+
+  // The offer as the rival will read it, kept in step with the fields: the server gives the
+  // sentence with "{give}" and "{get}" in it (the one form of every trade); here they are
+  // filled with the chosen tiles' names and the cash.
+  function preview(form) {
+    var out = form.querySelector(".trade-preview");
+    var sentence = form.getAttribute("data-sentence");
+    var cash = form.querySelector('input[name="cash"]');
+    if (!out || !sentence || !cash) { return; }
+    var money = Number(cash.value) > 0 ? Number(cash.value) + " in cash" : "";
+    var give = named(form, "give");
+    var gives, gets;
+    if (form.classList.contains("sell-form")) {
+      gives = give;
+      gets = money || "nothing";
+    } else {
+      gives = [give, money].filter(Boolean).join(" and ") || "nothing";
+      gets = named(form, "take");
+    }
+    text(form, ".trade-preview", sentence.replace("{give}", gives).replace("{get}", gets));
+  }
+
+  function named(form, field) {
+    var select = form.querySelector('select[name="' + field + '"]');
+    var option = select && select.options[select.selectedIndex];
+    return option ? option.getAttribute("data-name") || "" : "";
   }
 
   function text(form, selector, value) {
@@ -180,6 +208,8 @@
     }
   });
   document.addEventListener("input", function (evt) {
+    var trading = evt.target.closest && evt.target.closest(".sell-form, .swap-form");
+    if (trading && evt.target.name === "cash") { preview(trading); }
     if (evt.target.matches && evt.target.matches('.lot-form input[type="range"]')) {
       var out = evt.target.closest("label").querySelector(".lot-start");
       if (out) { out.textContent = evt.target.value; }
