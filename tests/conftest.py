@@ -23,9 +23,6 @@ import pytest
 # Playwright's sync API runs an event loop on the test thread; Django would otherwise refuse
 # ORM calls made by the test itself next to it.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-# Every push that sends a partial's pieces in the frame it last sent also renders the partial
-# whole and checks they agree (games/platform/pieces.py, CHECK_REFRAMED).
-os.environ.setdefault("CHUDOPOLY_CHECK_REFRAMED", "1")
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -13,7 +13,6 @@ from typing import Any
 
 from games.chudopoly import engine
 from games.chudopoly.board import colour_name, join_words
-from games.chudopoly.board_pieces import log_pieces, players_pieces
 from games.chudopoly.engine.apply import PAYMENT_KINDS
 from games.chudopoly.engine.cards import ACTIONS, build_deck
 from games.chudopoly.engine.rulesets import (
@@ -271,10 +270,6 @@ class ChudopolyGame:
                      "end_turn", "payable", "discard_hand", "view.hand_limit",
                      "my_plays_left"),
     }
-
-    # The players' panels one by one and the log's new lines (games/chudopoly/
-    # board_pieces.py): a move changes one or two of each.
-    board_pieces = {"players": players_pieces, "log": log_pieces}
 
     def board_public(self, view: Mapping[str, Any], *, names: Sequence[str],
                      seats: Sequence[Mapping[str, Any]]) -> dict[str, Any]:

@@ -24,7 +24,7 @@ from django.template.loader import render_to_string
 
 from chudopoly_site import held_connection
 from chudopoly_site.client_address import client_address_of_scope
-from games.platform import pieces, presenters
+from games.platform import presenters, swaps
 from games.platform.broadcast import group_name, held_updates
 from games.platform.checkins import open_sockets
 from games.platform.clocks import SOCKET_CHECK_IN_SECONDS, seat_connected, seat_disconnected
@@ -145,6 +145,8 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
     # (game id, engine seat) as this socket's last push showed them; see _game_seat
     mine: tuple[int | None, int | None] = (None, None)
     snapshot: presenters.TableSnapshot | None = None  # the read the last push showed
+    # The (game id, engine seat) the screen in `sent` shows: another gets a whole screen.
+    shown_for: tuple[int | None, int | None] | None = None
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         self._asgi_send = send  # the server's own send, for _send_soon
@@ -223,12 +225,9 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
             self.close(code=CLOSE_NO_TABLE)
             return
         self.table = table
-        # What each partial last sent reads as: its HTML, or the Split it was sent in pieces
-        # from, joined only if a whole render must be compared with it (see push).
-        self.sent: dict[str, str | pieces.Split] = {}
-        # The pieces of each partial that has them, as last sent, with the (game, seat) they
-        # showed: the next push sends only the pieces that changed (see _as_sent).
-        self.splits: dict[str, tuple[tuple[int | None, int | None], pieces.Split]] = {}
+        # The screen this socket last sent, partial by partial: the HTML, read as a tree of
+        # elements with ids once a push compares with it (see push).
+        self.sent: dict[str, str | swaps.Tree] = {}
         self.log_cache: presenters.LogCache = {}
         self.partial_memo: presenters.PartialMemo = {}
         self.frames: deque[float] = deque()
@@ -495,8 +494,9 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
     # --- outgoing -------------------------------------------------------------------------
     def push(self, *, full: bool = False, also: str = "", move: Move | None = None,
              snapshot: presenters.TableSnapshot | None = None) -> None:
-        """Render this seat's partials and send those that changed since the last push (with
-        `also` appended: one frame rather than two).
+        """Render this seat's partials and send what changed on its screen since the last
+        push, element by element (games/platform/swaps.py), with `also` appended: one frame
+        rather than two.
 
         From `snapshot` when another socket of the table just read it (show_to_others);
         otherwise this socket reads the table, the mover from the rows its move left behind
@@ -515,33 +515,19 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
         self.seat_id = screen.me.pk if screen.me else None
         csrf = (self.scope.get("cookies") or {}).get(settings.CSRF_COOKIE_NAME, "")
         extra = {"csrf_value": csrf, "invite_origin": presenters.origin_of(self.scope)}
-        if full:
+        parts = presenters.render_all(screen, oob=True, extra=extra, memo=self.partial_memo)
+        if full or self.shown_for != self.mine:
+            # No screen to build on, or one of another game or seat: the whole screen.
             self.sent = {}
-            self.splits = {}
-        # A partial whose pieces this socket last sent for this game and seat is not rendered
-        # whole: its new pieces go in the frame it was last cut from (pieces.reframe).
-        in_pieces = [key for key, (mine, _) in self.splits.items() if mine == self.mine]
-        parts = presenters.render_all(screen, oob=True, extra=extra, memo=self.partial_memo,
-                                      unrendered=in_pieces)
+            self.shown_for = self.mine
         if full:
             parts["chat-log"] = presenters.render_chat(self.table, oob=True)
         changed: list[str] = []
         for key, html in parts.items():
-            if html is None:
-                sent = self._pieces_sent(key, screen, extra)
-                if sent is not None:
-                    if sent:
-                        changed.append(sent)
-                    continue
-                html = presenters.render_board_partial(screen, key, extra=extra)
-            previous = self.sent.get(key)
-            if isinstance(previous, pieces.Split):
-                previous = previous.whole()
-            if previous != html:
-                changed.append(self._as_sent(key, html, screen))
-                # A plain str copy: what a socket keeps between pushes stays out of the
-                # collector's walk (rendering.kept).
-                self.sent[key] = kept(html)
+            sent = self.sent.get(key)
+            if sent is not None and (sent if type(sent) is str else sent.html) == html:
+                continue
+            changed.append(self._changes(key, sent, html))
         # The same for every viewer of the snapshot: made once on it.
         seen = snapshot.shared.get("fingerprint")
         if seen is None:
@@ -553,38 +539,29 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
         if changed:
             self.send(text_data="\n".join(changed))
 
-    def _pieces_sent(self, key: str, screen: presenters.TableScreen,
-                     extra: dict[str, str]) -> str | None:
-        """What this push sends of partial `key` (its changed pieces; "" if none changed),
-        built from its pieces in the frame last sent, or None when they do not fit that
-        frame (then it is rendered whole)."""
-        old = self.splits[key][1]
-        found = presenters.partial_pieces(screen, key)
-        new = pieces.reframe(old, found) if found is not None else None
-        if new is None:
-            return None
-        if pieces.CHECK_REFRAMED:
-            rendered = presenters.render_board_partial(screen, key, extra=extra)
-            assert rendered == new.whole(), f"{key}: the frame changed with the same pieces' keys"
-        self.splits[key] = (self.mine, new)
-        self.sent[key] = new
-        swaps = pieces.changes(old, new)
-        return new.whole() if swaps is None else "\n".join(swaps)
+    def _changes(self, key: str, sent: str | swaps.Tree | None, html: str) -> str:
+        """What this push sends of partial `key`, now `html`: the swaps from the screen this
+        socket last sent (`sent`), or the whole partial when it has none or they would not
+        say it. What it sent is kept read as a tree once a push has compared with it: a plain
+        str copy, so that what a socket keeps between pushes stays out of the collector's
+        walk (rendering.kept)."""
+        if sent is None:
+            self.sent[key] = kept(html)
+            return html
+        old = self._tree(key, sent)
+        new = self.sent[key] = swaps.trees.of(kept(html))
+        found = swaps.swaps(old, new, self._elsewhere(key))
+        return html if found is None else "\n".join(found)
 
-    def _as_sent(self, key: str, html: str, screen: presenters.TableScreen) -> str:
-        """A changed partial as this push sends it: only its changed pieces when the partial
-        has pieces and this socket last sent them for the same game and seat (the page then
-        holds those very elements; a full push forgets them), else whole."""
-        found = presenters.partial_pieces(screen, key)
-        new = pieces.split(html, found) if found is not None else None
-        old = self.splits.pop(key, None)
-        if new is None:
-            return html
-        self.splits[key] = (self.mine, new)
-        if old is None or old[0] != self.mine:
-            return html
-        swaps = pieces.changes(old[1], new)
-        return html if swaps is None else "\n".join(swaps)
+    def _tree(self, key: str, sent: str | swaps.Tree) -> swaps.Tree:
+        if type(sent) is str:
+            sent = self.sent[key] = swaps.trees.of(sent)
+        return sent  # type: ignore[return-value]
+
+    def _elsewhere(self, key: str) -> tuple[swaps.Tree, ...]:
+        """The trees of the screen's other partials, as last sent (see swaps.swaps)."""
+        return tuple(self._tree(other, sent) for other, sent in self.sent.items()
+                     if other != key and other != "chat-log")
 
     def send_error(self, message: str, code: str) -> None:
         self.send(text_data=presenters.render_error(message, code))

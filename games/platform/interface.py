@@ -191,13 +191,10 @@ class GameEngine(Protocol):
     # rendered once per distinct inputs and process and shared by every socket that shows
     # the same (games/platform/presenters.py render_all); a path left out would serve one
     # screen's HTML to another, so tests/tables/test_partial_inputs.py reads the templates.
-    # Optional: `board_pieces`, partial name -> a function of the seat's board context `c`
-    # giving the partial's pieces (games/platform/pieces.py: `Elements`, swapped one by one by
-    # their ids, or `NewestFirst`, the items of a list), each exactly as the partial printed
-    # it. After the first push of a game, a push sends only the pieces that changed; a partial
-    # left out (and every partial of a game without it) goes whole. The partial's frame (all
-    # but its pieces) must depend only on the pieces' keys: while they stay the same, a push
-    # puts the new pieces in the frame it last sent and does not render the partial whole.
+    # A push sends each socket only the elements of its screen that changed, by their ids
+    # (games/platform/swaps.py): a template gives an id (unique on the page, letters, digits,
+    # "-" and "_") to whatever changes on its own, such as a tile, a panel or a log line
+    # (a list of lines with ids grows on top: the new ones are added, old ones deleted).
 
     def board_context(self, view: View, *, me: int | None, names: Sequence[str],
                       seats: Sequence[Mapping[str, Any]]) -> dict[str, Any]:

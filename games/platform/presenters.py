@@ -6,15 +6,14 @@ public table facts (names, bots, host, clocks). The raw state never reaches a te
 The same partials serve the first page load (HTTP) and every websocket push: each partial's root
 element has a stable id and, when pushed, `hx-swap-oob="true"`. A consumer remembers what it sent
 last and pushes only the partials whose HTML changed, so a half-ticked payment form survives
-someone else's move; of a partial its game splits into pieces (`partial_pieces`), only the
-changed pieces (games/platform/pieces.py).
+someone else's move, and of those only the elements that changed (games/platform/swaps.py).
 """
 
 from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Collection, Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import cached_property, lru_cache
@@ -28,7 +27,6 @@ from games.platform import clocks
 from games.platform.identity import Viewer
 from games.platform.interface import GameEngine, get_game
 from games.platform.models import ChatMessage, Game, GameAction, Seat, Table
-from games.platform.pieces import Pieces
 from games.platform.rendering import content_key, kept, render_unlocalized
 from games.platform.services import Move, decision_token, out_place, ranked_table
 
@@ -297,6 +295,12 @@ class LogLine:
     def key(self) -> str:
         return f"{self.version}.{self.index}"
 
+    @property
+    def dom_id(self) -> str:
+        """Its list item's id on the page: a push adds and drops lines by it
+        (games/platform/swaps.py)."""
+        return f"line-{self.version}-{self.index}"
+
     def __str__(self) -> str:
         return self.text
 
@@ -447,14 +451,12 @@ _NO_LOBBY: Mapping[str, Any] = {}
 
 def render_all(screen: TableScreen, *, oob: bool = True,
                extra: Mapping[str, Any] | None = None,
-               memo: PartialMemo | None = None,
-               unrendered: Collection[str] = ()) -> dict[str, str | None]:
+               memo: PartialMemo | None = None) -> dict[str, str]:
     """Every partial of the table page, by element id. `extra` carries per-browser values the
     lobby forms need (`csrf_value`, `remembered_name`). With a socket's `memo`, the lobby
     partial is rendered again only when what it shows changed (during a game, almost never).
-    The board partials named in `unrendered` are left None, in their place: a socket that
-    sends their pieces alone builds those from the context (games/platform/pieces.py)."""
-    out: dict[str, str | None] = {
+    """
+    out: dict[str, str] = {
         "version": version_inputs(screen.version, decision_of(screen), oob=oob,
                                   now=None if oob else _epoch_now())}
     # The lobby's context goes into the lobby's and the undeclared partials' contexts, made
@@ -480,9 +482,6 @@ def render_all(screen: TableScreen, *, oob: bool = True,
     inputs: Mapping[str, Sequence[str]] = getattr(engine, "board_inputs", {})
     for name, template in engine.board_templates.items():
         paths = inputs.get(name)
-        if name in unrendered:
-            out[name] = None
-            continue
         if paths is None:
             out[name] = render(template)
             continue
@@ -494,25 +493,6 @@ def render_all(screen: TableScreen, *, oob: bool = True,
             shared_partials.put(key, html)
         out[name] = html
     return out
-
-
-def render_board_partial(screen: TableScreen, name: str, *, oob: bool = True,
-                         extra: Mapping[str, Any] | None = None) -> str:
-    """One board partial of the table page, rendered whole (one `render_all` left unrendered
-    and then found it needed)."""
-    template = get_game(screen.table.game_kind).board_templates[name]
-    return render_partial(template, screen, oob=oob, extra=extra)
-
-
-def partial_pieces(screen: TableScreen, name: str) -> Pieces | None:
-    """How the board partial `name` of this screen splits into pieces a push may send alone
-    (games/platform/pieces.py), when its game says (GameEngine.board_pieces). Built from this
-    screen's own context, as the partial was, and only asked for a partial being sent."""
-    if screen.game is None:
-        return None
-    made_by = getattr(get_game(screen.table.game_kind), "board_pieces", None)
-    make = made_by.get(name) if made_by else None
-    return make(screen.ctx) if make is not None else None
 
 
 def version_inputs(version: int, decision: str, *, oob: bool, now: str | None) -> SafeString:

@@ -51,13 +51,13 @@ def card_ids_in(html: str) -> set[int]:
 
 
 _LOG_START = re.compile(r'<section\b[^>]*\bid="log"')
-_LOG_PIECE = re.compile(r'<([a-z]+) hx-swap-oob="[a-zA-Z]+:#log\b')
+_LOG_PIECE = re.compile(r'<([a-z]+) hx-swap-oob="(?:[a-zA-Z]+:#(?:log|line-)\b|true" data-k=)')
 
 
 def split_log(html: str) -> tuple[str, str]:
     """(the game log, everything else) of a frame or a page: the log section, or the log's
-    lines a push sends alone (its new lines on top, aged ones, dropped ones: each an element
-    swapped by a selector under #log, games/platform/pieces.py)."""
+    lines a push sends alone (its new lines on top, aged ones, dropped ones: each swapped by
+    the list's or the line's id, games/platform/swaps.py)."""
     log, rest = "", html
     match = _LOG_START.search(rest)
     if match is not None:

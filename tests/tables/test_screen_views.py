@@ -76,7 +76,8 @@ def test_a_seat_with_cards_to_play_still_gets_them_labelled() -> None:
 def test_a_log_line_is_escaped_exactly_as_django_escapes_it() -> None:
     text = """Bob <b>"the & best"</b> drew 'two'"""
     html = log_items([LogLine(text, 4, 1)])
-    assert html == f'<li data-k="4.1"><span class="log-text">{escape(text)}</span></li>'
+    assert html == (f'<li data-k="4.1" id="line-4-1"><span class="log-text">{escape(text)}'
+                    "</span></li>")
 
 
 def test_the_log_lists_newest_first_with_card_peeks_only_on_the_newest_lines() -> None:

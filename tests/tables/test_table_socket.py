@@ -533,20 +533,33 @@ async def test_everyone_at_the_table_sees_who_accepted_a_rematch_as_it_happens(
 def fresh_board(game: Game, viewer: Viewer) -> tuple[dict[str, str], dict[str, str], list[str]]:
     """What a fresh render shows `viewer` now: the whole partials (as pushed), each panel by
     its id, and the log's line keys newest first."""
-    from games.chudopoly.board_pieces import players_pieces
+    from oob_page import Page
+
     from games.platform import presenters
 
     screen = presenters.load_screen(Table.objects.get(pk=game.table_id), viewer)
     parts = presenters.render_all(screen, oob=True)
-    return (parts, dict(players_pieces(screen.ctx).items),
-            [line.key for line in reversed(screen.ctx["log"])])
+    players = Page(parts["players"])
+    panels = {node.attrs["id"]: node.html() for node in players.root.elements()
+              if re.fullmatch(r"seat-\d+", node.attrs.get("id", ""))}
+    return parts, panels, [line.key for line in reversed(screen.ctx["log"])]
+
+
+def swapped_panels(pushed: str, panels: dict[str, str]) -> set[str]:
+    """The panels a frame swaps something in: the panel itself, or an element inside it, by id."""
+    from oob_page import parse
+
+    ids = {swap.attrs.get("id") for swap in parse(pushed).children
+           if not isinstance(swap, str) and swap.attrs.get("hx-swap-oob") == "true"}
+    return {seat for seat, html in panels.items()
+            if any(f' id="{i}"' in html or f'<details id="{i}"' in html for i in ids if i)}
 
 
 async def test_after_a_move_a_seat_is_sent_only_the_changed_panels_and_the_new_log_lines(
         alice: Viewer, bob: Viewer, carol: Viewer) -> None:
-    """The first push holds the players and the log whole; every later one only the panels
-    whose HTML changed, each swapped by its id, and the log lines not sent yet, on top. Applied in
-    order to the first page, they leave the page a fresh render would show."""
+    """The first push holds the players and the log whole; every later one only what changed
+    in the panels whose HTML changed, swapped by id, and the log lines not sent yet, on top.
+    Applied in order to the first page, they leave the page a fresh render would show."""
     from oob_page import Page, fresh
 
     from games.platform import presenters
@@ -565,21 +578,23 @@ async def test_after_a_move_a_seat_is_sent_only_the_changed_panels_and_the_new_l
         pushed = "\n".join(await frames(comm, timeout=0.2))
         parts, now_panels, now_lines = await fresh_board(game, bob)
         assert 'id="players"' not in pushed
-        # A log with no line yet has nowhere to put the first ones: it comes whole once.
-        assert ('id="log"' in pushed) == (not lines)
+        # A log with no line yet has nowhere to put the first ones: its list comes whole once.
+        assert 'id="log"' not in pushed
+        assert ('id="log-lines"' in pushed) == (not lines)
         changed = {seat for seat, html in now_panels.items() if panels[seat] != html}
-        assert set(re.findall(r'<(?:details|article) hx-swap-oob="true"[^>]*\bid="(seat-\d+)"',
-                              pushed)) == changed
+        assert swapped_panels(pushed, now_panels) == changed
         if lines:  # the new lines alone go on top (an aged or dropped line is named by a swap)
             assert re.findall(r'<li data-k="([\d.]+)"', pushed) == (
                 now_lines[:now_lines.index(lines[0])])
-        styles.update(re.findall(r'hx-swap-oob="(\w+):#log', pushed))
+        styles.update(re.findall(r'hx-swap-oob="(\w+):#(?:log|line-)', pushed))
+        if re.search(r'<li hx-swap-oob="true" data-k=', pushed):
+            styles.add("aged")
         page.apply(pushed)
         for partial in ("players", "log", "hand", "status"):
             assert page.element(partial) == fresh(parts[partial], partial)
         panels, lines = now_panels, now_lines
         full_log_for += len(lines) == presenters.LOG_LINES
-    assert styles == {"afterbegin", "outerHTML", "delete"}  # lines added, aged, dropped
+    assert styles == {"afterbegin", "aged", "delete"}  # lines added, aged, dropped
     await comm.disconnect()
 
 

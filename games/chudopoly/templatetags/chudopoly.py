@@ -414,24 +414,10 @@ def opponent_panel(player: Mapping[str, Any], result: Any, shared: PanelCache | 
     return html
 
 
-# The seat's own board printed last, with the player entry and board context it was printed
-# from: a push that renders its players partial whole (a game's first push to the seat) asks
-# for it again right after, to cut it into pieces (games/chudopoly/board_pieces.py). Checked
-# by identity, and both are held, so their ids cannot be other objects'; pushes run on one
-# thread, and another thread's only misses.
-_last_mine: tuple[Mapping[str, Any], Mapping[str, Any], SafeString] | None = None
-
-
 @register.simple_tag
 def my_panel(player: Mapping[str, Any], c: Mapping[str, Any]) -> SafeString:
     """The viewer's own board (their bank, sets and the free rearranges they can make)."""
-    global _last_mine
-    last = _last_mine
-    if last is not None and last[0] is player and last[1] is c:
-        return last[2]
-    html = _my_panel(player, c)
-    _last_mine = (player, c, html)
-    return html
+    return _my_panel(player, c)
 
 
 def _my_panel(player: Mapping[str, Any], c: Mapping[str, Any]) -> SafeString:
@@ -483,34 +469,14 @@ LOG_PEEK_LINES = 12  # the newest lines show the cards they name; older ones are
 @register.simple_tag
 def log_items(lines: list[Any]) -> SafeString:
     """The log's list items, newest first (one tag for the whole list: the log is the largest
-    loop of a push, and each line's HTML is already kept on it)."""
-    return SafeString("".join([html for _, html in log_item_pieces(lines)]))
-
-
-# The pieces of the log list printed last, with that list: a push that renders the log whole
-# asks for them right after, to cut it into pieces (games/chudopoly/board_pieces.py). Checked
-# by identity, and the list is held, so its id cannot be another list's; pushes run on one
-# thread, and another thread's list only misses.
-_last_log: tuple[list[Any], list[tuple[str, str]]] | None = None
-
-
-def log_item_pieces(lines: list[Any]) -> list[tuple[str, str]]:
-    """(key, list-item HTML) of each line, newest first, as {{ log_items(...) }} prints them:
-    the newest LOG_PEEK_LINES with their card peeks. A push sends the new ones alone
-    (games/chudopoly/board_pieces.py)."""
-    global _last_log
-    last = _last_log
-    if last is not None and last[0] is lines:
-        return last[1]
+    loop of a push), the newest LOG_PEEK_LINES with their card peeks. Each line keeps its
+    items (presenters.LogLine.rendered): a push lists forty lines and renders one or two."""
     newest_first = lines[::-1]
-    # Each line keeps its pieces (presenters.LogLine.rendered): a push lists forty lines
-    # and renders one or two.
     made = [line.rendered.get(True) or _log_piece(line, True)
             for line in newest_first[:LOG_PEEK_LINES]]
     made += [line.rendered.get(False) or _log_piece(line, False)
              for line in newest_first[LOG_PEEK_LINES:]]
-    _last_log = (lines, made)
-    return made
+    return SafeString("".join([html for _, html in made]))
 
 
 @register.simple_tag
@@ -531,8 +497,10 @@ def _log_piece(line: Any, peek: bool) -> tuple[str, str]:
                  + "".join(render_card(c) for c in cards) + "</span>") if cards else ""
     # The standard library's escape is Django's `escape` without its lazy-string wrapper.
     key = line.key
-    piece = (key, kept(f'<li data-k="{html_escape(key)}"><span class="log-text">'
-                       f"{html_escape(str(line))}</span>{peek_html}</li>"))
+    dom_id = getattr(line, "dom_id", None)
+    id_attr = f' id="{html_escape(dom_id)}"' if dom_id else ""
+    piece = (key, kept(f'<li data-k="{html_escape(key)}"{id_attr}>'
+                       f'<span class="log-text">{html_escape(str(line))}</span>{peek_html}</li>'))
     if rendered is not None:
         rendered[peek] = piece
     return piece

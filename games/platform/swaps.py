@@ -1,0 +1,271 @@
+"""What a push sends: the swaps that turn the screen a socket last sent into the next one.
+
+Every partial's HTML is read as a tree of the elements that carry an `id` (nested: an element
+with an id is a child of the nearest enclosing one that has one). A push compares that tree
+with the one its socket last sent, element by element, and sends, as htmx out-of-band swaps,
+only the smallest elements with an id that changed:
+
+- an element whose HTML is the same is left alone;
+- an element whose own markup (everything but its children with ids) is the same and whose
+  children with ids are the same ones in the same order: only its changed children go;
+- an element whose children with ids are a list that grew on top (new ones first, the old ones
+  after in their order, some dropped off the end; the items follow one another with nothing
+  between): its new items are put on top (`afterbegin`), the kept ones compared one by one and
+  the dropped ones deleted (a game log);
+- any other change: the element is swapped whole, by its id;
+- a partial whose top level changed goes whole, as does one whose swaps would weigh as much.
+
+Nothing here knows a game: a game's templates get this by giving ids to what changes on its
+own (a tile, a token's square, a player's panel, a log line). Ids are used only when they are
+unique on the screen, plain (letters, digits, "-" and "_": htmx looks them up as "#id"), and not
+inside a `<template>` (whose content is not in the document). A tree is the HTML it was read
+from, byte for byte, so a page that applied the swaps holds what the whole partials would
+have made (tests/tables/test_swaps.py checks it with an emulated page).
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+import threading
+from collections import OrderedDict
+
+# The name of the tag a "<" opens.
+_TAG_NAME = re.compile(r"<([A-Za-z][A-Za-z0-9-]*)")
+_PLAIN_ID = re.compile(r"[A-Za-z][A-Za-z0-9_-]*\Z")
+_TAG_OF: dict[str, re.Pattern[str]] = {}
+VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta",
+                  "source", "track", "wbr"})
+
+
+def _tags_named(tag: str) -> re.Pattern[str]:
+    found = _TAG_OF.get(tag)
+    if found is None:
+        found = _TAG_OF[tag] = re.compile(rf"<(/?){re.escape(tag)}(?=[\s/>])")
+    return found
+
+
+class Element:
+    """An element with an id (or a partial's top level: id None), by where it sits in its
+    tree's HTML: html[start:end] is the element, html[start:open_end] its start tag."""
+
+    __slots__ = ("children", "end", "id", "open_end", "start", "tag")
+
+    def __init__(self, element_id: str | None, tag: str, start: int, open_end: int) -> None:
+        self.id = element_id
+        self.tag = tag
+        self.start = start
+        self.open_end = open_end
+        self.end = open_end
+        self.children: list[Element] = []
+
+
+class Tree:
+    """A partial's HTML and its elements with ids. `ok` is False when the HTML could not be
+    read as well-formed elements: such a partial is only ever sent whole."""
+
+    __slots__ = ("html", "ids", "ok", "root")
+
+    def __init__(self, html: str) -> None:
+        self.html = html
+        self.root = Element(None, "", 0, 0)
+        self.root.end = len(html)
+        self.ids: frozenset[str] = frozenset()
+        self.ok = _read(self)
+
+
+def _read(tree: Tree) -> bool:
+    """Fill `tree` from its HTML: each start tag with an id, and where its element ends (the
+    end tag that closes as many tags of its name as opened since). False if an element does
+    not close, or elements overlap. Ids found more than once are no ids."""
+    html = tree.html
+    found: list[Element] = []
+    at = html.find(' id="')
+    while at >= 0:
+        value = at + 5
+        at = html.find(' id="', value)
+        start = html.rfind("<", 0, value)
+        name = _TAG_NAME.match(html, start) if start >= 0 else None
+        if name is None or html.find(">", start, value) >= 0:
+            continue  # not in a start tag
+        quote = html.find('"', value)
+        close = html.find(">", quote)
+        if quote < 0 or close < 0:
+            return False
+        tag = name.group(1).lower()
+        element = Element(html[value:quote], tag, start, close + 1)
+        if tag not in VOID and html[close - 1] != "/":
+            depth = 1
+            for t in _tags_named(tag).finditer(html, close + 1):
+                depth += -1 if t.group(1) else 1
+                if depth == 0:
+                    element.end = html.find(">", t.end()) + 1
+                    break
+            else:
+                return False
+        found.append(element)
+    counts: dict[str, int] = {}
+    for e in found:
+        counts[e.id] = counts.get(e.id, 0) + 1  # type: ignore[index]
+    parents = [tree.root]
+    ids: list[str] = []
+    hidden_until = -1  # the end of a <template>'s content: nothing in it is in the document
+    for e in found:  # in document order: each is inside the innermost open one, or after it
+        if e.start < hidden_until or counts[e.id] > 1 or not _PLAIN_ID.match(e.id):  # type: ignore[index, arg-type]
+            continue
+        while parents[-1] is not tree.root and e.start >= parents[-1].end:
+            parents.pop()
+        parent = parents[-1]
+        if e.end > parent.end:
+            return False
+        parent.children.append(e)
+        parents.append(e)
+        ids.append(e.id)  # type: ignore[arg-type]
+        if e.tag == "template":
+            hidden_until = e.end
+    tree.ids = frozenset(ids)
+    return True
+
+
+class Trees:
+    """Trees by their HTML, the most recent MAX_ENTRIES, for every socket of the process: a
+    partial rendered once for several sockets is read once."""
+
+    MAX_ENTRIES = 512
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._entries: OrderedDict[str, Tree] = OrderedDict()
+
+    def of(self, html: str) -> Tree:
+        with self._lock:
+            tree = self._entries.get(html)
+            if tree is not None:
+                self._entries.move_to_end(html)
+                return tree
+        tree = Tree(html)
+        with self._lock:
+            self._entries[html] = tree
+            while len(self._entries) > self.MAX_ENTRIES:
+                self._entries.popitem(last=False)
+        return tree
+
+
+trees = Trees()
+
+
+def swaps(old: Tree, new: Tree, elsewhere: tuple[Tree, ...] = ()) -> list[str] | None:
+    """The out-of-band swaps that turn what `old` showed into what `new` shows, or None when
+    only the whole partial can (or it would be no smaller). `elsewhere` holds the screen's
+    other partials: an id found there too is not swapped by."""
+    if not old.ok or not new.ok:
+        return None
+    out = _Swaps()
+    if not _children(old, old.root, new, new.root, out):
+        return None
+    if any(not out.ids.isdisjoint(other.ids) for other in elsewhere):
+        return None
+    if sum(map(len, out)) >= len(new.html):
+        return None
+    return list(out)
+
+
+class _Swaps(list[str]):
+    """Swaps being made, and the ids they are made by."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.ids: set[str] = set()
+
+    def by(self, element_id: str | None, swap: str) -> None:
+        self.ids.add(element_id or "")
+        self.append(swap)
+
+    def take(self, other: _Swaps) -> None:
+        self.extend(other)
+        self.ids |= other.ids
+
+
+def _element(old: Tree, o: Element, new: Tree, n: Element, out: _Swaps) -> None:
+    """The swaps for one element with an id, present before and after."""
+    if old.html[o.start:o.end] == new.html[n.start:n.end]:
+        return
+    mine = _Swaps()
+    if (_children(old, o, new, n, mine)
+            and sum(map(len, mine)) < n.end - n.start):
+        out.take(mine)
+        return
+    out.by(n.id, whole(new, n))
+
+
+def _children(old: Tree, o: Element, new: Tree, n: Element, out: _Swaps) -> bool:
+    """Swaps for an element's children alone, when they can say the whole change."""
+    oc, nc = o.children, n.children
+    if not oc or not nc:
+        return False
+    same = len(oc) == len(nc) and all(a.id == b.id for a, b in zip(oc, nc, strict=True))
+    if same:
+        if not _same_between(old, o, new, n):
+            return False
+        for a, b in zip(oc, nc, strict=True):
+            _element(old, a, new, b, out)
+        return True
+    return _list(old, o, new, n, out)
+
+
+def _same_between(old: Tree, o: Element, new: Tree, n: Element) -> bool:
+    """Whether what lies around and between the children (the element's own markup) is the
+    same before and after."""
+    oh, nh = old.html, new.html
+    oc, nc = o.children, n.children
+    if oh[o.start:oc[0].start] != nh[n.start:nc[0].start]:
+        return False
+    if oh[oc[-1].end:o.end] != nh[nc[-1].end:n.end]:
+        return False
+    return all(oh[a.end:b.start] == nh[c.end:d.start]
+               for a, b, c, d in zip(oc, oc[1:], nc, nc[1:], strict=False))
+
+
+def _list(old: Tree, o: Element, new: Tree, n: Element, out: _Swaps) -> bool:
+    """A list that grew on top and lost items at its end (see the module's docstring)."""
+    if o.id is None:
+        return False
+    oc, nc = o.children, n.children
+    old_ids = [c.id for c in oc]
+    new_ids = [c.id for c in nc]
+    try:
+        added = new_ids.index(old_ids[0])
+    except ValueError:
+        return False
+    kept = len(new_ids) - added
+    if (kept > len(old_ids) or new_ids[added:] != old_ids[:kept]
+            or not set(new_ids[:added]).isdisjoint(old_ids)):
+        return False
+    oh, nh = old.html, new.html
+    # The items start right after the start tag, follow one another, and what closes the
+    # list is the same: prepending and deleting then leave what the new HTML says.
+    if (oc[0].start != o.open_end or nc[0].start != n.open_end
+            or oh[o.start:o.open_end] != nh[n.start:n.open_end]
+            or oh[oc[-1].end:o.end] != nh[nc[-1].end:n.end]
+            or any(a.end != b.start for a, b in itertools.pairwise(oc))
+            or any(a.end != b.start for a, b in itertools.pairwise(nc))):
+        return False
+    if added:
+        items = nh[nc[0].start:nc[added - 1].end]
+        out.by(o.id, f'<{o.tag} hx-swap-oob="afterbegin:#{o.id}">{items}</{o.tag}>')
+    for a, b in zip(oc, nc[added:], strict=False):
+        _element(old, a, new, b, out)
+    for gone in oc[kept:]:
+        close = "" if gone.tag in VOID else f"</{gone.tag}>"
+        out.by(gone.id, f'<{gone.tag} hx-swap-oob="delete:#{gone.id}">{close}')
+    return True
+
+
+def whole(tree: Tree, element: Element) -> str:
+    """An element as a push sends it alone: swapped by its id."""
+    html = tree.html[element.start:element.end]
+    start_tag = tree.html[element.start:element.open_end]
+    if "hx-swap-oob" in start_tag:
+        return html
+    at = 1 + len(element.tag)
+    return f'{html[:at]} hx-swap-oob="true"{html[at:]}'

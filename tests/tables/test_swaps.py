@@ -1,0 +1,106 @@
+"""A screen read as its elements with ids, and the swaps from one push's to the next: the page
+they leave is the page the whole partial would have made (games/platform/swaps.py)."""
+
+from __future__ import annotations
+
+from oob_page import Page, fresh
+
+from games.platform.swaps import Tree, swaps
+
+OOB = ' hx-swap-oob="true"'
+
+
+def board(*tiles: str, note: str = "turn 1", cls: str = "board") -> str:
+    cells = "\n".join(f'<div class="tile" id="tile-{n}"><b>{text}</b></div>'
+                      for n, text in enumerate(tiles))
+    return (f'<section id="status" class="{cls}"{OOB}>\n<div id="grid">\n{cells}\n</div>\n'
+            f'<p id="turn">{note}</p>\n</section>')
+
+
+def log(*keys: str, peek: int = 2) -> str:
+    items = "".join(f'<li data-k="{k}" id="line-{k}"><span>line {k}</span>'
+                    + ("<i>card</i>" if n < peek else "") + "</li>"
+                    for n, k in enumerate(keys))
+    return (f'<section id="log"{OOB}><h2 id="log-heading">Log</h2>'
+            f'<ol class="game-log" id="log-lines">{items}</ol></section>')
+
+
+def pushed(old: str, new: str) -> list[str] | None:
+    return swaps(Tree(old), Tree(new))
+
+
+def applied(old: str, new: str, root: str) -> str:
+    page = Page(old)
+    found = pushed(old, new)
+    page.apply(new if found is None else "\n".join(found))
+    return page.element(root)
+
+
+def test_a_tree_is_the_elements_with_ids_nested_as_in_the_html() -> None:
+    tree = Tree(board("Ann", "Ben"))
+    assert tree.ok
+    (status,) = tree.root.children
+    assert status.id == "status"
+    assert [c.id for c in status.children] == ["grid", "turn"]
+    assert [c.id for c in status.children[0].children] == ["tile-0", "tile-1"]
+    tile = status.children[0].children[1]
+    assert tree.html[tile.start:tile.end] == '<div class="tile" id="tile-1"><b>Ben</b></div>'
+
+
+def test_an_unchanged_partial_sends_nothing_and_a_changed_tile_alone_goes() -> None:
+    assert pushed(board("Ann", "Ben"), board("Ann", "Ben")) == []
+    assert pushed(board("Ann", "Ben"), board("Ann", "Cat")) == [
+        f'<div{OOB} class="tile" id="tile-1"><b>Cat</b></div>']
+    assert applied(board("Ann", "Ben"), board("Ann", "Cat"), "status") == fresh(
+        board("Ann", "Cat"), "status")
+
+
+def test_an_element_whose_own_markup_changed_goes_whole() -> None:
+    old, new = board("Ann", "Ben"), board("Ann", "Ben", cls="board my-turn")
+    assert pushed(old, new) is None  # the partial's root: the whole partial
+    assert applied(old, new, "status") == fresh(new, "status")
+
+
+def test_a_list_that_grew_on_top_gets_its_new_items_its_aged_ones_and_loses_its_oldest() -> None:
+    old, new = log(*"87654321"), log("a", "9", *"8765432")
+    found = pushed(old, new)
+    assert found == [
+        '<ol hx-swap-oob="afterbegin:#log-lines"><li data-k="a" id="line-a"><span>line a</span>'
+        '<i>card</i></li><li data-k="9" id="line-9"><span>line 9</span><i>card</i></li></ol>',
+        '<li hx-swap-oob="true" data-k="8" id="line-8"><span>line 8</span></li>',
+        '<li hx-swap-oob="true" data-k="7" id="line-7"><span>line 7</span></li>',
+        '<li hx-swap-oob="delete:#line-1"></li>']
+    assert applied(old, new, "log") == fresh(new, "log")
+
+
+def test_a_list_in_another_order_or_with_lines_missing_goes_whole() -> None:
+    for new in (log("2", "3", "1"), log("4", "2", "1"), log("9", "8")):
+        assert applied(log("3", "2", "1"), new, "log") == fresh(new, "log")
+    found = pushed(log("3", "2", "1"), log("2", "3", "1"))
+    assert found is not None and found[0].startswith('<ol hx-swap-oob="true"')
+
+
+def test_ids_inside_a_template_or_found_twice_are_not_swapped_by() -> None:
+    html = (f'<div id="cards"{OOB}><template id="card-1"><p id="inner">a</p></template>'
+            '<p id="twice">x</p><p id="twice">y</p><p id="a.b">z</p></div>')
+    tree = Tree(html)
+    assert tree.ids == {"cards", "card-1"}
+    changed = html.replace(">a<", ">b<")
+    assert pushed(html, changed) == [
+        f'<template{OOB} id="card-1"><p id="inner">b</p></template>']
+
+
+def test_html_whose_elements_do_not_close_is_only_sent_whole() -> None:
+    broken = f'<section id="status"{OOB}><div id="x"><p>open</section>'
+    assert not Tree(broken).ok
+    assert pushed(board("Ann"), broken) is None
+
+
+def test_an_id_another_partial_holds_too_is_not_swapped_by() -> None:
+    other = Tree('<aside id="elsewhere"><div id="tile-1">copy</div></aside>')
+    assert swaps(Tree(board("Ann", "Ben")), Tree(board("Ann", "Cat")), (other,)) is None
+
+
+def test_swaps_that_weigh_as_much_as_the_partial_give_way_to_it() -> None:
+    old = f'<p id="tiny"{OOB}><b id="a">1</b><b id="b">2</b></p>'
+    assert pushed(old, old.replace(">1<", ">3<").replace(">2<", ">4<")) is None
