@@ -176,29 +176,27 @@ def refusals(view: Mapping[str, Any], me: int | None, names: Sequence[str]
                          "cash": cash}
                 them = _name(names, to, me)
                 if kind == "swap":
-                    beat = (f"for these tiles must include at least {cash + BETTER_BY} in "
-                            f"cash ({BETTER_BY} more)")
+                    beat = f"at least {cash + BETTER_BY} in cash"
                 else:
-                    beat = (f"for {TILES[give]['name']} must ask at most {cash - BETTER_BY} "
-                            f"({BETTER_BY} less)")
+                    beat = f"ask at most {cash - BETTER_BY}"
                 out.append({"to": to, "to_name": them, "bot": bool(view["bots"][to]),
                             "words": offer_words(offer, viewer=me, names=names),
-                            "why": _refusal_reason(view, to, offer, them),
-                            "next": f"Your next offer to {them} {beat}."})
+                            "why": _refusal_reason(view, to, offer),
+                            "next": f"Next time, for these tiles: {beat}."})
     return out
 
 
-def _refusal_reason(view: Mapping[str, Any], bot: int, offer: dict[str, Any],
-                    them: str) -> str:
+def _refusal_reason(view: Mapping[str, Any], bot: int, offer: dict[str, Any]) -> str:
+    """Why, after "X refused your offer (…)": the bot's common check, else its values."""
     if not view["bots"][bot]:
-        return f"{them} refused it."
+        return ""
     if gives_away(view, bot, offer, answering=True):
         lose = offer["take"] if offer["kind"] == "swap" else None
         if lose is not None and completes(view["owner"], offer["from"], lose, gaining=lose):
-            return (f"{them} will not hand you the last tile of an industry for less than "
-                    f"{COMPLETION_FACTOR} times its price.")
-        return f"{them} keeps enough cash for the rent it may owe."
-    return f"{them} values what it gives up above what it gets."
+            return (f"it will not hand you the last tile of an industry for less than "
+                    f"{COMPLETION_FACTOR} times its price")
+        return "it keeps enough cash for the rent it may owe"
+    return "it values what it gives up above what it gets"
 
 
 def decision(view: Mapping[str, Any], me: int | None, names: Sequence[str]

@@ -69,11 +69,12 @@ def test_a_refused_bot_offer_says_why_and_what_the_next_must_beat() -> None:
     c, html = panel(_refused_swap())
     (refusal,) = c["decision"]["refusals"]
     assert refusal["words"] == "you give Bot Alpha 50 in cash; Bot Alpha gives Screen Assembly"
-    assert refusal["why"] == "Bot Alpha values what it gives up above what it gets."
-    assert refusal["next"] == ("Your next offer to Bot Alpha for these tiles must include at "
-                               "least 60 in cash (10 more).")
+    assert refusal["why"] == "it values what it gives up above what it gets"
+    assert refusal["next"] == "Next time, for these tiles: at least 60 in cash."
     banner = html[html.index('id="trade-refused"'):]
-    assert "Bot Alpha refused your offer" in banner and "at least 60" in banner
+    assert ("<strong>Bot Alpha refused your offer</strong> (you give Bot Alpha 50 in cash; "
+            "Bot Alpha gives Screen Assembly): it values what it gives up above what it gets. "
+            "Next time, for these tiles: at least 60 in cash.") in banner
 
 
 def test_after_a_refusal_the_swap_form_asks_more_for_the_same_tiles() -> None:
