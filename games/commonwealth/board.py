@@ -304,9 +304,9 @@ def decision(view: Mapping[str, Any], me: int | None, names: Sequence[str]) -> d
             out["unavailable"].append(_unavailable(
                 "Use the Pardon card", "use-jail-card-unavailable",
                 "You do not hold the Pardon card (it comes from the Chance deck or a deal)."))
-        out["note"] = (f"Roll the standard die alone: a 6 gets you out free. After "
-                       f"{data.JAIL_TURNS} misses you pay {data.JAIL_FEE} and move by that "
-                       "roll; what you cannot pay the others share, then the Fund.")
+        out["note"] = (f"A 6 on the standard die gets you out free; after {data.JAIL_TURNS} "
+                       f"misses you pay {data.JAIL_FEE} and move by that roll (the others "
+                       "share what you cannot pay, then the Fund).")
     elif "roll" in types:
         out["note"] = ACTION_DIE_WORDS
     elif out["rides"]:
