@@ -108,9 +108,10 @@ def _fetch_pages(base: str, cookies: dict[str, str], pages: dict[str, list[str]]
         sessions[who] = session
     while not stop.is_set():
         for who, session in sessions.items():
-            status, _, body = session.get(pages["_path"][0])
-            assert status == 200, status
-            pages[who].append(body)
+            for path in pages["_path"]:  # the table, and its whole log
+                status, _, body = session.get(path)
+                assert status == 200, (path, status)
+                pages[who].append(body)
         stop.wait(0.5)
 
 
@@ -124,7 +125,7 @@ def test_no_frame_or_page_shows_another_seats_hand_or_the_draw_order(
     from games.platform.models import Table
 
     invite = Table.objects.get(pk=table.table_id).invite_token  # the watcher has the link
-    pages["_path"] = [f"/t/{table.code}/?invite={invite}"]
+    pages["_path"] = [f"/t/{table.code}/?invite={invite}", f"/t/{table.code}/log/?invite={invite}"]
     stop = threading.Event()
     fetcher = threading.Thread(target=_fetch_pages,
                                args=(live_server_url, cookies, pages, stop), daemon=True)

@@ -46,8 +46,15 @@ def test_each_seat_and_a_spectator_read_every_line_in_the_tables_own_words(
         whole[seat] = lines_on(response.content.decode())
         assert len(whole[seat]) > 40  # more than the table keeps
         assert whole[seat][-40:] == table_log(game, seat)[-40:]
-    # Each seat reads its own view of the game: the lines differ where a hand is private.
-    assert len(whole) == 3 and whole[0] != whole[1]
+    # Hidden stays hidden: a draw names its cards only to the seat that drew them.
+    assert len(whole) == 3
+    counted = re.compile(r"(?:dealt|drew) \d+ cards?[ .(]")
+    for seat, lines in whole.items():
+        draws = [line for line in lines if " drew " in line or " dealt " in line]
+        assert draws, seat
+        for line in draws:
+            own = line.startswith("You ")
+            assert bool(counted.search(line)) != own, (seat, line)
 
 
 def test_a_private_tables_whole_log_is_hidden_from_a_stranger(alice: Viewer,
