@@ -5,7 +5,7 @@ short turn limit, played by clicking. After every push that gives the player a d
 any scrolling: one of the decision's buttons, the player's cash and (Commonwealth) the Community
 Fund are inside the window. Each kind of decision is photographed once (artifacts/ui/one-screen-*)
 and passes the table's UI checks (no sideways scroll, 44 px targets, no overlaps, axe-core); the
-page stays under 100 KB gzip."""
+page stays under 100 KB gzip; the whole log opens from under the table's log."""
 
 from __future__ import annotations
 
@@ -158,3 +158,8 @@ def test_every_decision_of_a_whole_game_is_in_view_without_scrolling(
     _look(page, axe_script, artifacts, f"one-screen-{size}-{game_kind}-result")
     result = weigh(page.request.get(page.url).text())
     assert result["total_gzip"] < BUDGET, result
+    # The table keeps 40 lines of the log; its link under them reads the whole game.
+    page.locator("#whole-log-link").click()
+    page.wait_for_selector("#whole-log")
+    assert page.locator("#whole-log li").count() > 40
+    _look(page, axe_script, artifacts, f"one-screen-{size}-{game_kind}-whole-log")
