@@ -82,6 +82,8 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "games.platform.context.games_nav",
             ],
+            # Every {% include … only %} is rendered once per distinct values and process.
+            "builtins": ["games.platform.templatetags.shared_includes"],
         },
     },
     # The hot board partials (a game's jinja2/ folder): rendered on every push, and Jinja2

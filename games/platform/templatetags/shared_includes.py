@@ -1,0 +1,136 @@
+"""`{% include "x.html" with a=… only %}`, rendered once per distinct values and process.
+
+An include with `only` sees nothing but the values it is given, so what it prints is a
+function of those values: this library (a builtin of the site's Django templates, so every
+`include` tag is this one) keeps each such render by its template and its values' content,
+and serves it again to whichever seat, table or push asks for the same. A board's tile
+cards, a tile, a space: most are the same for every viewer and from one move to the next.
+
+An include is rendered as Django renders it, and not kept, when it has no `only`, when a
+value is not plain data (dicts, lists, strings, numbers, booleans, None, dates; safe HTML
+keys apart from the same text unescaped) or when its template holds a tag whose output is
+not a function of its values (the time, a CSRF token, a cycle or ifchanged kept across
+renders), and with DEBUG (a template may change under a running process).
+"""
+
+from __future__ import annotations
+
+import datetime
+import threading
+from collections import OrderedDict
+from typing import Any
+
+import orjson
+from django import template
+from django.template.base import Node, Parser, Token
+from django.template.context import Context
+from django.template.defaulttags import (
+    CsrfTokenNode,
+    CycleNode,
+    DebugNode,
+    IfChangedNode,
+    LoremNode,
+    NowNode,
+)
+from django.template.loader_tags import IncludeNode, do_include
+from django.utils.safestring import SafeData, SafeString
+
+from games.platform.rendering import kept
+
+register = template.Library()
+
+_IMPURE = (NowNode, CsrfTokenNode, CycleNode, IfChangedNode, DebugNode, LoremNode)
+_OPTIONS = (orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_SUBCLASS
+            | orjson.OPT_PASSTHROUGH_DATACLASS)
+
+
+def _plain(value: Any) -> Any:
+    """What orjson cannot write alike for values a template prints apart, told apart."""
+    if isinstance(value, SafeData) and isinstance(value, str):
+        return {"\x00safe": str.__str__(value)}
+    if isinstance(value, list) and type(value).__repr__ is list.__repr__:
+        return list(value)
+    if isinstance(value, range):
+        return {"\x00range": [value.start, value.stop, value.step]}
+    if isinstance(value, datetime.datetime | datetime.date | datetime.time):
+        return {"\x00" + type(value).__name__: value.isoformat()}
+    raise TypeError
+
+
+def values_key(values: dict[str, Any]) -> bytes | None:
+    """The values' content as a key, or None when one is not plain data."""
+    try:
+        return orjson.dumps(values, default=_plain, option=_OPTIONS)
+    except TypeError:
+        return None
+
+
+class SharedRenders:
+    """Renders by (template, context flags, values), the most recent MAX_ENTRIES."""
+
+    MAX_ENTRIES = 8192
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._entries: OrderedDict[tuple[Any, ...], str] = OrderedDict()
+
+    def get(self, key: tuple[Any, ...]) -> str | None:
+        with self._lock:
+            html = self._entries.get(key)
+            if html is not None:
+                self._entries.move_to_end(key)
+            return html
+
+    def put(self, key: tuple[Any, ...], html: str) -> None:
+        with self._lock:
+            self._entries[key] = kept(html)
+            while len(self._entries) > self.MAX_ENTRIES:
+                self._entries.popitem(last=False)
+
+
+shared_renders = SharedRenders()
+_PURE: dict[str, bool] = {}
+
+
+def _pure(name: str, context: Context) -> bool:
+    """Whether the template `name` prints only what its values say (see the docstring)."""
+    found = _PURE.get(name)
+    if found is None:
+        loaded = context.template.engine.get_template(name)
+        found = _PURE[name] = not any(loaded.nodelist.get_nodes_by_type(node_type)
+                                      for node_type in _IMPURE) and all(
+            isinstance(name_of(node), str) and _pure(name_of(node), context)
+            for node in loaded.nodelist.get_nodes_by_type(IncludeNode))
+    return found
+
+
+def name_of(node: IncludeNode) -> Any:
+    """An include's template name when it is written out ("x.html"), else None."""
+    var = node.template.var
+    return var if isinstance(var, str) else None
+
+
+class SharedIncludeNode(IncludeNode):
+    def render(self, context: Context) -> str:
+        name = name_of(self)
+        # With DEBUG a template may change under a running process: nothing is kept.
+        if (not self.isolated_context or name is None or context.template.engine.debug
+                or not _pure(name, context)):
+            return super().render(context)
+        values = {key: var.resolve(context) for key, var in self.extra_context.items()}
+        content = values_key(values)
+        if content is None:
+            return super().render(context)
+        key = (name, context.autoescape, context.use_l10n, context.use_tz, content)
+        html = shared_renders.get(key)
+        if html is None:
+            html = super().render(context)
+            shared_renders.put(key, html)
+        return SafeString(html)
+
+
+@register.tag("include")
+def include(parser: Parser, token: Token) -> Node:
+    node = do_include(parser, token)
+    node.__class__ = SharedIncludeNode
+    return node
