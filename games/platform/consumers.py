@@ -549,7 +549,7 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
             self.sent[key] = kept(html)
             return html
         old = self._tree(key, sent)
-        new = self.sent[key] = swaps.trees.of(kept(html))
+        new = self.sent[key] = swaps.trees.of(kept(html), after=old)
         found = swaps.swaps(old, new, self._elsewhere(key))
         return html if found is None else "\n".join(found)
 

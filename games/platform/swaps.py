@@ -26,9 +26,11 @@ have made (tests/tables/test_swaps.py checks it with an emulated page).
 from __future__ import annotations
 
 import itertools
+import os
 import re
 import threading
 from collections import OrderedDict
+from typing import Any
 
 # The name of the tag a "<" opens.
 _TAG_NAME = re.compile(r"<([A-Za-z][A-Za-z0-9-]*)")
@@ -62,58 +64,133 @@ class Element:
 
 class Tree:
     """A partial's HTML and its elements with ids. `ok` is False when the HTML could not be
-    read as well-formed elements: such a partial is only ever sent whole."""
+    read as well-formed elements: such a partial is only ever sent whole.
+
+    `Tree(html)` reads the whole HTML; `Tree(html, after=old)` reads only what changed since
+    `old`, the tree of the same partial's previous HTML: each element of `old` found again
+    whole (where it was, give or take what changed before it) is taken as it was, one found
+    by its id but changed is read again inside, and only what lies between is read anew.
+    What it cannot place (an element moved elsewhere, an id now twice) is read whole. The
+    tests check that both readings agree (CHECK_TREES)."""
 
     __slots__ = ("html", "ids", "ok", "root")
 
-    def __init__(self, html: str) -> None:
+    def __init__(self, html: str, after: Tree | None = None) -> None:
         self.html = html
         self.root = Element(None, "", 0, 0)
         self.root.end = len(html)
         self.ids: frozenset[str] = frozenset()
+        if after is not None and after.ok:
+            found = _follow(after, after.root, html, self.root)
+            if found is not None and len(set(found)) == len(found):
+                self.ids = frozenset(found)
+                self.ok = True
+                if CHECK_TREES:
+                    _check_tree(self)
+                return
+            self.root.children = []
         self.ok = _read(self)
+
+
+# Set for the tests (tests/conftest.py, inherited by the web processes they start): a tree read
+# after another is checked against the whole HTML read afresh.
+CHECK_TREES = os.environ.get("CHUDOPOLY_CHECK_TREES") == "1"
+
+
+def _check_tree(tree: Tree) -> None:
+    whole = Tree(tree.html)
+
+    def shape(e: Element) -> tuple[Any, ...]:
+        return (e.id, e.tag, e.start, e.open_end, e.end, tuple(map(shape, e.children)))
+
+    assert whole.ok and shape(whole.root) == shape(tree.root), "a tree read after another differs"
 
 
 def _read(tree: Tree) -> bool:
     """Fill `tree` from its HTML: each start tag with an id, and where its element ends (the
     end tag that closes as many tags of its name as opened since). False if an element does
     not close, or elements overlap. Ids found more than once are no ids."""
-    html = tree.html
+    found = _elements(tree.html, 0, len(tree.html))
+    if found is None:
+        return False
+    ids: list[str] = []
+    if not _nest(tree.root, found, ids, count=True):
+        return False
+    tree.ids = frozenset(ids)
+    return True
+
+
+def _elements(html: str, start: int, end: int) -> list[Element] | None:
+    """Every element with an id whose start tag opens between `start` and `end`, in document
+    order, or None when one does not close."""
     found: list[Element] = []
-    at = html.find(' id="')
+    at = html.find(' id="', start, end)
     while at >= 0:
         value = at + 5
-        at = html.find(' id="', value)
-        start = html.rfind("<", 0, value)
-        name = _TAG_NAME.match(html, start) if start >= 0 else None
-        if name is None or html.find(">", start, value) >= 0:
+        at = html.find(' id="', value, end)
+        begin = html.rfind("<", start, value)
+        name = _TAG_NAME.match(html, begin) if begin >= 0 else None
+        if name is None or html.find(">", begin, value) >= 0:
             continue  # not in a start tag
         quote = html.find('"', value)
-        close = html.find(">", quote)
-        if quote < 0 or close < 0:
-            return False
-        tag = name.group(1).lower()
-        element = Element(html[value:quote], tag, start, close + 1)
-        if tag not in VOID and html[close - 1] != "/":
-            depth = 1
-            for t in _tags_named(tag).finditer(html, close + 1):
-                depth += -1 if t.group(1) else 1
-                if depth == 0:
-                    element.end = html.find(">", t.end()) + 1
-                    break
-            else:
-                return False
+        if quote < 0:
+            return None
+        element = _element_at(html, begin, html[value:quote], name.group(1).lower(),
+                              html.find(">", quote))
+        if element is None:
+            return None
         found.append(element)
+    if found and html.find("<template", start, end) >= 0:
+        found = _outside_templates(html, start, end, found)
+    return found
+
+
+def _outside_templates(html: str, start: int, end: int, found: list[Element]
+                       ) -> list[Element]:
+    """`found` less the elements inside a <template>'s content (not in the document)."""
+    hidden: list[tuple[int, int]] = []
+    at = html.find("<template", start, end)
+    while at >= 0:
+        element = _element_at(html, at, "", "template", html.find(">", at))
+        if element is None:
+            break
+        hidden.append((element.open_end, element.end))
+        at = html.find("<template", element.end, end)
+    return [e for e in found if not any(a <= e.start < b for a, b in hidden)]
+
+
+def _element_at(html: str, start: int, element_id: str, tag: str, close: int
+                ) -> Element | None:
+    """The element whose start tag opens at `start` and closes at `close` (its ">"), to where
+    the element ends."""
+    if close < 0:
+        return None
+    element = Element(element_id, tag, start, close + 1)
+    if tag in VOID or html[close - 1] == "/":
+        return element
+    depth = 1
+    for t in _tags_named(tag).finditer(html, close + 1):
+        depth += -1 if t.group(1) else 1
+        if depth == 0:
+            element.end = html.find(">", t.end()) + 1
+            return element
+    return None
+
+
+def _nest(root: Element, found: list[Element], ids: list[str], *, count: bool) -> bool:
+    """Put `found` (in document order) under `root` as they nest; False if they overlap or
+    one ends past `root`. An id found twice is no id (with `count`; else the caller
+    checks)."""
+    shown = [e for e in found if _PLAIN_ID.match(e.id)]  # type: ignore[arg-type]
     counts: dict[str, int] = {}
-    for e in found:
-        counts[e.id] = counts.get(e.id, 0) + 1  # type: ignore[index]
-    parents = [tree.root]
-    ids: list[str] = []
-    hidden_until = -1  # the end of a <template>'s content: nothing in it is in the document
-    for e in found:  # in document order: each is inside the innermost open one, or after it
-        if e.start < hidden_until or counts[e.id] > 1 or not _PLAIN_ID.match(e.id):  # type: ignore[index, arg-type]
+    if count:
+        for e in shown:
+            counts[e.id] = counts.get(e.id, 0) + 1  # type: ignore[index]
+    parents = [root]
+    for e in shown:  # in document order: each is inside the innermost open one, or after it
+        if counts.get(e.id, 1) > 1:  # type: ignore[arg-type]
             continue
-        while parents[-1] is not tree.root and e.start >= parents[-1].end:
+        while parents[-1] is not root and e.start >= parents[-1].end:
             parents.pop()
         parent = parents[-1]
         if e.end > parent.end:
@@ -121,9 +198,92 @@ def _read(tree: Tree) -> bool:
         parent.children.append(e)
         parents.append(e)
         ids.append(e.id)  # type: ignore[arg-type]
-        if e.tag == "template":
-            hidden_until = e.end
-    tree.ids = frozenset(ids)
+    return True
+
+
+def _shifted(e: Element, by: int) -> Element:
+    if not by:
+        return e
+    moved = Element(e.id, e.tag, e.start + by, e.open_end + by)
+    moved.end = e.end + by
+    moved.children = [_shifted(c, by) for c in e.children]
+    return moved
+
+
+def _follow(old: Tree, was: Element, html: str, now: Element) -> list[str] | None:
+    """Fill `now`, the element `was` of `old` found again in `html` (its start tag and end
+    known), with its children: the ids of all the elements below it, or None when they do
+    not fall into place."""
+    if was.tag == "template":
+        return []  # its content is not in the document
+    ids: list[str] = []
+    cursor = now.open_end
+    limit = now.end - (len(was.tag) + 3 if was.id is not None else 0)  # before its end tag
+    before = was.open_end
+    oh = old.html
+    for child in was.children:
+        gap = oh[before:child.start]
+        at = cursor + len(gap)
+        before = child.end
+        if html.startswith(oh[child.start:child.end], at) and html.startswith(gap, cursor):
+            found: Element | None = _shifted(child, at - child.start)
+        else:
+            found = _found_again(old, child, html, cursor, limit)
+            if found is _GONE:
+                continue
+            if found is None or not _read_into(now, html, cursor, found.start, ids):
+                return None  # something new before it that does not close by then
+        now.children.append(found)  # type: ignore[arg-type]
+        ids.append(found.id)  # type: ignore[arg-type, union-attr]
+        _ids_below(found, ids)  # type: ignore[arg-type]
+        cursor = found.end  # type: ignore[union-attr]
+    if not _read_into(now, html, cursor, limit, ids):
+        return None
+    return ids
+
+
+_GONE = Element(None, "", 0, 0)
+
+
+def _found_again(old: Tree, child: Element, html: str, cursor: int, limit: int
+                 ) -> Element | None:
+    """`child` of `old` in `html` from `cursor`: as it was (moved), read again inside when it
+    changed, _GONE when its id is nowhere now, None when it cannot be told."""
+    at = html.find(f' id="{child.id}"', cursor, limit)
+    if at < 0:
+        return _GONE if html.find(f' id="{child.id}"') < 0 else None
+    start = html.rfind("<", cursor, at)
+    if start < 0 or html.find(">", start, at) >= 0 or not html.startswith(
+            "<" + child.tag, start):
+        return None
+    if html.startswith(old.html[child.start:child.end], start):
+        return _shifted(child, start - child.start)
+    element = _element_at(html, start, child.id, child.tag,  # type: ignore[arg-type]
+                          html.find(">", html.find('"', at + 5)))
+    if element is None or element.end > limit or _follow(old, child, html, element) is None:
+        return None
+    return element
+
+
+def _ids_below(e: Element, ids: list[str]) -> None:
+    for c in e.children:
+        ids.append(c.id)  # type: ignore[arg-type]
+        _ids_below(c, ids)
+
+
+def _read_into(parent: Element, html: str, start: int, end: int, ids: list[str]) -> bool:
+    """Add to `parent` the elements with ids between `start` and `end` of `html`, read
+    afresh; False when one does not end by `end`."""
+    if start >= end or html.find(' id="', start, end) < 0:
+        return True
+    found = _elements(html, start, end)
+    if found is None:
+        return False
+    part = Element(None, "", start, start)
+    part.end = end
+    if not _nest(part, found, ids, count=False):
+        return False
+    parent.children.extend(part.children)
     return True
 
 
@@ -137,13 +297,15 @@ class Trees:
         self._lock = threading.Lock()
         self._entries: OrderedDict[str, Tree] = OrderedDict()
 
-    def of(self, html: str) -> Tree:
+    def of(self, html: str, after: Tree | None = None) -> Tree:
+        """The tree of `html`; read after `after` (the same partial's previous tree) when it
+        is not kept already."""
         with self._lock:
             tree = self._entries.get(html)
             if tree is not None:
                 self._entries.move_to_end(html)
                 return tree
-        tree = Tree(html)
+        tree = Tree(html, after)
         with self._lock:
             self._entries[html] = tree
             while len(self._entries) > self.MAX_ENTRIES:
