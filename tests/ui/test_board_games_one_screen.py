@@ -25,6 +25,7 @@ from ui_helpers import (
     off_loop,
     settle,
     sign_in,
+    wait_still,
 )
 
 from games.platform import services
@@ -102,9 +103,7 @@ def _kind(page: Any) -> str:
 
 
 def _look(page: Any, axe: Path, artifacts: Path, name: str) -> None:
-    page.wait_for_function(
-        "() => document.getAnimations().every(a => a.playState !== 'running')",
-        timeout=5_000)
+    wait_still(page)
     # The window as the player sees it, not the whole page: the point is what needs no scroll.
     page.screenshot(path=str(artifacts / f"{name}.png"))
     check_layout(page, name)

@@ -26,6 +26,7 @@ from ui_helpers import (
     settle,
     shot,
     sign_in,
+    wait_still,
     wait_version_change,
 )
 
@@ -64,9 +65,7 @@ if (window.AudioContext) {
 def _look(page: Any, axe: Path, artifacts: Path, name: str) -> None:
     # A button a push just swapped in may still be fading its colour (a 0.12 s transition), and
     # a token may still be walking: axe would read colours half-way.
-    page.wait_for_function(
-        "() => document.getAnimations().every(a => a.playState !== 'running')",
-        timeout=5_000)
+    wait_still(page)
     shot(page, artifacts, name)
     check_layout(page, name)
     check_axe(page, axe, name)

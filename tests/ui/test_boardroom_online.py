@@ -18,6 +18,7 @@ from ui_helpers import (
     shot,
     sign_in,
     two_guest_game,
+    wait_still,
     wait_version_change,
 )
 
@@ -32,9 +33,7 @@ ENGINE = get_game("boardroom")
 
 
 def _look(page: Any, axe: Path, artifacts: Path, name: str) -> None:
-    page.wait_for_function(
-        "() => document.getAnimations().every(a => a.playState !== 'running')",
-        timeout=5_000)
+    wait_still(page)
     shot(page, artifacts, name)
     check_layout(page, name)
     check_axe(page, axe, name)

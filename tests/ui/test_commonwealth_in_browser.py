@@ -25,6 +25,7 @@ from ui_helpers import (
     shot,
     sign_in,
     two_guest_game,
+    wait_still,
 )
 
 from games.commonwealth.engine import scenario
@@ -61,9 +62,7 @@ def _context(browser: Any, options: dict[str, Any]) -> tuple[Any, Any]:
 
 
 def _look(page: Any, axe: Path, artifacts: Path, name: str) -> None:
-    page.wait_for_function(
-        "() => document.getAnimations().every(a => a.playState !== 'running')",
-        timeout=5_000)
+    wait_still(page)
     shot(page, artifacts, name)
     check_layout(page, name)
     check_axe(page, axe, name)

@@ -16,7 +16,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from ui_helpers import check_axe, check_layout, guest, my_seat, off_loop, settle, shot, sign_in
+from ui_helpers import (
+    check_axe,
+    check_layout,
+    guest,
+    my_seat,
+    off_loop,
+    settle,
+    shot,
+    sign_in,
+    wait_still,
+)
 
 from games.boardroom.engine import scenario as br_scenario
 from games.boardroom.engine.board import BUYBACK, TILES
@@ -33,9 +43,7 @@ KIOSK, EXCHANGE, SCREENS = 1, 39, 29  # Boardroom: the cheapest tile, the deares
 
 
 def _look(page: Any, axe: Path, artifacts: Path, name: str) -> None:
-    page.wait_for_function(
-        "() => document.getAnimations().every(a => a.playState !== 'running')",
-        timeout=5_000)
+    wait_still(page)
     shot(page, artifacts, name)
     check_layout(page, name)
     check_axe(page, axe, name)

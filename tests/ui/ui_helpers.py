@@ -245,11 +245,25 @@ LAYOUT_JS = """() => {
 }"""
 
 
+# Every animation that ends has ended (a clock's blink or a nudge's glow never ends: ignored).
+STILL_JS = """() => document.getAnimations().every(a => a.playState !== 'running' ||
+    a.effect.getComputedTiming().endTime === Infinity)"""
+
+
+def wait_still(page: Any) -> None:
+    """Wait until no animation that ends is running. A box part-way through a transform measures
+    off by a fraction of a pixel (a 44 px button 43.99 px tall while a decision panel rises) and
+    one fading in reads paler to axe. A full-page screenshot plays a panel's entrance animation
+    again, so a check right after one must wait too."""
+    page.wait_for_function(STILL_JS, timeout=5_000)
+
+
 def check_layout(page: Any, where: str) -> None:
     """No horizontal scroll, no overlapping controls, every tap target at least 44×44 px."""
     # Measured once the page's stylesheets are in: an element can be found before they load
     # (a form's answer page on a loaded box), and unstyled links are 17 px tall.
     page.wait_for_load_state("load")
+    wait_still(page)
     got = page.evaluate(LAYOUT_JS)
     assert got["overflow"] <= 0, (
         f"{where}: the page scrolls sideways by {got['overflow']} px: {got['wide']}")
@@ -261,6 +275,7 @@ def check_axe(page: Any, axe: Path, where: str) -> list[str]:
     """axe-core on the page: no serious or critical violations. Returns the minor/moderate ones."""
     if not page.evaluate("() => !!window.axe"):
         page.add_script_tag(path=str(axe))
+    wait_still(page)
     result = page.evaluate("""async () => {
       const r = await axe.run(document, {resultTypes: ['violations'], runOnly: {type: 'tag',
         values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice']}});
