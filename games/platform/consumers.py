@@ -545,7 +545,7 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
         say it. What it sent is kept read as a tree once a push has compared with it: a plain
         str copy, so that what a socket keeps between pushes stays out of the collector's
         walk (rendering.kept)."""
-        if sent is None:
+        if sent is None or len(html) < swaps.SMALL:  # nothing to build on, or not worth it
             self.sent[key] = kept(html)
             return html
         old = self._tree(key, sent)

@@ -81,13 +81,16 @@ class Tree:
         self.root.end = len(html)
         self.ids: frozenset[str] = frozenset()
         if after is not None and after.ok:
-            found = _follow(after, after.root, html, self.root)
-            if found is not None and len(set(found)) == len(found):
-                self.ids = frozenset(found)
-                self.ok = True
-                if CHECK_TREES:
-                    _check_tree(self)
-                return
+            ids = _Ids()
+            if _follow(after, after.root, html, self.root, ids):
+                kept_ids = after.ids.difference(ids.gone)
+                added = frozenset(ids.added)
+                if len(added) == len(ids.added) and kept_ids.isdisjoint(added):
+                    self.ids = kept_ids | added
+                    self.ok = True
+                    if CHECK_TREES:
+                        _check_tree(self)
+                    return
             self.root.children = []
         self.ok = _read(self)
 
@@ -103,7 +106,8 @@ def _check_tree(tree: Tree) -> None:
     def shape(e: Element) -> tuple[Any, ...]:
         return (e.id, e.tag, e.start, e.open_end, e.end, tuple(map(shape, e.children)))
 
-    assert whole.ok and shape(whole.root) == shape(tree.root), "a tree read after another differs"
+    assert whole.ok and shape(whole.root) == shape(tree.root) and whole.ids == tree.ids, (
+        "a tree read after another differs from the HTML read afresh")
 
 
 def _read(tree: Tree) -> bool:
@@ -210,15 +214,25 @@ def _shifted(e: Element, by: int) -> Element:
     return moved
 
 
-def _follow(old: Tree, was: Element, html: str, now: Element) -> list[str] | None:
+class _Ids:
+    """The ids a reading after an old tree added and dropped."""
+
+    __slots__ = ("added", "gone")
+
+    def __init__(self) -> None:
+        self.added: list[str] = []
+        self.gone: list[str] = []
+
+
+def _follow(old: Tree, was: Element, html: str, now: Element, ids: _Ids) -> bool:
     """Fill `now`, the element `was` of `old` found again in `html` (its start tag and end
-    known), with its children: the ids of all the elements below it, or None when they do
-    not fall into place."""
+    known), with its children, noting in `ids` the ids added and dropped below it; False when
+    they do not fall into place."""
     if was.tag == "template":
-        return []  # its content is not in the document
-    ids: list[str] = []
+        return True  # its content is not in the document
     cursor = now.open_end
-    limit = now.end - (len(was.tag) + 3 if was.id is not None else 0)  # before its end tag
+    closing = len(was.tag) + 3 if was.id is not None else 0  # its end tag
+    limit, old_limit = now.end - closing, was.end - closing
     before = was.open_end
     oh = old.html
     for child in was.children:
@@ -228,27 +242,27 @@ def _follow(old: Tree, was: Element, html: str, now: Element) -> list[str] | Non
         if html.startswith(oh[child.start:child.end], at) and html.startswith(gap, cursor):
             found: Element | None = _shifted(child, at - child.start)
         else:
-            found = _found_again(old, child, html, cursor, limit)
+            found = _found_again(old, child, html, cursor, (limit, old_limit), ids)
             if found is _GONE:
+                ids.gone.append(child.id)  # type: ignore[arg-type]
+                _ids_below(child, ids.gone)
                 continue
-            if found is None or not _read_into(now, html, cursor, found.start, ids):
-                return None  # something new before it that does not close by then
+            if found is None or not _read_into(now, html, cursor, found.start, ids.added):
+                return False  # something new before it that does not close by then
         now.children.append(found)  # type: ignore[arg-type]
-        ids.append(found.id)  # type: ignore[arg-type, union-attr]
-        _ids_below(found, ids)  # type: ignore[arg-type]
         cursor = found.end  # type: ignore[union-attr]
-    if not _read_into(now, html, cursor, limit, ids):
-        return None
-    return ids
+    return _read_into(now, html, cursor, limit, ids.added)
 
 
 _GONE = Element(None, "", 0, 0)
 
 
-def _found_again(old: Tree, child: Element, html: str, cursor: int, limit: int
-                 ) -> Element | None:
+def _found_again(old: Tree, child: Element, html: str, cursor: int,
+                 limits: tuple[int, int], ids: _Ids) -> Element | None:
     """`child` of `old` in `html` from `cursor`: as it was (moved), read again inside when it
-    changed, _GONE when its id is nowhere now, None when it cannot be told."""
+    changed, _GONE when its id is nowhere now, None when it cannot be told. `limits`: where
+    its parent's content ends, now and in `old`."""
+    limit, old_limit = limits
     at = html.find(f' id="{child.id}"', cursor, limit)
     if at < 0:
         return _GONE if html.find(f' id="{child.id}"') < 0 else None
@@ -256,11 +270,22 @@ def _found_again(old: Tree, child: Element, html: str, cursor: int, limit: int
     if start < 0 or html.find(">", start, at) >= 0 or not html.startswith(
             "<" + child.tag, start):
         return None
-    if html.startswith(old.html[child.start:child.end], start):
+    oh = old.html
+    if html.startswith(oh[child.start:child.end], start):
         return _shifted(child, start - child.start)
-    element = _element_at(html, start, child.id, child.tag,  # type: ignore[arg-type]
-                          html.find(">", html.find('"', at + 5)))
-    if element is None or element.end > limit or _follow(old, child, html, element) is None:
+    close = html.find(">", html.find('"', at + 5))
+    # When all that follows it in its parent is as it was, it ends where that begins: no
+    # need to look for its end tag through all it holds.
+    tail = oh[child.end:old_limit]
+    end = limit - len(tail)
+    end_tag = f"</{child.tag}>"
+    if (child.tag not in VOID and close >= 0 and end > close and html.startswith(tail, end)
+            and html.startswith(end_tag, end - len(end_tag))):
+        element: Element | None = Element(child.id, child.tag, start, close + 1)
+        element.end = end  # type: ignore[union-attr]
+    else:
+        element = _element_at(html, start, child.id, child.tag, close)  # type: ignore[arg-type]
+    if element is None or element.end > limit or not _follow(old, child, html, element, ids):
         return None
     return element
 
@@ -319,17 +344,52 @@ trees = Trees()
 def swaps(old: Tree, new: Tree, elsewhere: tuple[Tree, ...] = ()) -> list[str] | None:
     """The out-of-band swaps that turn what `old` showed into what `new` shows, or None when
     only the whole partial can (or it would be no smaller). `elsewhere` holds the screen's
-    other partials: an id found there too is not swapped by."""
-    if not old.ok or not new.ok:
+    other partials: an id found there too is not swapped by. Made once per pair of trees and
+    process: sockets that showed the same and show the same again share them."""
+    made = _made.get(old, new)
+    if made is None:
+        out = _Swaps()
+        if not old.ok or not new.ok or not _children(old, old.root, new, new.root, out) or (
+                sum(map(len, out)) >= len(new.html)):
+            made = (None, frozenset())
+        else:
+            made = (tuple(out), frozenset(out.ids))
+        _made.put(old, new, made)
+    found, ids = made
+    if found is None or any(not ids.isdisjoint(other.ids) for other in elsewhere):
         return None
-    out = _Swaps()
-    if not _children(old, old.root, new, new.root, out):
-        return None
-    if any(not out.ids.isdisjoint(other.ids) for other in elsewhere):
-        return None
-    if sum(map(len, out)) >= len(new.html):
-        return None
-    return list(out)
+    return list(found)
+
+
+# A partial smaller than this goes whole: its swaps would save next to nothing.
+SMALL = 400
+
+Made = tuple[tuple[str, ...] | None, frozenset[str]]
+
+
+class _MadeSwaps:
+    """The swaps of the latest pairs of trees, by the trees' identity (each entry holds its
+    trees, so an identity is never another tree's)."""
+
+    MAX_ENTRIES = 256
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._entries: OrderedDict[tuple[int, int], tuple[Tree, Tree, Made]] = OrderedDict()
+
+    def get(self, old: Tree, new: Tree) -> Made | None:
+        with self._lock:
+            entry = self._entries.get((id(old), id(new)))
+        return entry[2] if entry is not None and entry[0] is old and entry[1] is new else None
+
+    def put(self, old: Tree, new: Tree, made: Made) -> None:
+        with self._lock:
+            self._entries[(id(old), id(new))] = (old, new, made)
+            while len(self._entries) > self.MAX_ENTRIES:
+                self._entries.popitem(last=False)
+
+
+_made = _MadeSwaps()
 
 
 class _Swaps(list[str]):
