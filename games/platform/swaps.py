@@ -7,7 +7,8 @@ only the smallest elements with an id that changed:
 
 - an element whose HTML is the same is left alone;
 - an element whose own markup (everything but its children with ids) is the same and whose
-  children with ids are the same ones in the same order: only its changed children go;
+  children with ids are the same ones in the same order: only its changed children go, and
+  its new attributes when its start tag alone changed ("attrs", applied by static/js/table.js);
 - an element whose children with ids are a list that grew on top (new ones first, the old ones
   after in their order, some dropped off the end; the items follow one another with nothing
   between): its new items are put on top (`afterbegin`), the kept ones compared one by one and
@@ -429,18 +430,36 @@ def _children(old: Tree, o: Element, new: Tree, n: Element, out: _Swaps) -> bool
     if same:
         if not _same_between(old, o, new, n):
             return False
+        if old.html[o.start:o.open_end] != new.html[n.start:n.open_end]:
+            out.by(None, _attributes(new, n))  # its start tag alone changed
         for a, b in zip(oc, nc, strict=True):
             _element(old, a, new, b, out)
         return True
     return _list(old, o, new, n, out)
 
 
+_ID_OR_SWAP = re.compile(r"""\s(?:id|hx-swap-oob)\s*=\s*(?:"[^"]*"|'[^']*')""")
+
+
+def _attributes(tree: Tree, element: Element) -> str:
+    """A swap that gives an element (by its id) the attributes of its new start tag, and
+    leaves what it holds alone ("attrs", static/js/table.js): one that carries no id, so that
+    nothing takes it for the element itself."""
+    start_tag = tree.html[element.start + 1 + len(element.tag):element.open_end - 1]
+    attributes = _ID_OR_SWAP.sub("", start_tag)
+    return (f'<{element.tag} hx-swap-oob="attrs:#{element.id}"{attributes}>'
+            f"</{element.tag}>")
+
+
 def _same_between(old: Tree, o: Element, new: Tree, n: Element) -> bool:
-    """Whether what lies around and between the children (the element's own markup) is the
-    same before and after."""
+    """Whether what lies around and between the children (the element's own markup, but
+    for its start tag when it has an id: see _attributes) is the same before and after."""
     oh, nh = old.html, new.html
     oc, nc = o.children, n.children
-    if oh[o.start:oc[0].start] != nh[n.start:nc[0].start]:
+    if o.id is None or o.tag != n.tag:
+        if oh[o.start:oc[0].start] != nh[n.start:nc[0].start]:
+            return False
+    elif oh[o.open_end:oc[0].start] != nh[n.open_end:nc[0].start]:
         return False
     if oh[oc[-1].end:o.end] != nh[nc[-1].end:n.end]:
         return False

@@ -13,6 +13,27 @@
   function $(sel, el) { return (el || root).querySelector(sel); }
   function $$(sel, el) { return Array.prototype.slice.call((el || root).querySelectorAll(sel)); }
 
+  // --- "attrs": a push gives an element the attributes of its new start tag -----------------
+  // (games/platform/swaps.py): its children stay as they are, swapped one by one if at all.
+  // The swap's element carries no id, so the press-keeping below never holds it.
+  if (window.htmx && window.htmx.defineExtension) {
+    window.htmx.defineExtension("attrs-swap", {
+      isInlineSwap: function (style) { return style === "attrs"; },
+      handleSwap: function (style, target, fragment) {
+        if (style !== "attrs") { return false; }
+        var from = fragment.firstElementChild;
+        if (!from) { return []; }
+        Array.prototype.slice.call(target.attributes).forEach(function (a) {
+          if (a.name !== "id" && !from.hasAttribute(a.name)) { target.removeAttribute(a.name); }
+        });
+        Array.prototype.slice.call(from.attributes).forEach(function (a) {
+          if (a.name !== "id") { target.setAttribute(a.name, a.value); }
+        });
+        return [];
+      }
+    });
+  }
+
   // --- payment and discard forms ----------------------------------------------------------
   function checked(form) { return $$("input[name=cards]:checked", form); }
 

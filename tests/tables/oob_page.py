@@ -1,9 +1,9 @@
 """A page as htmx's websocket extension keeps it: pushed frames applied by their out-of-band
 swaps, so a test can compare what a run of pushes left with what a fresh render shows.
 
-Only what the table's pushes use: `hx-swap-oob="true"` (by id), and `afterbegin`,
-`outerHTML` and `delete` on a selector made of descendant steps such as `#log ol.game-log` or
-`#log li[data-k="3.0"]`.
+Only what the table's pushes use: `hx-swap-oob="true"` (by id), `attrs` (an element's new
+attributes, static/js/table.js), and `afterbegin`, `outerHTML` and `delete` on a selector
+made of descendant steps such as `#log ol.game-log` or `#log li[data-k="3.0"]`.
 """
 
 from __future__ import annotations
@@ -26,7 +26,8 @@ class Node:
     children: list[Node | str] = field(default_factory=list)
 
     def html(self) -> str:
-        attrs = "".join(f' {k}="{escape(v)}"' for k, v in self.attrs.items())
+        # In a fixed order: a swap of attributes alone ("attrs") lists them in its own.
+        attrs = "".join(f' {k}="{escape(v)}"' for k, v in sorted(self.attrs.items()))
         if self.tag in VOID:
             return f"<{self.tag}{attrs}>"
         inner = "".join(c.html() if isinstance(c, Node) else escape(c, quote=False)
@@ -124,6 +125,8 @@ class Page:
                     del parent.children[at]
                 elif style == "afterbegin":
                     target.children[:0] = swap.children
+                elif style == "attrs":
+                    target.attrs = {"id": target.attrs["id"], **swap.attrs}
                 else:
                     raise AssertionError(f"swap style not emulated: {style}")
 

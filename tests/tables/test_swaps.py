@@ -57,8 +57,17 @@ def test_an_unchanged_partial_sends_nothing_and_a_changed_tile_alone_goes() -> N
         board("Ann", "Cat"), "status")
 
 
+def test_an_element_whose_start_tag_alone_changed_gets_its_attributes_and_its_changes() -> None:
+    old, new = board("Ann", "Ben"), board("Ann", "Cat", cls="board my-turn")
+    assert pushed(old, new) == [
+        '<section hx-swap-oob="attrs:#status" class="board my-turn"></section>',
+        f'<div{OOB} class="tile" id="tile-1"><b>Cat</b></div>']
+    assert applied(old, new, "status") == fresh(new, "status")
+
+
 def test_an_element_whose_own_markup_changed_goes_whole() -> None:
-    old, new = board("Ann", "Ben"), board("Ann", "Ben", cls="board my-turn")
+    old = board("Ann", "Ben")
+    new = old.replace('</div>\n<p id="turn">', '</div>\nnow <p id="turn">')
     assert pushed(old, new) is None  # the partial's root: the whole partial
     assert applied(old, new, "status") == fresh(new, "status")
 

@@ -546,11 +546,14 @@ def fresh_board(game: Game, viewer: Viewer) -> tuple[dict[str, str], dict[str, s
 
 
 def swapped_panels(pushed: str, panels: dict[str, str]) -> set[str]:
-    """The panels a frame swaps something in: the panel itself, or an element inside it, by id."""
+    """The panels a frame swaps something in: the panel itself, its attributes, or an element
+    inside it, by id."""
     from oob_page import parse
 
-    ids = {swap.attrs.get("id") for swap in parse(pushed).children
-           if not isinstance(swap, str) and swap.attrs.get("hx-swap-oob") == "true"}
+    swapped = [swap.attrs for swap in parse(pushed).children if not isinstance(swap, str)]
+    ids = {attrs.get("id") for attrs in swapped if attrs.get("hx-swap-oob") == "true"}
+    ids |= {attrs["hx-swap-oob"][len("attrs:#"):] for attrs in swapped
+            if attrs.get("hx-swap-oob", "").startswith("attrs:#")}
     return {seat for seat, html in panels.items()
             if any(f' id="{i}"' in html or f'<details id="{i}"' in html for i in ids if i)}
 
