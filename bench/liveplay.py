@@ -55,6 +55,7 @@ _ROOT_TAG_RE = re.compile(r"<(?:section|div|input|ol|ul|form|aside|article)\b[^>
 # a whole partial's comes last.
 _SWAP_RE = re.compile(r' hx-swap-oob="([^"]*)"')
 _TAG_NAME_RE = re.compile(r"<[a-zA-Z][a-zA-Z0-9-]*\Z")
+_TAG_START_RE = re.compile(r"<[a-zA-Z][a-zA-Z0-9-]*")
 _ID_RE = re.compile(r'\bid="([^"]+)"')
 _WORD_RE = re.compile(r"\w")
 _VERSION_RE = re.compile(r'id="table-version"[^>]*\bvalue="(\d+)"')
@@ -103,6 +104,8 @@ def apply_frame(partials: dict[str, str], frame: str) -> None:
     for key, fragment in _fragments(frame):
         if key in ROOT_IDS:
             partials[key] = fragment
+        elif key.startswith(ATTRS):
+            _set_attributes(partials, key[len(ATTRS):], fragment)
         elif key:
             _swap_element(partials, key, fragment.strip().replace(' hx-swap-oob="true"', "", 1))
 
@@ -143,11 +146,39 @@ def _pieces(frame: str) -> list[tuple[int, str]]:
         if start < 0 or not _TAG_NAME_RE.match(frame, start, m.start()):
             continue
         key = ""
-        if m.group(1) == "true":
+        if m.group(1).startswith(ATTRS + "#"):
+            key = ATTRS + m.group(1)[len(ATTRS) + 1:]
+        elif m.group(1) == "true":
             tag_id = _ID_RE.search(frame, m.end(), frame.find(">", m.end()))
             key = tag_id.group(1) if tag_id else ""
         found.append((start, key))
     return found
+
+
+ATTRS = "attrs:"  # a swap that gives an element (by id) a new start tag's attributes
+
+
+def _set_attributes(partials: dict[str, str], key: str, fragment: str) -> None:
+    """Give the element with id `key` the attributes of the swap's start tag, keeping its id
+    and what it holds (games/platform/swaps.py, applied by static/js/table.js)."""
+    swap = _SWAP_RE.search(fragment)
+    if swap is None:
+        return
+    attributes = fragment[swap.end():fragment.find(">", swap.end())]
+    needle = f'id="{key}"'
+    for name, page in partials.items():
+        at = page.find(needle)
+        if at < 0:
+            continue
+        start = page.rfind("<", 0, at)
+        tag = _TAG_START_RE.match(page, start)
+        end = page.find(">", at)
+        if tag is None or end < 0:
+            return
+        closing = "/" if page[end - 1] == "/" else ""
+        partials[name] = (f'{page[:tag.end()]} id="{key}"{attributes.rstrip("/")}'
+                          f'{closing}>{page[end + 1:]}')
+        return
 
 
 def _swap_element(partials: dict[str, str], key: str, piece: str) -> None:

@@ -31,3 +31,23 @@ def test_the_scripted_player_applies_a_pushed_panel_where_its_page_holds_it() ->
                                '<article id="seat-0">mine</article></div></section>\n')
     assert page["log"] == '<section id="log" hx-swap-oob="true"><ol></ol></section>'
     assert liveplay.version_in(page["table-version"]) == 7
+
+
+def test_the_scripted_player_gives_an_element_the_attributes_an_attrs_swap_sends() -> None:
+    """A push whose element changed only in its start tag sends its attributes (swaps.py,
+    applied by table.js): the page keeps what the element holds and reads the new bounds."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    try:
+        import liveplay
+    finally:
+        sys.path.remove(str(ROOT / "bench"))
+    page: dict[str, str] = {}
+    liveplay.apply_frame(page, '<section id="decision" class="decision-panel" hx-swap-oob="true">'
+                               '<form><input type="number" id="amount-input" min="15" max="100">'
+                               '</form></section>')
+    liveplay.apply_frame(page, '<input hx-swap-oob="attrs:#amount-input" type="number" min="25"'
+                               ' max="90"></input>\n<section hx-swap-oob="attrs:#decision" '
+                               'class="decision-panel active"></section>')
+    assert page["decision"] == ('<section id="decision" class="decision-panel active"><form>'
+                                '<input id="amount-input" type="number" min="25" max="90">'
+                                '</form></section>')
