@@ -18,6 +18,7 @@ from typing import Any
 from games.platform.board_grid import grid_place, side
 from games.platform.wording import joined, possessive
 
+from .bots.medium import refusal
 from .describe import deal_words
 from .engine import data
 
@@ -429,6 +430,44 @@ def _deal(view: Mapping[str, Any], me: int | None, names: Sequence[str]
     return out
 
 
+def declined(view: Mapping[str, Any], me: int | None, names: Sequence[str],
+             seats: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
+    """The proposer's deal declined this turn, with why and what the next offer must beat.
+    A bot answers by what the deal is worth to it (games/commonwealth/bots/medium.py), from
+    public facts only, so the proposer's view tells the same verdict; the easy bot answers at
+    random, which is said as such. Only the proposer's view holds a declined deal."""
+    deal = view.get("declined")
+    if me is None or deal is None or deal["from"] != me:
+        return None
+    to = deal["to"]
+    them = _name(names, to, me)
+    out = {"to_name": them, "words": deal_words(deal, viewer=me, names=names),
+           "why": "", "next": ""}
+    if not (to < len(seats) and seats[to].get("is_bot")):
+        return out
+    verdict = refusal(dict(view), to, deal)
+    if verdict is None:
+        out["why"] = f"{them} answers deals at random, so the same offer may pass next time"
+    elif verdict[0] == "close":
+        out["why"] = (f"{them} helps no rival this close to winning (you have "
+                      f"{view['players'][me]['placed']} of {data.CHIPS_PER_SEAT} chips "
+                      "placed, more than it)")
+        out["next"] = "No offer changes that while you lead it."
+    else:
+        short = verdict[1]
+        out["why"] = f"{them} values what it gives up above what it gets, by {short}"
+        ask = deal["get"]["cash"]
+        if ask > 0:
+            out["next"] = (f"Next time, for these projects: ask at most {ask - short} of its cash."
+                           if ask >= short else
+                           f"Next time, for these projects: ask none of its cash and give at "
+                           f"least {short - ask} in cash.")
+        else:
+            out["next"] = (f"Next time, for these projects: at least "
+                           f"{deal['give']['cash'] + short} in cash.")
+    return out
+
+
 def _jail_split(view: Mapping[str, Any], me: int | None, names: Sequence[str]
                 ) -> dict[str, Any] | None:
     step = view.get("step") or {}
@@ -487,6 +526,7 @@ def board_context(view: Mapping[str, Any], *, me: int | None, names: Sequence[st
         "deck_count": view.get("deck_count"),
         "auction": _auction(view, me, names), "deal": _deal(view, me, names),
         "jail_split": _jail_split(view, me, names),
+        "declined": declined(view, me, names, seats),
         "decision": decision(view, me, names),
         "focus_card": spaces[focus]["card"],
         "my_projects": my_projects, "kept": kept,

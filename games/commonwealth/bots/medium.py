@@ -188,8 +188,10 @@ def pair_offer(view: dict[str, Any]) -> dict[str, Any] | None:
     return None
 
 
-def deal_gain(view: dict[str, Any], seat: int) -> int:
-    deal = view["deal"]
+def deal_gain(view: dict[str, Any], seat: int, deal: dict[str, Any] | None = None) -> int:
+    """What `deal` (the open one by default) is worth to `seat`: cash and card at face value
+    (the card 30), projects by project_value."""
+    deal = view["deal"] if deal is None else deal
     mine_side, their_side = ((deal["give"], deal["get"]) if deal["from"] == seat
                              else (deal["get"], deal["give"]))
     gain = their_side["cash"] - mine_side["cash"]
@@ -199,13 +201,24 @@ def deal_gain(view: dict[str, Any], seat: int) -> int:
     return gain
 
 
+def close_to_winning(view: dict[str, Any], proposer: int, seat: int) -> bool:
+    """A rival this near its last chip, and ahead of `seat`, gets no help from a deal."""
+    return (placed(view, proposer) >= data.CHIPS_PER_SEAT - 3
+            and placed(view, proposer) > placed(view, seat))
+
+
+def refusal(view: dict[str, Any], seat: int, deal: dict[str, Any]) -> tuple[str, int] | None:
+    """Why `seat` declines `deal` (from any seat's view: every input is public), or None
+    when it accepts: ("close", 0), or ("value", how much more it must gain)."""
+    if close_to_winning(view, deal["from"], seat):
+        return ("close", 0)
+    gain = deal_gain(view, seat, deal)
+    return None if gain >= 0 else ("value", -gain)
+
+
 def answer_deal(view: dict[str, Any], style: Style) -> dict[str, Any]:
     seat = view["viewer"]
     deal = view["deal"]
     if deal["from"] == seat:
         return {"type": "withdraw"}
-    proposer = deal["from"]
-    if placed(view, proposer) >= data.CHIPS_PER_SEAT - 3 and placed(view, proposer) > \
-            placed(view, seat):
-        return {"type": "decline"}  # no help for a rival close to winning
-    return {"type": "accept" if deal_gain(view, seat) >= 0 else "decline"}
+    return {"type": "decline" if refusal(view, seat, deal) else "accept"}

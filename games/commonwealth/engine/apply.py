@@ -52,6 +52,7 @@ def clone(st: State) -> State:
     new["dice"] = [list(d) for d in st["dice"]]
     new["step"] = _copy(st["step"])
     new["deal"] = _copy(st["deal"])
+    new["declined"] = _copy(st.get("declined"))
     new["result"] = _copy(st["result"])
     return new
 
@@ -74,6 +75,7 @@ def _resolve(st: State, ev: list[dict[str, Any]], seat: int, a: dict[str, Any]) 
     p = st["players"][seat]
     if t == "offer":
         p["offers"] += 1
+        st["declined"] = None  # the new offer replaces the refused one
         st["deal"] = {"from": seat, "to": a["to"],
                       "give": _side(a.get("give", {})), "get": _side(a.get("get", {}))}
         ev.append({"type": "offer", "seat": seat, **_copy(st["deal"])})
@@ -82,6 +84,10 @@ def _resolve(st: State, ev: list[dict[str, Any]], seat: int, a: dict[str, Any]) 
     elif t in ("decline", "withdraw"):
         deal = st["deal"]
         st["deal"] = None
+        if t == "decline":
+            # Kept for the proposer's screen (why, and what the next offer must beat) until
+            # its next offer or the turn's end; only the proposer's view shows it.
+            st["declined"] = _copy(deal)
         ev.append({"type": t, "seat": seat, "from": deal["from"], "to": deal["to"]})
     elif t == "roll":
         rules.roll(st, ev)

@@ -128,6 +128,7 @@ def start_turn(st: State, ev: Events, seat: int) -> None:
     st["flags"] = {"developed": None, "played": False}
     for p in st["players"]:
         p["offers"] = 0
+    st["declined"] = None
     st["step"] = {"kind": "pre_roll"}
     ev.append({"type": "turn_start", "seat": seat, "turn_number": st["turn_number"],
                "in_jail": st["players"][seat]["in_jail"]})

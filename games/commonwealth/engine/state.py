@@ -9,6 +9,7 @@ A state is a plain JSON-able dict:
      "fund", "bank", "deck": [card id] (top first),
      "turn", "turn_number", "round", "doubles", "again", "flags": {"developed", "played"},
      "step": the decision owed now | None, "agenda": [task], "deal": open offer | None,
+     "declined": the last deal declined this turn (its terms) | None,
      "dice": [[std, face] | [std]] (injected rolls, tests only),
      "last_roll": [std, face | None] | None (the latest roll, public), "result"}
 
@@ -105,8 +106,8 @@ def new_game(*, ruleset: dict[str, Any] | None = None, seats: int = 4, seed: int
         "fund": data.FUND_START, "bank": 0, "deck": deck,
         "turn": 0, "turn_number": 1, "round": 1, "doubles": 0, "again": False,
         "flags": {"developed": None, "played": False},
-        "step": {"kind": "pre_roll"}, "agenda": [], "deal": None, "dice": [], "last_roll": None,
-        "result": None,
+        "step": {"kind": "pre_roll"}, "agenda": [], "deal": None, "declined": None, "dice": [],
+        "last_roll": None, "result": None,
     }
 
 

@@ -4,7 +4,8 @@ Hidden: the deck's order (a view has its count), the seed and generator state, i
 and every kept Chance card but the viewer's own (the seed keeps them face down; others see that
 a card is held). The Pardon card is face up, so who holds it is public. Cards
 drawn in a Chance decision are shown only to the drawer. An open deal's terms are the two
-parties' business: the other seats see that one is open, between whom.
+parties' business: the other seats see that one is open, between whom; a declined deal's terms
+stay on its proposer's view for the rest of the turn (why it was declined is told from them).
 """
 
 from __future__ import annotations
@@ -23,6 +24,14 @@ def _deal(deal: dict[str, Any] | None, me: int | None) -> dict[str, Any] | None:
         return None
     if me not in (deal["from"], deal["to"]):
         return {"from": deal["from"], "to": deal["to"], "private": True}
+    return {k: (dict(v) if isinstance(v, dict) else v) for k, v in deal.items()}
+
+
+def _declined(deal: dict[str, Any] | None, me: int | None) -> dict[str, Any] | None:
+    """The deal declined this turn, for its proposer alone (the others saw only that a deal
+    was declined, as the log says)."""
+    if deal is None or me != deal["from"]:
+        return None
     return {k: (dict(v) if isinstance(v, dict) else v) for k, v in deal.items()}
 
 
@@ -61,6 +70,7 @@ def view(st: dict[str, Any], seat: int | None) -> dict[str, Any]:
                      for pid, pr in enumerate(st["projects"])],
         "step": shown_step,
         "deal": _deal(st["deal"], me),
+        "declined": _declined(st.get("declined"), me),
         "to_decide": to_decide(st),
         "legal": legal_actions(st, me) if me is not None else [],
         "can_offer": me is not None and can_offer(st, me),
