@@ -457,11 +457,12 @@ def declined(view: Mapping[str, Any], me: int | None, names: Sequence[str],
         short = verdict[1]
         out["why"] = f"{them} values what it gives up above what it gets, by {short}"
         ask = deal["get"]["cash"]
-        if ask > 0:
-            out["next"] = (f"Next time, for these projects: ask at most {ask - short} of its cash."
-                           if ask >= short else
-                           f"Next time, for these projects: ask none of its cash and give at "
-                           f"least {short - ask} in cash.")
+        if ask > short:
+            out["next"] = f"Next time, for these projects: ask at most {ask - short} of its cash."
+        elif ask > 0:
+            out["next"] = ("Next time, for these projects: ask none of its cash"
+                           + (f" and give at least {short - ask} in cash." if short > ask
+                              else "."))
         else:
             out["next"] = (f"Next time, for these projects: at least "
                            f"{deal['give']['cash'] + short} in cash.")
