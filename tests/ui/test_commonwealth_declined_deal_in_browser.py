@@ -1,0 +1,81 @@
+"""A deal the bot declines, in real Chromium at 390×844 and 1440×900: the proposer's decision
+panel says why and the cash the next offer must reach, announced (role="alert") and in view
+beside the roll without scrolling; the screen passes the UI checks and axe-core."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+from ui_helpers import (
+    Wire,
+    check_axe,
+    check_layout,
+    guest,
+    my_seat,
+    off_loop,
+    settle,
+    shot,
+    sign_in,
+    wait_still,
+)
+
+from games.commonwealth.engine import scenario
+from games.platform.models import Game
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+
+def test_a_declined_deal_says_why_and_what_the_next_must_reach(
+        live_server_url: str, device: tuple[str, Any], axe_script: Path,
+        artifacts: Path) -> None:
+    size, page = device
+    page.wire = Wire(page)
+    page.emulate_media(reduced_motion="reduce")
+    cora = guest("cora")
+    sign_in(page, live_server_url, cora)
+    page.goto(live_server_url + "/play/bots/?game=commonwealth")
+    if page.locator('#play-bots-form input[name="name"]').count():
+        page.locator('#play-bots-form input[name="name"]').fill("Cora")
+    page.locator('select[name="bot_1"]').select_option("medium")
+    for slot in ("bot_2", "bot_3"):
+        page.locator(f'select[name="{slot}"]').select_option("")
+    page.locator("#play-bots-form button[type=submit]").click()
+    page.wait_for_url("**/t/*/")
+    settle(page)
+
+    def brown_pair_for_the_bot() -> None:
+        # Cora's turn; the bot manages both brown projects, one chip on Tool Lending Shed:
+        # the Shed is worth 20 + 1 open slot × 10 + the pair's 2 × 20 = 70 to it.
+        game = Game.objects.filter(table__code=page.url.rstrip("/").rsplit("/", 1)[1]).get()
+        me = my_seat(game, cora)
+        bot = 1 - me
+        state = scenario(seats=2, turn=me, cash={me: 100, bot: 60},
+                         managers={0: bot, 1: bot}, chips={1: [bot]})
+        state["version"] = game.state["version"] + 1
+        game.state = state
+        game.save(update_fields=["state"])
+
+    off_loop(brown_pair_for_the_bot)
+    page.reload()
+    settle(page)
+    page.locator("#deal-panel summary").click()
+    form = page.locator(".cw-deal-form").first
+    form.get_by_label("Tool Lending Shed").check()
+    form.locator('input[data-path="give.cash"]').fill("40")
+    form.locator("button.offer-deal").click()
+    banner = page.locator('#deal-declined[role="alert"]')
+    banner.wait_for(timeout=20_000)
+    wait_still(page)
+    text = banner.inner_text()
+    assert "Bot Alpha declined your deal" in text
+    assert "values what it gives up above what it gets, by 30" in text
+    assert "at least 70 in cash" in text
+    expect(banner).to_be_in_viewport()
+    expect(page.locator("#decision #roll")).to_be_in_viewport()
+    assert "Bot Alpha declined your deal." in page.locator("#log").inner_text()
+    shot(page, artifacts, f"{size}-commonwealth-deal-declined")
+    check_layout(page, f"{size}-commonwealth-deal-declined")
+    check_axe(page, axe_script, f"{size}-commonwealth-deal-declined")
