@@ -435,6 +435,26 @@ def portfolio(view: Mapping[str, Any], me: int | None, dec: Mapping[str, Any]
     return list(groups.values())
 
 
+def focus(view: Mapping[str, Any], me: int | None, dec: Mapping[str, Any]
+          ) -> tuple[int, str]:
+    """The tile whose card the board's centre shows, and why: the lot while an auction runs
+    (every seat and a spectator bid on or watch the same tile), the tile a trade offer names
+    when it names one and its terms are seen, the tile the viewer may buy, else where the
+    viewer's token stands (a spectator: the turn holder's)."""
+    a = view.get("auction")
+    if a is not None:
+        return a["tile"], "lot"
+    o = view.get("offer")
+    if o is not None and not o.get("private"):
+        named = [t for t in (o.get("take"), o.get("give")) if isinstance(t, int)]
+        if len(named) == 1:
+            return named[0], "offer"
+    bought = [b for b in dec["buttons"] if b.get("id") == "buy"]
+    if bought:
+        return json.loads(bought[0]["json"])["tile"], "buy"
+    return (view["pos"][me] if me is not None else view["pos"][view["turn"]]), "token"
+
+
 def board_context(view: Mapping[str, Any], *, me: int | None, names: Sequence[str],
                   seats: Sequence[Mapping[str, Any]], lot_deadline: str | None = None
                   ) -> dict[str, Any]:
@@ -495,7 +515,7 @@ def board_context(view: Mapping[str, Any], *, me: int | None, names: Sequence[st
                       else None,
                       "to": ", ".join(_name(names, c, me, subject=False) for c, _ in d["to"])})
     dec = decision(view, me, names)
-    focus = view["pos"][me] if me is not None else view["pos"][view["turn"]]
+    here, why = focus(view, me, dec)
     groups = portfolio(view, me, dec)
     my_tiles = [t for group in groups for t in group["tiles"]]
     return {
@@ -512,7 +532,7 @@ def board_context(view: Mapping[str, Any], *, me: int | None, names: Sequence[st
         "auction": _auction(view, me, names, seats, lot_deadline),
         "offer": _offer(view, me, names),
         "debts": debts, "my_debt": next((d for d in debts if d["mine"]), None),
-        "decision": dec, "focus": focus, "focus_card": tiles[focus]["card"],
+        "decision": dec, "focus": here, "focus_why": why, "focus_card": tiles[here]["card"],
         "my_tiles": my_tiles, "portfolio": groups,
         "lot_deadline": lot_deadline, "me_active": me is not None and view["active"][me],
         "card_titles": {c["id"]: c["title"] for c in CARDS},

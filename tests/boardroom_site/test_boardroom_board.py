@@ -165,3 +165,40 @@ def test_after_doubles_the_end_turn_button_says_the_roll_comes_again() -> None:
     labels = [decision(engine.view(st, 0), 0, NAMES)["end_turn"]["label"]
               for st in (doubled, plain, in_audit)]
     assert labels == ["End turn: roll again (doubles)", "End turn", "End turn"]
+
+
+def _centre_card(state: dict, me: int | None) -> str:
+    """The tile whose card the rendered board's centre shows to `me` (None: a spectator)."""
+    import re
+
+    from django.template.loader import render_to_string
+
+    ctx = board_context(engine.view(state, me), me=me, names=NAMES, seats=SEATS)
+    html = render_to_string("boardroom/_status.html", {"game": True, "c": ctx, "me": me})
+    inspect = html[html.index('id="inspect"'):]
+    return re.search(r'data-card="(\d+)"', inspect).group(1)
+
+
+def test_during_an_auction_every_seat_and_a_spectator_see_the_lots_card_in_the_centre(
+        ) -> None:
+    # Ann, on Pancake Kiosk (3), puts her Juice Stand (4) up for auction; Bea and Cy stand on
+    # other tiles.
+    st = scenario(seats=3, phase="act", pos={0: 3, 1: 7, 2: 12}, owners={4: 0})
+    st = engine.apply(st, 0, {"type": "auction_own", "tile": 4, "start": 40}).state
+    assert st["auction"]["tile"] == 4
+    assert [_centre_card(st, me) for me in (0, 1, 2, None)] == ["4"] * 4
+    # Once the auction is over the centre goes back to where each one stands.
+    while st["auction"] is not None:
+        st = engine.apply(st, st["auction"]["at"], {"type": "pass"}).state
+    assert [_centre_card(st, me) for me in (0, 1, 2)] == ["3", "7", "12"]
+
+
+def test_a_tile_to_buy_and_an_offer_naming_one_tile_show_that_tiles_card() -> None:
+    st = scenario(seats=3, phase="buy", pos={0: 1})
+    assert _centre_card(st, 0) == "1"
+    # Ann offers Bea 100 for Bea's Juice Stand: Bea's centre shows the tile asked for.
+    st = scenario(seats=3, phase="act", pos={0: 3, 1: 7}, owners={4: 1})
+    st = engine.apply(st, 0, {"type": "propose", "to": 1, "kind": "swap", "take": 4,
+                              "give": None, "cash": 100}).state
+    assert st["offer"] is not None
+    assert _centre_card(st, 1) == "4"

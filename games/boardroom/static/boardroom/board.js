@@ -7,6 +7,10 @@
 (function () {
   "use strict";
   var chosen = null;
+  // What the server showed when the player chose a tile ("lot:12", "buy:5", "token:7"): a
+  // push that brings a new decision about a tile (a lot, an offer, a tile to buy) shows that
+  // tile instead of the player's choice, so a bidder always sees what the bid is for.
+  var chosenOver = null;
   var flipped = false;
   var reduced = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)");
   var STEP_MS = 110;
@@ -37,8 +41,30 @@
     }
   }
 
+  function serverFocus() {
+    var box = document.getElementById("inspect");
+    return box ? box.getAttribute("data-focus") || "" : "";
+  }
+
+  function keepChoice() {
+    var now = serverFocus();
+    if (chosen !== null && now !== chosenOver && now.indexOf("token:") !== 0) {
+      // The push may have sent only the box's new attributes (its card unchanged on the
+      // server), so the server's tile is put back here, unmarked on the board.
+      chosen = null;
+      flipped = false;
+      show(now.split(":")[1]);
+      document.querySelectorAll(".br-tile.inspected").forEach(function (el) {
+        el.classList.remove("inspected");
+      });
+    }
+    chosenOver = now;
+    return chosen !== null;
+  }
+
   function choose(tile) {
     chosen = tile.getAttribute("data-tile");
+    chosenOver = serverFocus();
     flipped = false;
     show(chosen);
     reveal();
@@ -291,7 +317,7 @@
   document.body.addEventListener("htmx:wsAfterMessage", function () {
     applyPicks();
     allBounds();
-    if (chosen !== null) { show(chosen); }
+    if (keepChoice()) { show(chosen); }
     moveTokens();
   });
   // A replay page steps by swapping its frame, not by socket messages: the tokens walk and the
