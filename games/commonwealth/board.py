@@ -492,13 +492,28 @@ AUTO_MOVE_WORDS = ("Auto move: roll for you, give the GO minimum of 5 and skip a
 AUTO_MOVE_ON_WORDS = "Auto move is on: it rolls and gives the GO minimum. Press to turn it off."
 
 
+# Each project's space on the board.
+PROJECT_SPACE = {s["project"]: s["index"] for s in data.SPACES if s["kind"] == "project"}
+
+
+def focus(view: Mapping[str, Any], me: int | None) -> tuple[int, str]:
+    """The space whose card the board's centre shows, and why: the project on auction while
+    one runs (every bidder and a spectator see what the bids are for), else where the
+    viewer's token stands (a spectator: the turn holder's)."""
+    step = view.get("step") or {}
+    if step.get("kind") == "auction":
+        return PROJECT_SPACE[step["project"]], "lot"
+    seat = me if me is not None else view["turn"]
+    return view["players"][seat]["pos"], "token"
+
+
 def board_context(view: Mapping[str, Any], *, me: int | None, names: Sequence[str],
                   seats: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     players = _players(view, me, names, seats)
     spaces = _spaces(view, players, me, names)
     deciding = list(view.get("to_decide") or [])
     roll = view.get("last_roll")
-    focus = view["players"][me]["pos"] if me is not None else view["players"][view["turn"]]["pos"]
+    here, why = focus(view, me)
     my_projects = []
     kept = None
     if me is not None:
@@ -529,7 +544,7 @@ def board_context(view: Mapping[str, Any], *, me: int | None, names: Sequence[st
         "jail_split": _jail_split(view, me, names),
         "declined": declined(view, me, names, seats),
         "decision": decision(view, me, names),
-        "focus_card": spaces[focus]["card"],
+        "focus": here, "focus_why": why, "focus_card": spaces[here]["card"],
         "my_projects": my_projects, "kept": kept,
         "my_jail_card": me is not None and view["players"][me]["jail_card"],
         "fund_dry": (view.get("result") or {}).get("end_reason") == "fund_dry",

@@ -172,3 +172,32 @@ def test_the_clock_line_speaks_to_you_and_survives_an_unknown_decision() -> None
     assert line == "You ran out of time (60 s) and pledged an even share of the Jail fee."
     assert describe_event({"type": "clock_timeout", "seat": 2, "seconds": None},
                           viewer=0, names=NAMES) == "Cy ran out of time (the clock)."
+
+
+def _centre_card(state: dict, seat: int | None) -> str:
+    """The space whose card the rendered board's centre shows to `seat` (None: a spectator)."""
+    import re
+
+    from django.template.loader import render_to_string
+
+    html = render_to_string("commonwealth/_status.html",
+                            {"game": True, "c": _context(state, seat), "me": seat})
+    inspect = html[html.index('id="inspect"'):]
+    return re.search(r'data-card="(\d+)"', inspect).group(1)
+
+
+def test_during_an_auction_every_seat_and_a_spectator_see_the_projects_card_in_the_centre(
+        ) -> None:
+    from games.commonwealth.board import PROJECT_SPACE
+
+    lot = PROJECT_SPACE[9]
+    # Ben stands on project 9 and sends it to auction; Ann and Cy stand elsewhere.
+    st = scenario(seats=3, turn=1, pos={0: 0, 1: lot, 2: lot + 1},
+                  step={"kind": "buy", "project": 9})
+    st = engine.apply(st, 1, {"type": "auction"}).state
+    assert st["step"]["kind"] == "auction"
+    assert [_centre_card(st, seat) for seat in (0, 1, 2, None)] == [str(lot)] * 4
+    # Before it, each seat's centre showed where its own token stands.
+    before = scenario(seats=3, turn=1, pos={0: 0, 1: lot, 2: lot + 1},
+                      step={"kind": "buy", "project": 9})
+    assert [_centre_card(before, seat) for seat in (0, 2)] == ["0", str(lot + 1)]

@@ -7,6 +7,30 @@
 (function () {
   "use strict";
   var chosen = null;
+  // What the server showed when the player chose a space ("lot:12", "token:7"): a push that
+  // opens an auction shows the project on auction instead of the player's choice, so a bidder
+  // always sees what the bid is for.
+  var chosenOver = null;
+
+  function serverFocus() {
+    var box = document.getElementById("inspect");
+    return box ? box.getAttribute("data-focus") || "" : "";
+  }
+
+  function keepChoice() {
+    var now = serverFocus();
+    if (chosen !== null && now !== chosenOver && now.indexOf("token:") !== 0) {
+      // The push may have sent only the box's new attributes (its card unchanged on the
+      // server), so the server's space is put back here, unmarked on the board.
+      chosen = null;
+      show(now.split(":")[1]);
+      document.querySelectorAll(".cw-space.inspected").forEach(function (el) {
+        el.classList.remove("inspected");
+      });
+    }
+    chosenOver = now;
+    return chosen !== null;
+  }
 
   function show(index) {
     var tpl = document.getElementById("space-card-" + index);
@@ -29,6 +53,7 @@
       evt.preventDefault();
     }
     chosen = space.getAttribute("data-space");
+    chosenOver = serverFocus();
     show(chosen);
     reveal();
   }
@@ -114,7 +139,7 @@
   });
   document.body.addEventListener("htmx:wsBeforeMessage", function () { held = hold(); });
   document.body.addEventListener("htmx:wsAfterMessage", function () {
-    if (chosen !== null) { show(chosen); }
+    if (keepChoice()) { show(chosen); }
     if (held) { giveBack(held); held = null; }
   });
 })();
