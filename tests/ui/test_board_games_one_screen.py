@@ -141,6 +141,9 @@ def test_every_decision_of_a_whole_game_is_in_view_without_scrolling(
             assert not hidden, (f"{size} {game_kind} v{version}: out of the window: {hidden}; "
                                 f"{page.locator('#decision').inner_text()[:200]!r}")
         kind = _kind(page)
+        if kind.startswith("auction"):  # the centre's card is the lot the bid is for
+            lot = page.locator("#decision strong", has_text="Auction of").first.inner_text()
+            assert lot == f"Auction of {page.locator('#inspect h3').inner_text()}", lot
         if kind not in looked:
             looked.add(kind)
             _look(page, axe_script, artifacts, f"one-screen-{size}-{game_kind}-{kind}")
