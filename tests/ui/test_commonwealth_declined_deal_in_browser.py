@@ -18,7 +18,7 @@ from ui_helpers import (
     off_loop,
     settle,
     shot,
-    sign_in,
+    start_heads_up_commonwealth,
     wait_still,
 )
 
@@ -35,16 +35,7 @@ def test_a_declined_deal_says_why_and_what_the_next_must_reach(
     page.wire = Wire(page)
     page.emulate_media(reduced_motion="reduce")
     cora = guest("cora")
-    sign_in(page, live_server_url, cora)
-    page.goto(live_server_url + "/play/bots/?game=commonwealth")
-    if page.locator('#play-bots-form input[name="name"]').count():
-        page.locator('#play-bots-form input[name="name"]').fill("Cora")
-    page.locator('select[name="bot_1"]').select_option("medium")
-    for slot in ("bot_2", "bot_3"):
-        page.locator(f'select[name="{slot}"]').select_option("")
-    page.locator("#play-bots-form button[type=submit]").click()
-    page.wait_for_url("**/t/*/")
-    settle(page)
+    start_heads_up_commonwealth(page, live_server_url, cora)
 
     def brown_pair_for_the_bot() -> None:
         # Cora's turn; the bot manages both brown projects, one chip on Tool Lending Shed:

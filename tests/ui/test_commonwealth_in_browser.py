@@ -24,6 +24,7 @@ from ui_helpers import (
     settle,
     shot,
     sign_in,
+    start_heads_up_commonwealth,
     two_guest_game,
     wait_still,
 )
@@ -96,17 +97,8 @@ def test_commonwealth_against_a_bot_to_the_end_by_clicking(
     page.wire = Wire(page)
     # Buttons fade their colour as a push swaps them in; axe must read the final colours.
     page.emulate_media(reduced_motion="reduce")
-    sign_in(page, live_server_url, guest("cora"))
-    page.goto(live_server_url + "/play/bots/?game=commonwealth")
     # Heads-up against one medium bot: a short game, still every kind of decision.
-    if page.locator('#play-bots-form input[name="name"]').count():
-        page.locator('#play-bots-form input[name="name"]').fill("Cora")
-    page.locator('select[name="bot_1"]').select_option("medium")
-    for slot in ("bot_2", "bot_3"):
-        page.locator(f'select[name="{slot}"]').select_option("")
-    page.locator("#play-bots-form button[type=submit]").click()
-    page.wait_for_url("**/t/*/")
-    settle(page)
+    start_heads_up_commonwealth(page, live_server_url, guest("cora"))
     assert page.locator(".cw-space").count() == 40
     assert 0 < int(page.locator("#fund-amount").inner_text()) <= 1848
     _look(page, axe_script, artifacts, f"{size}-commonwealth-start")

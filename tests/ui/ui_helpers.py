@@ -299,6 +299,22 @@ def settle(page: Any) -> None:
     page.wait_for_timeout(300)
 
 
+def start_heads_up_commonwealth(page: Any, base_url: str, viewer: Viewer) -> None:
+    """Cora (signed in as `viewer`) starts Commonwealth against one medium bot from the
+    play-vs-bots form, and her table's page has settled: a short game with every kind of
+    decision."""
+    sign_in(page, base_url, viewer)
+    page.goto(base_url + "/play/bots/?game=commonwealth")
+    if page.locator('#play-bots-form input[name="name"]').count():
+        page.locator('#play-bots-form input[name="name"]').fill("Cora")
+    page.locator('select[name="bot_1"]').select_option("medium")
+    for slot in ("bot_2", "bot_3"):
+        page.locator(f'select[name="{slot}"]').select_option("")
+    page.locator("#play-bots-form button[type=submit]").click()
+    page.wait_for_url("**/t/*/")
+    settle(page)
+
+
 def wait_version_change(page: Any, before: str | None, timeout: float = 15_000) -> None:
     page.wait_for_function(
         "v => document.getElementById('table-version').value !== v", arg=before, timeout=timeout)
