@@ -14,6 +14,7 @@ urlpatterns = [
     path("logout/", views.logout_view, name="logout"),
     path("profile/", views.profile, name="profile"),
     path("profile/edit/", views.profile_edit, name="profile_edit"),
+    path("profile/bot/", views.bot_upgrade, name="bot_upgrade"),
     path("u/<str:username>/", views.profile_detail, name="profile_detail"),
     # Password change and reset: Django's own views, our templates (templates/registration/).
     path("password/change/", auth_views.PasswordChangeView.as_view(

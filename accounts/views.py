@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from accounts import services
+from accounts import bots, services
 from accounts.forms import LoginForm, ProfileForm, SignUpForm
 from games.platform.identity import GUEST_SESSION_KEY
 from ladder import queries
@@ -109,18 +109,40 @@ def profile_detail(request: HttpRequest, username: str) -> HttpResponse:
     if user is None:
         raise Http404("No such player")
     own = request.user.is_authenticated and request.user.pk == user.pk
-    display_name = getattr(getattr(user, "profile", None), "display_name", "") or username
+    profile = getattr(user, "profile", None)
+    display_name = getattr(profile, "display_name", "") or username
+    is_bot = bool(getattr(profile, "is_bot", False))
     custom_games, custom_wins = queries.custom_counts(user.pk)
     recent = queries.history_page(user_id=user.pk, guest_key=None, per_page=RECENT_GAMES)
     form = ProfileForm(initial={"display_name": display_name if display_name != username
                                 else ""}) if own else None
     return render(request, "accounts/profile.html", {
         "player": user, "display_name": display_name, "own": own, "form": form,
+        "is_bot": is_bot, "shown_name": bots.marked_name(display_name, is_bot=is_bot),
+        "upgrade_problem": bots.upgrade_problem(user.pk) if own and not is_bot else None,
         "standings": queries.standings(user.pk), "custom_games": custom_games,
         "custom_wins": custom_wins, "recent": recent.object_list,
         "more_games": recent.paginator.count > RECENT_GAMES,
         "min_games": queries.LEADERBOARD_MIN_GAMES,
     })
+
+
+@require_POST
+@login_required
+def bot_upgrade(request: HttpRequest) -> HttpResponse:
+    """Make the signed-in account a bot account: irreversible, so the form asks to confirm."""
+    if request.POST.get("confirm") != "yes":
+        messages.error(request, "Tick the box to confirm: a bot account cannot become a "
+                                "person's account again.")
+        return redirect("accounts:profile")
+    try:
+        bots.account_upgrade_to_bot(user_id=request.user.pk)
+    except bots.BotUpgradeError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, "This is now a bot account: create an API token to play "
+                                  "with it (docs/api.md).")
+    return redirect("accounts:profile")
 
 
 @require_POST

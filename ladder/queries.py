@@ -12,6 +12,7 @@ from django.db.models import BooleanField, Case, Count, Q, QuerySet, Value, When
 from django.urls import reverse
 from django.utils import timezone
 
+from accounts.bots import is_bot_account
 from games.platform.identity import Viewer
 from games.platform.interface import default_game, get_game, registered_games
 from ladder import services
@@ -123,14 +124,22 @@ class LadderStanding:
 
 def standings(user_id: int) -> list[LadderStanding]:
     """Every ladder of every game for one player: rating, rank, games and wins (all games on
-    that preset, rated or not), and the rating chart."""
+    that preset, rated or not), and the rating chart. A bot account's are the Bots ladders
+    (games and wins on every preset of the game)."""
     ratings = {(r.game_kind, r.ladder): r for r in Rating.objects.filter(user_id=user_id)}
-    counts = {(row["game_kind"], row["ladder"]): row for row in (
-        PlayerResult.objects.filter(user_id=user_id).values("game_kind", "ladder")
-        .annotate(games=Count("pk"), wins=Count("pk", filter=Q(placement=1))))}
+    is_bot = is_bot_account(user_id)
+    results = PlayerResult.objects.filter(user_id=user_id)
+    wins = Count("pk", filter=Q(placement=1))
+    if is_bot:  # one Bots ladder per game: every preset's games of that game
+        counts = {(row["game_kind"], services.BOTS_LADDER): row for row in (
+            results.exclude(ladder="custom").values("game_kind")
+            .annotate(games=Count("pk"), wins=wins))}
+    else:
+        counts = {(row["game_kind"], row["ladder"]): row for row in (
+            results.values("game_kind", "ladder").annotate(games=Count("pk"), wins=wins))}
     out = []
     for kind in registered_games():
-        for key in ladders(kind):
+        for key in ([services.BOTS_LADDER] if is_bot else ladders(kind)):
             rating = ratings.get((kind, key))
             row = counts.get((kind, key), {})
             out.append(LadderStanding(
@@ -150,9 +159,13 @@ def custom_counts(user_id: int) -> tuple[int, int]:
 
 def rating_series(user_id: int, ladder: str,
                   game_kind: str | None = None) -> list[tuple[datetime, float]]:
-    """(when, rating) from the start rating through every rated game, oldest first."""
-    rows = list(PlayerResult.objects.filter(user_id=user_id, game_kind=game_kind or default_game(),
-                                            ladder=ladder, rated=True)
+    """(when, rating) from the start rating through every rated game, oldest first. A Bots
+    ladder's games are every rated game of the bot account in that game (any preset)."""
+    rows_qs = PlayerResult.objects.filter(user_id=user_id, game_kind=game_kind or default_game(),
+                                          rated=True)
+    if ladder != services.BOTS_LADDER:
+        rows_qs = rows_qs.filter(ladder=ladder)
+    rows = list(rows_qs
                 .order_by("finished_at", "pk")
                 .values_list("finished_at", "rating_before", "rating_after"))
     if not rows:

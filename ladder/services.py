@@ -15,6 +15,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
+from accounts.bots import bot_account_ids, is_bot_account
 from games.platform import scheduler
 from games.platform import services as tables
 from games.platform.identity import Viewer, call_sign_problem
@@ -43,6 +44,9 @@ QUEUE_BOT_LEVEL = "medium"  # the bots that fill a casual table: a real level, s
 ARRIVAL_SECONDS = 20  # matched players have this long to reach the table
 ABANDON_SECONDS = 8  # a ticket with no open queue page for this long leaves the queue
 SILENT_SECONDS = 60  # open pages refresh `last_seen` every pairing run; silence means gone
+# Every game's ladder of bot accounts (docs/ladder.md, "Bot accounts"): one per game, whatever
+# stock preset its games were played on.
+BOTS_LADDER = "bots"
 
 
 class LadderError(Exception):
@@ -55,14 +59,22 @@ class LadderError(Exception):
 
 
 def ladders(game_kind: str | None = None) -> dict[str, str]:
-    """One game's ladders (the default game's unless named): ladder key (a stock preset) ->
-    display name, in menu order."""
+    """One game's ladders of people (the default game's unless named): ladder key (a stock
+    preset) -> display name, in menu order."""
     return get_game(game_kind or default_game()).presets()
+
+
+def all_ladders(game_kind: str | None = None) -> dict[str, str]:
+    """One game's people's ladders, then its Bots ladder."""
+    return {**ladders(game_kind), BOTS_LADDER: "Bots"}
 
 
 def ladder_title(game_kind: str, ladder: str) -> str:
     """A ladder's name on pages: the preset's for the default game ("Blitz"); another game's
-    name comes first, alone when it has a single preset ("Boardroom", "Commonwealth")."""
+    name comes first, alone when it has a single preset ("Boardroom", "Commonwealth"). A Bots
+    ladder is named by its game ("Chudopoly Bots")."""
+    if ladder == BOTS_LADDER:
+        return f"{get_game(game_kind).name} Bots"
     presets = ladders(game_kind)
     name = presets.get(ladder, "Custom rules" if ladder == "custom" else ladder)
     if game_kind == default_game():
@@ -132,11 +144,14 @@ def _leavers(game: Game, seats: dict[int, Seat | None]) -> set[int]:
 
 def _unrated_reason(game: Game, preset: str | None, ranked: bool,
                     owners: list[tuple[int | None, str | None, bool]],
-                    places: LadderPlaces) -> str:
+                    places: LadderPlaces, bot_accounts: set[int]) -> str:
     if preset is None:
         return "Custom rules are not rated."
     if any(is_bot for _, _, is_bot in owners):
         return "Games with bots are not rated."
+    people = {uid for uid, _, _ in owners if uid not in bot_accounts}
+    if bot_accounts and people:
+        return "Games of people with bot accounts are not rated."
     if not ranked:
         return "Casual games are not rated."
     if any(user_id is None for user_id, _, _ in owners):
@@ -182,8 +197,11 @@ def ladder_record_game(*, game: Game) -> GameRecord | None:
         leavers = _leavers(game, seats) if ranked else set()
         places = ladder_places(get_game(game.game_kind), game.result)
         placements = final_placements(places, n, leavers)
-        reason = _unrated_reason(game, preset, ranked, owners, places)
+        bot_accounts = bot_account_ids({uid for uid, _, _ in owners if uid is not None})
+        reason = _unrated_reason(game, preset, ranked, owners, places, bot_accounts)
         rated = not reason
+        # A game of bot accounts alone rates them on their game's Bots ladder.
+        rating_ladder = BOTS_LADDER if rated and bot_accounts else preset
         finished_at = game.finished_at or timezone.now()
         record = GameRecord.objects.create(
             game=game, game_kind=game.game_kind, ladder=preset or "custom", seat_count=n,
@@ -195,10 +213,11 @@ def ladder_record_game(*, game: Game) -> GameRecord | None:
             user_ids = sorted(uid for uid, _, _ in owners if uid is not None)
             for uid in user_ids:
                 Rating.objects.get_or_create(user_id=uid, game_kind=game.game_kind,
-                                             ladder=preset)
+                                             ladder=rating_ladder)
             # Lock in a fixed order so two games finishing at once cannot deadlock.
             locked = list(Rating.objects.select_for_update()
-                          .filter(user_id__in=user_ids, game_kind=game.game_kind, ladder=preset)
+                          .filter(user_id__in=user_ids, game_kind=game.game_kind,
+                                  ladder=rating_ladder)
                           .order_by("user_id"))
             before = {r.user_id: r for r in locked}
             entrants = [Entrant(rating=before[uid].rating, games=before[uid].games,
@@ -334,7 +353,11 @@ def player_rating(user_id: int | None, ladder: str, game_kind: str | None = None
 
 def queue_join(*, viewer: Viewer, preset: str, seats: int, ranked: bool,
                name: str | None = None, game_kind: str | None = None) -> QueueTicket:
-    """Wait in one queue. Ranked queues need an account; one queue at a time per player."""
+    """Wait in one queue. Ranked queues need an account; one queue at a time per player; bot
+    accounts play in the bots' queues (botqueue), never in people's."""
+    if is_bot_account(viewer.user_id):
+        raise LadderError("Bot accounts do not play in people's quick match; they join the "
+                          "bots' queue over the API (docs/api.md).", code="bot_account")
     if ranked and not viewer.user_id:
         raise LadderError("Ranked queues need an account: sign up or log in first.",
                           code="needs_account")

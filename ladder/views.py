@@ -17,6 +17,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
+from accounts.bots import marked_name
 from games.platform.identity import GUEST_NAME_SESSION_KEY, Viewer, viewer_from_request
 from games.platform.interface import default_game, get_game, ladder_placing, registered_games
 from games.platform.models import Game
@@ -32,7 +33,7 @@ def _ladder_name(preset: str, game_kind: str | None) -> str:
     if game_kind is not None and game_kind not in registered_games():
         raise Http404("No such game")
     game_kind = game_kind or default_game()
-    if preset not in services.ladders(game_kind):
+    if preset not in services.all_ladders(game_kind):
         raise Http404("No such ladder")
     return services.ladder_title(game_kind, preset)
 
@@ -52,12 +53,13 @@ def _method_context() -> dict[str, Any]:
 def ladder_index(request: HttpRequest) -> HttpResponse:
     boards = []
     for kind in registered_games():
-        for key in services.ladders(kind):
+        for key in services.all_ladders(kind):
             top = queries.ladder_top(key, kind, 5)
             boards.append({"key": key, "name": services.ladder_title(kind, key), "top": top,
                            "game_kind": kind, "anchor": services.ladder_anchor(kind, key),
                            "url": queries.leaderboard_url(kind, key),
-                           "queue_url": f"{reverse('ladder:queue')}?game={kind}"})
+                           "queue_url": (None if key == services.BOTS_LADDER
+                                         else f"{reverse('ladder:queue')}?game={kind}")})
     return render(request, "ladder/index.html", {"boards": boards, **_method_context()})
 
 
@@ -80,8 +82,10 @@ def leaderboard(request: HttpRequest, preset: str, game_kind: str | None = None)
     # Ranked rows carry their rank; provisional rows (too few rated games) come after them,
     # unranked, in a part of their own.
     rows = [{"rank": first_row + i if r.ranked else None, "rating": r,
-             "name": (getattr(getattr(r.user, "profile", None), "display_name", "")
-                      or r.user.get_username()),
+             "name": marked_name(getattr(getattr(r.user, "profile", None), "display_name", "")
+                                 or r.user.get_username(),
+                                 is_bot=getattr(getattr(r.user, "profile", None), "is_bot",
+                                                False)),
              "is_me": mine is not None and r.pk == mine.pk}
             for i, r in enumerate(page.object_list)]
     on_page = any(row["is_me"] for row in rows)
@@ -95,10 +99,11 @@ def leaderboard(request: HttpRequest, preset: str, game_kind: str | None = None)
         # Every ladder of every game, this one marked.
         "tabs": [(services.ladder_anchor(kind, key), services.ladder_title(kind, key),
                   queries.leaderboard_url(kind, key))
-                 for kind in registered_games() for key in services.ladders(kind)],
+                 for kind in registered_games() for key in services.all_ladders(kind)],
         "current_tab": services.ladder_anchor(game_kind, preset),
         "queue_url": f"{reverse('ladder:queue')}?game={game_kind}",
-        "game_kind": game_kind, **_method_context(),
+        "game_kind": game_kind, "is_bots": preset == services.BOTS_LADDER,
+        **_method_context(),
     })
 
 

@@ -21,6 +21,8 @@ GUEST_NAME_SESSION_KEY = "chudopoly_name"
 
 # REFERENCE §7: 1–16 characters from letters, digits, space, . _ ' -; starts with a letter/digit.
 CALL_SIGN_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 ._'\-]{0,15}$")
+# A bot account's name at a table starts with this (accounts/bots.py); nobody else's may.
+BOT_ACCOUNT_PREFIX = "BOT "
 
 
 @dataclass(frozen=True)
@@ -97,4 +99,6 @@ def call_sign_problem(name: str) -> str | None:
         return "Names are at most 16 characters."
     if not CALL_SIGN_RE.match(name):
         return ("Use letters, digits, spaces and . _ ' - only, starting with a letter or digit.")
+    if name.upper().startswith(BOT_ACCOUNT_PREFIX):
+        return "Names starting with “BOT ” mark bot accounts; pick another."
     return None

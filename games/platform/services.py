@@ -121,8 +121,11 @@ def _check_name_free(table: Table, name: str, *, exclude_seat: int | None = None
 
 def _player_name(viewer: Viewer, name: str | None) -> str:
     if viewer.user_id:
-        # Signed-in users play as themselves.
-        return (viewer.username or "Player")[:16]
+        # Signed-in users play as themselves; a bot account's name says it is one.
+        from accounts.bots import is_bot_account, marked_name
+
+        return marked_name((viewer.username or "Player")[:16],
+                           is_bot=is_bot_account(viewer.user_id))
     name = (name or "").strip()
     problem = call_sign_problem(name)
     if problem:
