@@ -26,12 +26,25 @@ def axes_username(request: HttpRequest, credentials: dict | None) -> str:
     return typed.strip().lower()[:150]
 
 
-def axes_lockout_response(request: HttpRequest, response: HttpResponse | None,
-                          credentials: dict | None) -> HttpResponse:
-    """The log-in page already says the pair is locked out and when to try again."""
-    if response is None:
-        return HttpResponse("Too many failed log-ins; try again later.", status=429)
-    return response
+def axes_lockout_response(request: HttpRequest, response: object = None,
+                          credentials: object = None) -> HttpResponse:
+    """The page django-axes answers a locked-out log-in with: the log-in page saying when to
+    try again, with 429. It is built from the request alone: under ASGI, axes 8.3.1's
+    middleware (`AxesMiddleware.__acall__`) calls this with its credentials dict where the
+    view's response belongs and no credentials, so neither argument can be trusted."""
+    return _locked_out_page(request)
+
+
+def _locked_out_page(request: HttpRequest) -> HttpResponse:
+    typed = (request.POST.get("username") or "").strip()
+    form = LoginForm(request.POST or None)
+    minutes = services.login_lockout_minutes(request, username=typed)
+    form.add_error(None, f"Too many failed log-ins for this name from your network. "
+                         f"Try again in {minutes} minute{'s' if minutes != 1 else ''}, "
+                         "or reset your password.")
+    return render(request, "registration/login.html",
+                  {"form": form, "next": request.POST.get("next") or request.GET.get("next", "")},
+                  status=429)
 
 
 def _next_url(request: HttpRequest, default: str) -> str:
@@ -77,11 +90,9 @@ def login_view(request: HttpRequest) -> HttpResponse:
         user = authenticate(request, username=match.get_username() if match else typed,
                             password=form.cleaned_data["password"])
         if getattr(request, "axes_locked_out", False):
-            minutes = services.login_lockout_minutes(request, username=typed)
-            form.add_error(None, f"Too many failed log-ins for this name from your network. "
-                                 f"Try again in {minutes} minute{'s' if minutes != 1 else ''}, "
-                                 "or reset your password.")
-        elif user is None:
+            # AxesMiddleware replaces this with axes_lockout_response's page, the same one.
+            return _locked_out_page(request)
+        if user is None:
             form.add_error(None, "That name and password do not match an account.")
         else:
             _sign_in(request, user)

@@ -100,7 +100,7 @@ def test_five_failures_lock_that_name_from_that_address_for_a_while(client: Clie
     # Now even the right password is refused, with a clear message.
     response = client.post(reverse("accounts:login"), {"username": "gil",
                                                        "password": PASSWORD})
-    assert response.status_code == 200
+    assert response.status_code == 429
     assert "_auth_user_id" not in client.session
     text = response.content.decode()
     assert "Too many failed log-ins" in text and re.search(r"Try again in 1[45] minutes", text)
