@@ -15,6 +15,9 @@ urlpatterns = [
     path("profile/", views.profile, name="profile"),
     path("profile/edit/", views.profile_edit, name="profile_edit"),
     path("profile/bot/", views.bot_upgrade, name="bot_upgrade"),
+    path("tokens/", views.api_token_list, name="api_tokens"),
+    path("tokens/new/", views.api_token_create, name="api_token_create"),
+    path("tokens/<int:token_id>/revoke/", views.api_token_revoke, name="api_token_revoke"),
     path("u/<str:username>/", views.profile_detail, name="profile_detail"),
     # Password change and reset: Django's own views, our templates (templates/registration/).
     path("password/change/", auth_views.PasswordChangeView.as_view(

@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from accounts import bots, services
+from accounts import api_tokens, bots, services
 from accounts.forms import LoginForm, ProfileForm, SignUpForm
 from games.platform.identity import GUEST_SESSION_KEY
 from ladder import queries
@@ -167,3 +167,45 @@ def profile_edit(request: HttpRequest) -> HttpResponse:
     else:
         messages.error(request, " ".join(e for errs in form.errors.values() for e in errs))
     return redirect("accounts:profile")
+
+
+def _tokens_page(request: HttpRequest, *, new_secret: str = "", error: str = "",
+                 status: int = 200) -> HttpResponse:
+    return render(request, "accounts/api_tokens.html", {
+        "tokens": api_tokens.tokens_of(request.user.pk), "scopes": api_tokens.API_SCOPES,
+        "new_secret": new_secret, "error": error,
+        "description_max": api_tokens.DESCRIPTION_MAX,
+    }, status=status)
+
+
+@require_GET
+@login_required
+def api_token_list(request: HttpRequest) -> HttpResponse:
+    return _tokens_page(request)
+
+
+@require_POST
+@login_required
+def api_token_create(request: HttpRequest) -> HttpResponse:
+    """Make a token and show its secret on this one answer (it is never shown again, so the
+    page is rendered here rather than after a redirect)."""
+    try:
+        made = api_tokens.token_create(user_id=request.user.pk,
+                                       description=request.POST.get("description", ""),
+                                       scopes=request.POST.getlist("scopes"))
+    except api_tokens.TokenRefused as exc:
+        return _tokens_page(request, error=str(exc), status=400)
+    response = _tokens_page(request, new_secret=made.secret)
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+@require_POST
+@login_required
+def api_token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
+    try:
+        token = api_tokens.token_revoke(user_id=request.user.pk, token_id=token_id)
+    except api_tokens.TokenRefused as exc:
+        raise Http404(str(exc)) from None
+    messages.success(request, f"Token “{token.description}” revoked.")
+    return redirect("accounts:api_tokens")

@@ -45,6 +45,7 @@ INSTALLED_APPS = [
     "games.chudopoly",
     "games.boardroom",
     "games.commonwealth",
+    "games.api",
     "accounts",
     "ladder",
     "axes",
@@ -52,6 +53,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "chudopoly_site.middleware.RefuseNulBytes",
+    # Before the session is read: /api/ authenticates by token alone (games/api/).
+    "games.api.middleware.ApiIgnoresCookies",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",

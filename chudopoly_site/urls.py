@@ -8,6 +8,7 @@ from chudopoly_site.health import healthz
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),
+    path("api/", include("games.api.urls")),
     path("accounts/", include("accounts.urls")),
     path("ladder/", include("ladder.urls")),
     path("", include("games.platform.urls")),

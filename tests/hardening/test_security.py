@@ -289,6 +289,8 @@ def test_every_form_post_without_a_csrf_token_is_refused() -> None:
     client.get(f"/t/{table.code}/")  # a session and a CSRF cookie, but no token in the form
     checked = []
     for pattern, view in _routes():
+        if pattern.startswith("api/"):
+            continue  # token-authenticated, no cookies: the next test
         assert not getattr(view, "csrf_exempt", False), f"{pattern} is exempt from CSRF"
         if pattern.startswith(("static/", "media/")):
             continue
@@ -297,6 +299,28 @@ def test_every_form_post_without_a_csrf_token_is_refused() -> None:
         assert response.status_code == 403, (url, response.status_code)
         checked.append(url)
     assert len(checked) >= 20
+    assert table.seats.count() == 1
+
+
+@pytest.mark.django_db
+def test_no_api_endpoint_acts_for_a_signed_in_browsers_cookies() -> None:
+    """/api/ is exempt from CSRF because it reads no cookies: a browser's session there is
+    nobody, so every endpoint refuses it (401, or 404 / 405 before asking)."""
+    user = get_user_model().objects.create_user(username="cookie", password="x" * 12)
+    table = services.table_create(viewer=ALICE, name="Alice", ruleset_spec={})
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(user)
+    checked = 0
+    for pattern, _view in _routes():
+        if not pattern.startswith("api/"):
+            continue
+        url = _concrete(pattern, table.code)
+        for method in (client.get, client.post):
+            response = method(url)
+            assert response.status_code in (401, 404, 405), (url, response.status_code)
+            assert "error" in response.json()
+        checked += 1
+    assert checked >= 2
     assert table.seats.count() == 1
 
 
