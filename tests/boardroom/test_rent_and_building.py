@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.boardroom.engine import IllegalAction, apply, scenario
+from games.boardroom.engine import IllegalAction, apply, legal_actions, scenario
 from games.boardroom.engine.board import RENTS
 
 from .helpers import act, types
@@ -149,6 +149,18 @@ def test_closing_refunds_half_and_starts_from_the_most_developed() -> None:
         apply(st, 0, {"type": "close", "tile": 3})
     st = act(st, 0, "close", tile=4)
     assert st["level"][4] == 1 and st["cash"][0] == 1525 and st["stock"][0] == 28
+
+
+def test_a_building_may_be_closed_before_the_roll_too() -> None:
+    st = scenario(owners={t: 0 for t in STALLS}, levels={1: 1, 3: 1, 4: 2}, dice=[(1, 1)])
+    assert [a for a in legal_actions(st, 0) if a["type"] in ("close", "roll")] == [
+        {"type": "close", "tile": 4}, {"type": "roll"}]
+    st = act(st, 0, "close", tile=4)
+    assert st["phase"] == "roll" and st["level"][4] == 1 and st["cash"][0] == 1525
+    with pytest.raises(IllegalAction, match="nothing of yours to close"):
+        apply(st, 0, {"type": "close", "tile": 6})
+    with pytest.raises(IllegalAction, match="not your turn"):
+        apply(st, 1, {"type": "close", "tile": 4})
 
 
 def test_a_holding_breaks_into_four_branches_only_if_the_stock_has_them() -> None:

@@ -202,3 +202,16 @@ def test_a_tile_to_buy_and_an_offer_naming_one_tile_show_that_tiles_card() -> No
                               "give": None, "cash": 100}).state
     assert st["offer"] is not None
     assert _centre_card(st, 1) == "4"
+
+
+def test_before_the_roll_the_decision_panel_offers_closing_a_building_beside_the_roll() -> None:
+    from django.template.loader import render_to_string
+
+    st = scenario(seats=3, owners={1: 0, 3: 0, 4: 0}, levels={1: 1, 3: 1, 4: 2})
+    ctx = context(st)
+    assert ctx["decision"]["kind"] == "roll"
+    html = render_to_string("boardroom/_decision.html", {"game": True, "c": ctx, "me": 0})
+    panel = html.split('id="trade"')[0]
+    assert 'id="roll"' in panel
+    assert "Close a building on Juice Stand (+25)" in panel
+    assert actions_on(ctx, 4) == ["close"]

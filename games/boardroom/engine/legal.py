@@ -195,6 +195,10 @@ def _decision(st: State, seat: int, out: list[Action], families: bool | str,
                 out.append({"type": "pay_bail"})
             if st["releases"][seat]:
                 out.append({"type": "use_release"})
+        # The guide: "on your turn you may close" (cash before rolling too). The roll stays
+        # last: bots and auto move take it from there.
+        for t in closable(st, seat):
+            out.append({"type": "close", "tile": t})
         out.append({"type": "roll"})
         return -1
     if phase == "buy":
@@ -519,6 +523,8 @@ def explain(st: State, seat: int, action: Action) -> str:
         if kind == "use_release":
             return "You are not under audit" if st["audit"][seat] is None \
                 else "You have no release card"
+        if kind == "close":
+            return _close_reason(st, seat, action.get("tile"))
         return "Roll the dice first"
     if phase == "buy":
         if kind == "buy":
