@@ -138,7 +138,8 @@ def _unavailable(label: str, id: str, reason: str) -> dict[str, Any]:
 
 def refusal_bounds(view: Mapping[str, Any], me: int, to: int, kind: str
                    ) -> dict[str, int]:
-    """What the next offer to `to` must beat after its refusals this turn, per tile pair
+    """What the next offer to `to` must beat after its refusals (each remembered until the
+    next offer for the same tiles, on any later turn), per tile pair
     ("take:give", empty for none): a swap's least cash, or a sale's most (the engine's
     BETTER_BY rule, engine/legal.py)."""
     out: dict[str, int] = {}
@@ -150,7 +151,7 @@ def refusal_bounds(view: Mapping[str, Any], me: int, to: int, kind: str
 
 def _refused(view: Mapping[str, Any], me: int, to: int, kind: str
              ) -> list[tuple[int | None, int | None, int]]:
-    """This turn's refused offers of `me` to `to` of one kind: (take, give, cash)."""
+    """The remembered refused offers of `me` to `to` of one kind: (take, give, cash)."""
     out = []
     prefix = f"{me}>{to}:{kind}:"
     for key, cash in (view.get("refused") or {}).items():
@@ -163,15 +164,22 @@ def _refused(view: Mapping[str, Any], me: int, to: int, kind: str
 
 def refusals(view: Mapping[str, Any], me: int | None, names: Sequence[str]
              ) -> list[dict[str, Any]]:
-    """The seat's offers refused this turn, each with why and what the next one for the same
-    tiles must beat. A bot answers by what the trade is worth to it (games/boardroom/bots):
-    the reason named is the one its common check gives, else the value."""
-    if me is None:
+    """The seat's remembered refused offers that it could make again now (a trade form for
+    those tiles is open to it), each with why and what the next one for the same tiles must
+    beat. A refusal is remembered until the next offer for those tiles, however many turns
+    later, so it is said whenever that offer can be made. A bot answers by what the trade is
+    worth to it (games/boardroom/bots): the reason named is the one its common check gives,
+    else the value."""
+    if me is None or not view.get("refused"):
         return []
+    families = [a for a in view.get("legal") or [] if a["type"] == "propose"]
     out = []
     for to in range(view["seats"]):
         for kind in ("swap", "sell"):
             for take, give, cash in _refused(view, me, to, kind):
+                if not any(f["kind"] == kind and f["to"] == to and give in f["give"]
+                           and (kind == "sell" or take in f["take"]) for f in families):
+                    continue  # not an offer it could make now
                 offer = {"from": me, "to": to, "kind": kind, "take": take, "give": give,
                          "cash": cash}
                 them = _name(names, to, me)

@@ -47,11 +47,3 @@ def test_a_bidder_leaving_is_dropped_from_the_auction() -> None:
     assert st["auction"]["at"] == 2
     st = act(st, 2, "pass")
     assert st["owner"][3] == 0
-
-
-def test_the_ten_better_memory_is_forgotten_when_the_turn_passes() -> None:
-    st = act(scenario(pos={0: 14}, dice=[(2, 4)], owners={15: 1}, bots=[False, True]), 0,
-             "roll")
-    st = act(st, 0, type_="propose", kind="swap", to=1, take=15, give=None, cash=200)
-    st = act(act(st, 1, "answer", accept=False), 0, "end_turn")
-    assert st["refused"] == {}

@@ -88,6 +88,25 @@ def test_a_bot_refusal_does_not_use_up_the_trade_but_the_next_offer_must_be_10_b
     assert st["offer"]["cash"] == 210
 
 
+def test_a_bot_refusal_is_remembered_on_later_turns_until_the_next_offer_for_those_tiles(
+) -> None:
+    st = _after_roll(owners={15: 1, 25: 0}, bots=[False, True], dice=[(2, 4), (4, 6), (2, 3)])
+    st = act(act(st, 0, **_swap(1, 15, None, 200)), 1, "answer", accept=False)
+    st = act(act(act(st, 0, "end_turn"), 1, "roll"), 1, "end_turn")
+    st = act(st, 0, "roll")
+    assert st["turn"] == 0 and st["phase"] == "act" and st["turn_number"] == 3
+    with pytest.raises(IllegalAction, match="at least 210"):
+        apply(st, 0, _swap(1, 15, None, 205))
+    # The next offer replaces the memory with its own outcome: refused again, 10 more again.
+    refused = act(act(st, 0, **_swap(1, 15, None, 210)), 1, "answer", accept=False)
+    with pytest.raises(IllegalAction, match="at least 220"):
+        apply(refused, 0, _swap(1, 15, None, 215))
+    # Another pair of tiles owes nothing to that refusal.
+    assert apply(st, 0, _swap(1, 15, 25, 0)).state["offer"]["give"] == 25
+    accepted = act(act(st, 0, **_swap(1, 15, None, 210)), 1, "answer", accept=True)
+    assert accepted["owner"][15] == 0 and accepted["refused"] == {}
+
+
 def test_a_bot_refusal_of_a_sale_means_asking_at_least_10_less_next_time() -> None:
     st = _after_roll(owners={5: 0}, bots=[False, True])
     st = act(act(st, 0, **_sell(1, 5, 300)), 1, "answer", accept=False)

@@ -77,6 +77,19 @@ def test_a_refused_bot_offer_says_why_and_what_the_next_must_beat() -> None:
             "Next time, for these tiles: at least 60 in cash.") in banner
 
 
+def test_a_refusal_is_still_said_with_its_bound_on_a_later_turn_when_trading_opens() -> None:
+    st = _refused_swap()
+    st = dict(st, turn_number=st["turn_number"] + 3, round=st["round"] + 1, phase="roll")
+    c, html = panel(st)
+    assert c["decision"]["refusals"] == []  # before the roll no offer can be made
+    assert 'id="trade-refused"' not in html
+    c, html = panel(dict(st, phase="act"))
+    (refusal,) = c["decision"]["refusals"]
+    assert refusal["next"] == "Next time, for these tiles: at least 60 in cash."
+    assert json.loads(c["decision"]["swaps"][0]["refused"]) == {f"{SCREENS}:": 60}
+    assert '<span class="swap-min">60</span>' in _form(html, "swap-form", 1)
+
+
 def test_after_a_refusal_the_swap_form_asks_more_for_the_same_tiles() -> None:
     c, html = panel(_refused_swap())
     swap = c["decision"]["swaps"][0]

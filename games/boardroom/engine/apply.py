@@ -194,6 +194,11 @@ def _propose(s: State, ev: Events, seat: int, a: dict) -> None:
     offer = {"from": seat, "to": a["to"], "kind": a["kind"], "take": a.get("take"),
              "give": a.get("give"), "cash": a["cash"], "debt": bool(s["debts"])}
     s["offer"] = offer
+    if s["refused"]:
+        # A refusal is remembered until the next offer for the same tiles (the guide sets no
+        # time limit); that offer's answer then replaces it (a refusal) or ends it.
+        s["refused"].pop(offer_key(seat, a["to"], a["kind"], offer["take"], offer["give"]),
+                         None)
     if not s["bots"][a["to"]] and not offer["debt"]:
         s["trade_used"] = True  # between people the trade is used up when made
     ev.append({"type": "offer", **offer})

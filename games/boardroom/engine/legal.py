@@ -15,7 +15,8 @@ them (`problem` below decides both, from the same lists):
             "cash": buyback(y)..c}
 
 plus the memory rules of offers: after a bot refused, the next offer to it for the same tiles
-must be 10 better for it; a declined bot does not ask for the same tiles for 5 rounds.
+must be 10 better for it, however many turns later (the refusal is remembered until that next
+offer is made); a declined bot does not ask for the same tiles for 5 rounds.
 """
 
 from __future__ import annotations

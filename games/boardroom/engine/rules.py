@@ -429,7 +429,6 @@ def pass_turn(s: State, ev: Events) -> None:
     s["built"] = False
     s["trade_used"] = False
     s["random_used"] = False
-    s["refused"] = {}
     if s["turn_number"] > s["turn_cap"]:
         finish(s, ev, "turn_cap")
         return
