@@ -13,6 +13,8 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from accounts import api_tokens, bots, services
 from accounts.forms import LoginForm, ProfileForm, SignUpForm
+from challenges.services import pending_received
+from challenges.views import game_choices
 from games.platform.identity import GUEST_SESSION_KEY
 from ladder import queries
 
@@ -131,6 +133,8 @@ def profile_detail(request: HttpRequest, username: str) -> HttpResponse:
         "player": user, "display_name": display_name, "own": own, "form": form,
         "is_bot": is_bot, "shown_name": bots.marked_name(display_name, is_bot=is_bot),
         "upgrade_problem": bots.upgrade_problem(user.pk) if own and not is_bot else None,
+        "challenges_waiting": pending_received(user.pk).count() if own else 0,
+        "challenge_rules": game_choices() if request.user.is_authenticated and not own else (),
         "standings": queries.standings(user.pk), "custom_games": custom_games,
         "custom_wins": custom_wins, "recent": recent.object_list,
         "more_games": recent.paginator.count > RECENT_GAMES,

@@ -48,6 +48,7 @@ INSTALLED_APPS = [
     "games.api",
     "accounts",
     "ladder",
+    "challenges",
     "axes",
 ]
 

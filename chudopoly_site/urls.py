@@ -11,6 +11,7 @@ urlpatterns = [
     path("api/", include("games.api.urls")),
     path("accounts/", include("accounts.urls")),
     path("ladder/", include("ladder.urls")),
+    path("challenges/", include("challenges.urls")),
     path("", include("games.platform.urls")),
 ]
 

@@ -192,7 +192,8 @@ def ladder_record_game(*, game: Game) -> GameRecord | None:
                 owners.append((p.get("user_id"), None, False))
 
         match = Match.objects.filter(table_id=game.table_id).first()
-        ranked = bool(match and match.ranked and not match.with_bots and game.number == 1)
+        ranked = bool(game.number == 1 and (
+            (match and match.ranked and not match.with_bots) or _rated_challenge(game)))
         preset = stock_preset(game)
         leavers = _leavers(game, seats) if ranked else set()
         places = ladder_places(get_game(game.game_kind), game.result)
@@ -248,6 +249,15 @@ def ladder_record_game(*, game: Game) -> GameRecord | None:
                 zip(game.players, owners, strict=True))
         ])
         return record
+
+
+def _rated_challenge(game: Game) -> bool:
+    """Whether the game's table was made by accepting a rated challenge (between bot accounts:
+    challenges/services.py)."""
+    from challenges.models import Challenge
+
+    return Challenge.objects.filter(table_id=game.table_id, rated=True,
+                                    status=Challenge.Status.ACCEPTED).exists()
 
 
 def ladder_game_finished(*, game: Game) -> None:

@@ -408,6 +408,9 @@ def _deal(table: Table, engine: GameEngine, *, number: int) -> Game:
     table.status = Table.Status.PLAYING
     table.save(update_fields=["status", "turn_seconds", "response_seconds", "updated_at"])
     _announce(table, version=0)
+    from challenges.events import game_started_on_commit  # the accounts' event streams
+
+    game_started_on_commit(game, table.code)
     transaction.on_commit(lambda: schedule_bot_moves(game_id=game.pk))
     return game
 
@@ -703,6 +706,9 @@ def apply_locked(game: Game, table: Table, engine: GameEngine, seat: int,
 
     moverows.write_log(game)  # the ladder reads the whole log (who left), this row included
     ladder_game_finished(game=game)
+    from challenges.events import game_finished_on_commit  # the accounts' event streams
+
+    game_finished_on_commit(game, table.code)
     table.status = Table.Status.FINISHED
     table.save(update_fields=["status", "updated_at"])
     for s in table.seats.filter(away=True):
