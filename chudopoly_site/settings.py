@@ -192,7 +192,7 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # A lost broker is retried for ever, at start-up and later: a Redis restart must never end
-# the worker (chudopoly_site/broker_fixes.py covers the kombu fault that did).
+# the worker (chudopoly_site/broker_fixes.py covers the kombu faults that did).
 CELERY_BROKER_CONNECTION_RETRY = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_CONNECTION_MAX_RETRIES = None

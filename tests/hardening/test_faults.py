@@ -1,10 +1,10 @@
 """Fault injection (marker `faults`; needs DATABASE_URL and REDIS_URL): while two games are
 being played over real sockets, kill -9 Daphne and restart it, kill -9 the Celery worker and
 restart it, and restart the local Redis. The worker runs under a supervisor that restarts it if
-it exits, as production's does (a Redis restart makes Celery 5.5's worker exit: see
-docs/reliability.md). Every game resumes and ends, the scripted clients
-reconnect by themselves, every move the server acknowledged is in the log exactly where it was
-made, the log replays to the stored state, and the ranked game's ratings change exactly once.
+it exits, as production's does (docs/reliability.md). Every game resumes and ends, the
+scripted clients reconnect by themselves, every move the server acknowledged is in the log
+exactly where it was made, the log replays to the stored state, and the ranked game's ratings
+change exactly once.
 
 Stopping PostgreSQL is left to bench/fault_injection.py (docs/reliability.md): other suites
 share that server.

@@ -1,5 +1,6 @@
-"""The background work keeps running: a Redis restart does not end the worker, `manage.py serve`
-starts a worker or beat that died again, and `/healthz` says so while they are gone.
+"""The background work keeps running: a Redis restart does not end the worker (not even with a
+task in flight), `manage.py serve` starts a worker or beat that died again, and `/healthz` says
+so while they are gone.
 
 Each test runs its own throwaway Redis on a free port (no persistence) and restarts or stops
 only that one; the shared Redis other suites use is never touched. Every wait is bounded.
@@ -131,6 +132,48 @@ def test_the_worker_survives_redis_restarts_and_runs_tasks_after_them(
         assert _pinged(app, 60), log_path.read_text()[-3000:]
         log_text = log_path.read_text()
         # The restarts reached the worker (it lost and regained the broker), and it lived.
+        assert "Connection to broker lost" in log_text
+        assert "Unrecoverable error" not in log_text
+    finally:
+        app.close()
+        _stop(worker)
+
+
+def _wait_for(what: str, done: Any, seconds: float, log_path: Path) -> None:
+    deadline = time.monotonic() + seconds
+    while not done():
+        assert time.monotonic() < deadline, f"{what}: {log_path.read_text()[-3000:]}"
+        time.sleep(0.1)
+
+
+def test_the_worker_survives_a_redis_restart_with_a_task_in_flight(
+    transactional_db: None, throwaway_redis: ThrowawayRedis, tmp_path: Path
+) -> None:
+    env = _env(transactional_db, throwaway_redis.url, "in-flight")
+    log_path = tmp_path / "worker.log"
+    started = tmp_path / "started"
+    with open(log_path, "w") as log:
+        # The prefork pool, as `serve` and the compose file run it: the task runs on a pool
+        # process while the consumer loses the broker, and its late acknowledgement comes back
+        # to the consumer after the connection it was delivered on is gone.
+        worker = subprocess.Popen(
+            [sys.executable, "-m", "celery", "-A", "tests.site.worker_with_a_slow_task",
+             "worker", "--loglevel", "INFO", "--concurrency", "2"],
+            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+        )
+    app = Celery("in-flight-test", broker=throwaway_redis.url, backend=throwaway_redis.url,
+                 set_as_current=False)
+    try:
+        assert _pinged(app, 60), log_path.read_text()[-3000:]
+        app.send_task("tests.sleep", kwargs={"seconds": 6, "started": str(started)})
+        _wait_for("the slow task did not start", started.exists, 60, log_path)
+        throwaway_redis.restart(down_seconds=2)
+        _wait_for("the slow task did not finish",
+                  lambda: re.search(r"tests\.sleep\[[^]]+\] succeeded", log_path.read_text()),
+                  60, log_path)
+        assert _pinged(app, 60), log_path.read_text()[-3000:]
+        assert worker.poll() is None, log_path.read_text()[-3000:]
+        log_text = log_path.read_text()
         assert "Connection to broker lost" in log_text
         assert "Unrecoverable error" not in log_text
     finally:
