@@ -4,12 +4,19 @@ from __future__ import annotations
 
 from django.urls import path, re_path
 
+from challenges import api as challenges
+from challenges import event_stream
 from games.api import account, errors
 
 app_name = "api"
 
 urlpatterns = [
     path("account", account.account, name="account"),
+    path("challenge", challenges.challenge_list, name="challenge_list"),
+    path("challenge/<int:challenge_id>/<str:answer>", challenges.challenge_answer,
+         name="challenge_answer"),
+    path("challenge/<str:username>", challenges.challenge_create, name="challenge_create"),
+    path("stream/event", event_stream.event_stream, name="stream_event"),
     # Last: any other /api/ path is a JSON 404, not the site's page.
     re_path(r"^.*$", errors.not_found, name="not_found"),
 ]

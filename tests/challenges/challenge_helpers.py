@@ -22,3 +22,20 @@ def signed_in(username: str) -> Client:
     client = Client()
     client.force_login(get_user_model().objects.get(username=username))
     return client
+
+
+def token_for(viewer: Viewer, *, scopes: tuple[str, ...] = ("bot:play",)) -> str:
+    from accounts.api_tokens import token_create
+
+    return token_create(user_id=viewer.user_id, description="test bot", scopes=scopes).secret
+
+
+def bearer(secret: str) -> dict[str, str]:
+    return {"HTTP_AUTHORIZATION": f"Bearer {secret}"}
+
+
+def api_post(path: str, secret: str, body: object = None) -> object:
+    import json
+
+    data = "" if body is None else json.dumps(body)
+    return Client().post(path, data=data, content_type="application/json", **bearer(secret))
