@@ -30,6 +30,11 @@ application = ProtocolTypeRouter(
 
 settle_interpreter()  # the collector and the GIL, for the sockets (web_process.py)
 
+# Players reach the site through this process: the clocks wait while no web process beats.
+from games.platform.outages import start_web_heartbeat  # noqa: E402
+
+start_web_heartbeat()
+
 if settings.TASK_BACKEND == "inprocess":
     # The embedded default has no worker or beat: this process runs the periodic sweeps.
     from games.platform.scheduler import in_process_scheduler

@@ -219,6 +219,12 @@ HEARTBEAT_STALE_SECONDS = env_float("HEARTBEAT_STALE_SECONDS", 30.0)
 if not 0 < HEARTBEAT_SECONDS < HEARTBEAT_STALE_SECONDS:
     raise ImproperlyConfigured("HEARTBEAT_SECONDS must be above 0 and below "
                                "HEARTBEAT_STALE_SECONDS")
+# Each web process writes the "web" heartbeat into the database this often (s; 0: never).
+# The clocks expire nothing while it is three beats late, and give the time it was late back
+# to every running clock once it is fresh again (games/platform/outages.py).
+WEB_HEARTBEAT_SECONDS = env_float("WEB_HEARTBEAT_SECONDS", 2.0)
+if WEB_HEARTBEAT_SECONDS < 0:
+    raise ImproperlyConfigured("WEB_HEARTBEAT_SECONDS must be zero or more")
 
 # How long a bot waits before each move, so humans can follow its play (0 in tests).
 BOT_PAUSE_SECONDS = float(env_str("BOT_PAUSE_SECONDS", "1.2") or 0)

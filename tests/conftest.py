@@ -190,10 +190,14 @@ def live_server_url(live_site: str, transactional_db: None,
 def pytest_configure(config: pytest.Config) -> None:
     # Bots move at once in tests; live processes get the same through their environment.
     os.environ["BOT_PAUSE_SECONDS"] = "0"
+    # No web heartbeat from the tests or their live servers: they share one database while the
+    # clock tests move time by hand (tests/clocks/test_outages.py beats by hand instead).
+    os.environ["WEB_HEARTBEAT_SECONDS"] = "0"
     from django.conf import settings
 
     if settings.configured:
         settings.BOT_PAUSE_SECONDS = 0.0
+        settings.WEB_HEARTBEAT_SECONDS = 0.0
         # pytest-django loaded the settings before this file set SQLITE_PATH.
         database = settings.DATABASES["default"]
         if (database["ENGINE"].endswith("sqlite3")

@@ -13,8 +13,12 @@ RULINGS "Clocks" and "Leaving and timing out", REFERENCE §7 "Timers" and "Bot t
   stored with the first action's events for the log line ("… ran out of time (45 s) …").
 - Three expiries in a row, leaving, or staying disconnected past the grace period: a medium
   bot plays the seat until its owner comes back from their browser.
-- Time the site was down is given back: the sweep notes when it last ran, and after a long gap
-  every running clock moves forward by the time lost, so nobody times out because of us.
+- Time the site was down is given back (seed 004: "both for moves and for auctions"), and
+  nothing runs out while players cannot reach it (games/platform/outages.py): the sweep notes
+  when it last ran (a long gap: the worker, beat, broker or database was down), the web
+  processes keep a heartbeat; while a part is down the sweeps expire nothing, and once it is
+  back every running deadline (seats' clocks, a lot's) and every disconnect grace moves
+  forward by the outage, once.
 
 Games with their own clocks (an engine `clock_seconds`, games/platform/interface.py; the board
 games, whose guide fixes them): each seat owed a decision gets the game's seconds for it (5
@@ -49,13 +53,14 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Exists, OuterRef
+from django.db.models import Exists, F, OuterRef
 from django.utils import timezone
 
-from games.platform import abandoned, scheduler
+from games.platform import abandoned, outages, scheduler
 from games.platform.identity import Viewer
 from games.platform.interface import GameEngine, get_game, registered_games
 from games.platform.models import ClockSweep, Game, Seat, SeatSocket, Table
+from games.platform.outages import downtime_seconds
 
 log = logging.getLogger(__name__)
 
@@ -63,7 +68,6 @@ TAKEOVER_AFTER_TIMEOUTS = 3  # RULINGS: three decisions in a row timed out
 DISCONNECT_GRACE_SECONDS = 30.0  # REFERENCE §7: a dropped player's room is kept 30 s
 SWEEP_SECONDS = 2.0  # games/platform/apps.py runs the sweep this often
 DUE_SWEEP_SECONDS = 1.0  # ...and the due-clock sweep this often: the most a clock runs over
-DOWNTIME_SECONDS = 15.0  # a longer gap between sweeps means the site (or its worker) was down
 SWEEP_LIMIT = 200
 
 # A table socket checks in at least this often (games/platform/consumers.py); one silent for
@@ -82,11 +86,6 @@ def now() -> datetime:
 
 def disconnect_grace_seconds() -> float:
     return float(getattr(settings, "SEAT_DISCONNECT_GRACE_SECONDS", DISCONNECT_GRACE_SECONDS))
-
-
-def downtime_seconds() -> float:
-    """A gap between sweeps longer than this is downtime given back (0: never give back)."""
-    return float(getattr(settings, "CLOCKS_DOWNTIME_SECONDS", DOWNTIME_SECONDS))
 
 
 def _when(iso: str) -> datetime:
@@ -317,6 +316,8 @@ def game_clock_expire(*, game_id: int, due: str | None = None,
         if not abandoned.someone_plays(game.table_id):
             return 0  # nobody plays it: no automatic decisions either (games/platform/abandoned.py)
         at = now()
+        if outages.parts_down(at):
+            return 0  # players cannot reach the site: the time comes back once it is up
         due_now = due_seats(game.deadlines, at)
         lot = _lot_entry(game.deadlines)
         lot_due = lot is not None and _when(lot["deadline"]) <= at
@@ -495,8 +496,8 @@ def seat_takeover_if_gone(*, seat_id: int, since: str | None = None) -> bool:
     from games.platform.services import _announce, schedule_bot_moves
 
     table_id = Seat.objects.filter(pk=seat_id).values_list("table_id", flat=True).first()
-    if table_id is None:
-        return False
+    if table_id is None or outages.parts_down(now()):
+        return False  # (while the site is down the grace waits: the sweep looks again after)
     with transaction.atomic():
         table = Table.objects.select_for_update().get(pk=table_id)
         seat = Seat.objects.select_for_update().filter(pk=seat_id).first()
@@ -526,8 +527,8 @@ def host_pass_if_gone(*, seat_id: int, since: str | None = None) -> bool:
     from games.platform.services import _announce
 
     table_id = Seat.objects.filter(pk=seat_id).values_list("table_id", flat=True).first()
-    if table_id is None:
-        return False
+    if table_id is None or outages.parts_down(now()):
+        return False  # (while the site is down the grace waits: the sweep looks again after)
     with transaction.atomic():
         table = Table.objects.select_for_update().get(pk=table_id)
         seat = Seat.objects.select_for_update().filter(pk=seat_id).first()
@@ -552,23 +553,30 @@ def host_pass_if_gone(*, seat_id: int, since: str | None = None) -> bool:
 
 
 def give_back_downtime(at: datetime) -> float:
-    """Note that the sweep runs at `at`; if the last sweep was long ago the site was down, and
-    every running clock gets the lost time back. Returns the seconds given back."""
+    """Note that the sweep runs at `at` (a long gap since the last sweep is an outage of the
+    worker, beat, broker or database, recorded here), then give every outage recorded and not
+    yet given back (games/platform/outages.py) to every running clock of the games, and to the
+    disconnect grace of the seats. Returns the seconds given back."""
     from games.platform.services import _announce
 
     with transaction.atomic():
         mark = ClockSweep.objects.select_for_update().filter(pk=1).first()
         if mark is None:
-            ClockSweep.objects.get_or_create(pk=1, defaults={"ran_at": at})
-            return 0.0
-        gap = (at - mark.ran_at).total_seconds()
-        if gap < 0:
+            mark, _ = ClockSweep.objects.get_or_create(pk=1, defaults={"ran_at": at})
+        last = mark.ran_at
+        if at < last:
             return 0.0  # a sweep with a later time has run (clocks of two hosts disagree)
         mark.ran_at = at
         mark.save(update_fields=["ran_at"])
-        if not downtime_seconds() or gap <= downtime_seconds():
+        if not downtime_seconds():
             return 0.0
-        lost = timedelta(seconds=gap - SWEEP_SECONDS)
+        if (at - last).total_seconds() > downtime_seconds():
+            outages.record(outages.SWEEP, began_at=last + timedelta(seconds=SWEEP_SECONDS),
+                           ended_at=at)
+        spans = outages.take_outages(at)
+        if not spans:
+            return 0.0
+        lost = sum((end - start for start, end in spans), timedelta())
         games = (Game.objects.select_for_update().select_related("table")
                  .filter(status=Game.Status.RUNNING, clock_due__isnull=False,
                          table__paused_at__isnull=True).order_by("pk"))
@@ -578,9 +586,25 @@ def give_back_downtime(at: datetime) -> float:
             game.save(update_fields=["deadlines", "clock_due", "updated_at"])
             # No version: the move count is unchanged but every clock on the page moved.
             _announce(game.table, lobby=False)
-        log.warning("clocks: %.0f s without a sweep; gave %.0f s back to every running clock",
-                    gap, lost.total_seconds())
+        for start, end in spans:
+            _pause_presence(start, end)
+        log.warning("clocks: gave %.0f s of downtime back to every running clock",
+                    lost.total_seconds())
         return lost.total_seconds()
+
+
+def _pause_presence(start: datetime, end: datetime) -> None:
+    """The span start..end does not count towards a disconnect's grace or a socket's silence:
+    what began before it moves later by its length, what began within it starts at its end.
+    Applied span by span, earliest first (each moves only times before its own end)."""
+    length = end - start
+    seats = Seat.objects.filter(disconnected_at__isnull=False,
+                                table__status__in=[Table.Status.OPEN, Table.Status.PLAYING])
+    seats.filter(disconnected_at__gte=start, disconnected_at__lte=end).update(
+        disconnected_at=end)
+    seats.filter(disconnected_at__lt=start).update(disconnected_at=F("disconnected_at") + length)
+    SeatSocket.objects.filter(seen_at__gte=start, seen_at__lte=end).update(seen_at=end)
+    SeatSocket.objects.filter(seen_at__lt=start).update(seen_at=F("seen_at") + length)
 
 
 def _due_games(at: datetime, limit: int) -> list[int]:
@@ -614,21 +638,28 @@ def expire_due(*, limit: int = SWEEP_LIMIT) -> int:
     due = _due_games(at, limit)
     if not due:
         return 0
-    # Something is due: if the site was down, the time lost is given back first (it may be
-    # why the deadline passed), as the slower sweep would, and the due games looked up again.
+    # Something is due. While a part players need is down, nothing runs out; once it is back
+    # (checked first: a part that is back has recorded its outage by then), the time lost is
+    # given back first, as the slower sweep would, and the due games looked up again.
+    if outages.parts_down(at):
+        return 0
     if give_back_downtime(at):
         due = _due_games(now(), limit)
     return _expire_games(due)
 
 
 def clocks_sweep(*, limit: int = SWEEP_LIMIT) -> int:
-    """After giving back any time the site was down: act on every running game whose clock has
-    run out (as `expire_due` does, in case that sweep is behind), on every seat gone past the
-    grace, on stale sockets, hosts gone before the start and abandoned games. Returns how many
-    seats it acted on."""
+    """After giving back any time the site was down, and unless a part players need is down
+    now: act on every running game whose clock has run out (as `expire_due` does, in case
+    that sweep is behind), on every seat gone past the grace, on stale sockets, hosts gone
+    before the start and abandoned games. Returns how many seats it acted on."""
     at = now()
+    down = outages.parts_down(at)  # before the give-back, for the reason `expire_due` gives
     if give_back_downtime(at):
         at = now()
+    if down:
+        log.info("clocks sweep: %s down; nothing expires", ", ".join(down))
+        return 0
     acted = _expire_games(_due_games(at, limit))
     drop_stale_sockets(at)
     cutoff = at - timedelta(seconds=disconnect_grace_seconds())

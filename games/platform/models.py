@@ -246,3 +246,36 @@ class ClockSweep(models.Model):
 
     def __str__(self) -> str:
         return f"clocks swept at {self.ran_at:%Y-%m-%d %H:%M:%S}"
+
+
+class PartHeartbeat(models.Model):
+    """When a part of the site players need last said it was alive (one row per part: "web"
+    for the web processes together). The clocks sweep expires nothing while a part's heartbeat
+    is stale, and a part that beats again after a gap records an `Outage`
+    (games/platform/outages.py)."""
+
+    part = models.CharField(max_length=20, primary_key=True)
+    beat_at = models.DateTimeField()
+    every = models.FloatField()  # seconds between two beats of the part
+
+    def __str__(self) -> str:
+        return f"{self.part} alive at {self.beat_at:%Y-%m-%d %H:%M:%S}"
+
+
+class Outage(models.Model):
+    """A time players could not play: from when a part was due to say it was alive and did not
+    (`began_at`) until it did again (`ended_at`). The clocks sweep gives it back to every
+    running clock once, and then notes how many seconds it gave (`given_back`: the part of
+    the outage that no outage given back earlier already covered)."""
+
+    part = models.CharField(max_length=20)
+    began_at = models.DateTimeField()
+    ended_at = models.DateTimeField()
+    given_at = models.DateTimeField(null=True, blank=True)
+    given_back = models.FloatField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["began_at", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.part} down {self.began_at:%H:%M:%S}-{self.ended_at:%H:%M:%S}"
