@@ -6,7 +6,7 @@ from django.urls import path, re_path
 
 from challenges import api as challenges
 from challenges import event_stream
-from games.api import account, errors
+from games.api import account, errors, game_stream
 
 app_name = "api"
 
@@ -17,6 +17,7 @@ urlpatterns = [
          name="challenge_answer"),
     path("challenge/<str:username>", challenges.challenge_create, name="challenge_create"),
     path("stream/event", event_stream.event_stream, name="stream_event"),
+    path("bot/game/stream/<str:ref>", game_stream.game_stream, name="game_stream"),
     # Last: any other /api/ path is a JSON 404, not the site's page.
     re_path(r"^.*$", errors.not_found, name="not_found"),
 ]

@@ -30,7 +30,7 @@ from games.platform.interface import (
 
 from . import engine
 from .describe import describe_event as _describe
-from .engine.legal import CLOCK_ONLY
+from .engine.legal import CLOCK_ONLY, FAMILIES
 from .engine.state import MAX_SEATS, MIN_SEATS, TURN_CAP
 
 PRESETS = {"standard": "Standard"}
@@ -74,6 +74,9 @@ def resolve_ruleset(spec: Mapping[str, Any] | None) -> dict[str, Any]:
 class BoardroomGame:
     key = "boardroom"
     name = "Boardroom"
+    # Legal actions listed as templates with bounds (engine/legal.py): an auction of one's own
+    # tile and a trade offer carry numbers the player picks. The bot API lists them apart.
+    action_families = FAMILIES
     min_seats = MIN_SEATS
     max_seats = MAX_SEATS
     ladder_placing = ("Boardroom: by order of bankruptcy, the last one standing first (leaving "

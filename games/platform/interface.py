@@ -130,6 +130,11 @@ class GameEngine(Protocol):
 
     def legal_actions(self, state: State, seat: int) -> list[Action]: ...
 
+    # Optional: `action_families`, the action types `legal_actions` lists as templates rather
+    # than as moves (their numbers are the player's to choose within bounds the template
+    # gives: Boardroom's trade offers and auctions of one's own tile). The bot API lists every
+    # other legal action as a move a program may post back as it is, and these apart.
+
     # Optional: `acts_any_time(state, seat, action) -> bool`, true for a move `seat` may make
     # although it is not deciding and the move is not listed (too many to list: Commonwealth's
     # deal offers). A game without it takes only listed moves out of turn.

@@ -36,3 +36,53 @@ def api_post(client: Client, path: str, secret: str | None, body: Any = None, *,
     data = raw if raw is not None else json.dumps(body if body is not None else {})
     return client.post(path, data=data, content_type="application/json",
                        **(bearer(secret) if secret else {}))
+
+
+def account_viewer(user: Any) -> Any:
+    from games.platform.identity import Viewer
+
+    return Viewer(user_id=user.pk, guest_key=None, username=user.get_username())
+
+
+def seated_game(user: Any, *, kind: str = "chudopoly", bots: int = 2,
+                others: Iterable[Any] = (), **table: Any) -> Any:
+    """A started game of `kind` at a table where `user` (an account) sits with `others`
+    (accounts) and `bots` easy bots."""
+    from games.platform import services
+    from games.platform.interface import get_game
+
+    engine = get_game(kind)
+    host = account_viewer(user)
+    created = services.table_create(viewer=host, name=user.get_username(), game_kind=kind,
+                                    ruleset_spec={"preset": next(iter(engine.presets()))},
+                                    **table)
+    for other in others:
+        services.seat_join(table_id=created.pk, viewer=account_viewer(other),
+                           name=other.get_username())
+    for _ in range(bots):
+        services.seat_add_bot(table_id=created.pk, viewer=host,
+                              level=next(iter(engine.bot_levels())))
+    return services.game_start(table_id=created.pk, viewer=host)
+
+
+def engine_seat_of(game: Any, user: Any) -> int:
+    from games.platform.models import Seat
+
+    return Seat.objects.get(table_id=game.table_id, user_id=user.pk).game_seat
+
+
+def move_for_whoever_decides(game: Any, *, avoid: int | None = None) -> Any:
+    """Apply the first legal concrete action of the first seat owed a decision (a seat other
+    than `avoid` when one is owed); returns the game after it."""
+    from games.platform import services
+    from games.platform.interface import get_game
+
+    game.refresh_from_db()
+    engine = get_game(game.game_kind)
+    deciding = engine.to_decide(game.state)
+    seat = next((s for s in deciding if s != avoid), deciding[0])
+    families = tuple(getattr(engine, "action_families", ()))
+    action = next(a for a in engine.legal_actions(game.state, seat)
+                  if a["type"] not in families and a["type"] != "scoop")
+    return services.table_apply_action(game_id=game.pk, seat=seat, action=action,
+                                       expected_version=game.version)
