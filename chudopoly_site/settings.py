@@ -7,6 +7,7 @@ switches the channel layer to channels-redis and background work to Celery on th
 
 from __future__ import annotations
 
+import ipaddress
 import os
 from datetime import timedelta
 from pathlib import Path
@@ -284,21 +285,25 @@ AXES_USERNAME_CALLABLE = "accounts.views.axes_username"
 # The log-in page itself says when to try again (accounts.views.login_view).
 AXES_LOCKOUT_CALLABLE = "accounts.views.axes_lockout_response"
 AXES_VERBOSE = False
-# Where the client's address comes from (django-ipware, through axes.helpers): by default only
-# the socket's own address, which nothing the client writes can change. Behind a proxy, name
-# the header that proxy sets itself (deploy/nginx.conf sets X-Real-IP and overwrites
-# X-Forwarded-For), e.g. AXES_IPWARE_META_PRECEDENCE_ORDER=HTTP_X_REAL_IP,REMOTE_ADDR; for a
-# chain of proxies that each append to X-Forwarded-For, AXES_IPWARE_PROXY_COUNT and
-# AXES_IPWARE_PROXY_ORDER=right-most take the entry the last trusted proxy added.
-AXES_IPWARE_META_PRECEDENCE_ORDER = tuple(
-    env_list("AXES_IPWARE_META_PRECEDENCE_ORDER", ["REMOTE_ADDR"]))
-_PROXY_COUNT = env_str("AXES_IPWARE_PROXY_COUNT")
-AXES_IPWARE_PROXY_COUNT = (env_int("AXES_IPWARE_PROXY_COUNT", 0, minimum=0)
-                           if _PROXY_COUNT is not None else None)
-AXES_IPWARE_PROXY_ORDER = env_str("AXES_IPWARE_PROXY_ORDER", "left-most")
-if AXES_IPWARE_PROXY_ORDER not in ("left-most", "right-most"):
-    raise ImproperlyConfigured("AXES_IPWARE_PROXY_ORDER must be 'left-most' or 'right-most'")
-AXES_IPWARE_PROXY_TRUSTED_IPS = env_list("AXES_IPWARE_PROXY_TRUSTED_IPS", []) or None
+# Where the client's address comes from (chudopoly_site/client_address.py): the connection's own
+# address, and X-Forwarded-For only when that connection comes from one of TRUSTED_PROXIES
+# (comma-separated addresses or CIDR blocks; none by default, so a client that reaches Daphne
+# directly cannot pick its address for the lockout and the throttles).
+TRUSTED_PROXIES = env_list("TRUSTED_PROXIES", [])
+try:
+    TRUSTED_PROXY_NETWORKS = tuple(ipaddress.ip_network(entry, strict=False)
+                                   for entry in TRUSTED_PROXIES)
+except ValueError as exc:
+    raise ImproperlyConfigured(
+        f"TRUSTED_PROXIES must list addresses or CIDR blocks: {exc}") from exc
+# The django-ipware knobs of earlier releases read headers from any client; refuse them rather
+# than key every client behind a proxy on the proxy's address without a word.
+for _retired in ("AXES_IPWARE_META_PRECEDENCE_ORDER", "AXES_IPWARE_PROXY_COUNT",
+                 "AXES_IPWARE_PROXY_ORDER", "AXES_IPWARE_PROXY_TRUSTED_IPS"):
+    if env_str(_retired) is not None:
+        raise ImproperlyConfigured(f"{_retired} is no longer read: list the proxies in "
+                                   "TRUSTED_PROXIES instead (docs/deploy.md)")
+AXES_CLIENT_IP_CALLABLE = "chudopoly_site.client_address.client_address"
 
 LOGIN_URL = "/accounts/login/"
 LOGIN_REDIRECT_URL = "/"

@@ -106,8 +106,10 @@ class Command(BaseCommand):
         from daphne.cli import CommandLineInterface
 
         try:
+            # No --proxy-headers: Daphne would take X-Forwarded-For from anyone. The app reads
+            # it only from TRUSTED_PROXIES (chudopoly_site/client_address.py).
             CommandLineInterface().run(["--bind", host, "--port", str(port),
-                                        "--proxy-headers", "chudopoly_site.asgi:application"])
+                                        "chudopoly_site.asgi:application"])
         finally:
             if supervisor is not None:
                 supervisor.stop()
