@@ -26,7 +26,6 @@ from __future__ import annotations
 import contextlib
 import logging
 import threading
-import time
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -90,11 +89,15 @@ def record(part: str, *, began_at: datetime, ended_at: datetime) -> Outage:
 
 def parts_down(at: datetime) -> list[str]:
     """The parts whose heartbeat is stale at `at`: while there is any, nothing may expire. A
-    part that never beat on this database (no web process has served it yet) is not counted."""
+    part that never beat on this database (no web process has served it yet) is not counted,
+    nor the web on a site whose web processes are told not to beat (WEB_HEARTBEAT_SECONDS 0:
+    a row left from before would otherwise hold every clock for ever)."""
     if not downtime_seconds():
         return []
-    return sorted(row.part for row in PartHeartbeat.objects.all()
-                  if at - row.beat_at > _stale_after(row.every))
+    rows = PartHeartbeat.objects.all()
+    if web_heartbeat_seconds() <= 0:
+        rows = rows.exclude(part=WEB)
+    return sorted(row.part for row in rows if at - row.beat_at > _stale_after(row.every))
 
 
 def take_outages(at: datetime) -> list[tuple[datetime, datetime]]:
@@ -120,17 +123,18 @@ def take_outages(at: datetime) -> list[tuple[datetime, datetime]]:
     return spans
 
 
-def start_web_heartbeat() -> threading.Thread | None:
+def start_web_heartbeat(stop: threading.Event | None = None) -> threading.Thread | None:
     """Beat for the web from a daemon thread for as long as this process lives (called by
-    chudopoly_site/asgi.py). None when WEB_HEARTBEAT_SECONDS is 0."""
+    chudopoly_site/asgi.py), or until `stop` is set. None when WEB_HEARTBEAT_SECONDS is 0."""
     every = web_heartbeat_seconds()
     if every <= 0:
         return None
+    stopping = stop or threading.Event()
 
     def run() -> None:
         from games.platform.clocks import now
 
-        while True:
+        while not stopping.is_set():
             try:
                 beat(WEB, now(), every)
             except Exception as exc:  # the database is down or restarting: try again
@@ -139,7 +143,7 @@ def start_web_heartbeat() -> threading.Thread | None:
                 # Back to the pool between beats: the thread must not hold a connection.
                 with contextlib.suppress(Exception):  # a dead connection is closed anyway
                     connection.close()
-            time.sleep(every)
+            stopping.wait(every)
 
     thread = threading.Thread(target=run, name="web-heartbeat", daemon=True)
     thread.start()

@@ -8,6 +8,8 @@ and the worker and beat are the sweeps the test calls, every two seconds as beat
 
 from __future__ import annotations
 
+import threading
+import time
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -54,6 +56,7 @@ def clock(monkeypatch: pytest.MonkeyPatch) -> FrozenClock:
 @pytest.fixture
 def site(clock: FrozenClock, settings: Any) -> Site:
     settings.CLOCKS_DOWNTIME_SECONDS = 15
+    settings.WEB_HEARTBEAT_SECONDS = BEAT
     # Nothing left from another process's heartbeats or sweeps: this test keeps its own time.
     PartHeartbeat.objects.all().delete()
     Outage.objects.all().delete()
@@ -230,3 +233,30 @@ def test_each_rules_page_says_downtime_is_given_back(client: Any, kind: str) -> 
 
     page = client.get(reverse("games:game_rules", args=[kind])).content.decode()
     assert 'id="downtime"' in page and "that time is given back to everyone" in page
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_web_process_beats_from_a_thread_of_its_own(settings: Any) -> None:
+    settings.WEB_HEARTBEAT_SECONDS = 0.05
+    stop = threading.Event()
+    thread = outages.start_web_heartbeat(stop)
+    assert thread is not None
+    try:
+        limit = time.monotonic() + 30  # a bound for a loaded machine, not a timing
+        while not PartHeartbeat.objects.filter(part="web").exists():
+            assert time.monotonic() < limit, "the web heartbeat was never written"
+            time.sleep(0.05)
+    finally:
+        stop.set()
+        thread.join(timeout=30)
+    assert not thread.is_alive()
+    assert PartHeartbeat.objects.get(part="web").every == 0.05
+
+
+def test_a_site_whose_web_does_not_beat_never_counts_the_web_down(
+        site: Site, settings: Any) -> None:
+    site.web_beats()
+    site.clock.advance(600)
+    assert outages.parts_down(site.clock.now()) == ["web"]
+    settings.WEB_HEARTBEAT_SECONDS = 0
+    assert outages.parts_down(site.clock.now()) == []
