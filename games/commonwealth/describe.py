@@ -65,6 +65,25 @@ def deal_words(deal: Mapping[str, Any], *, viewer: int | None, names: Sequence[s
                           side_words(deal.get("get")), viewer=viewer, names=names)
 
 
+def jail_fee_words(event: Mapping[str, Any], *, viewer: int | None, names: Sequence[str]
+                   ) -> str:
+    """Who paid what of a Jail fee due after three misses: the jailed seat, each other seat
+    that gave a share, and the Fund ("Your Jail fee of 50 was paid: you 10, Ann 30 and the
+    Community Fund 10.")."""
+    jailed = event.get("seat")
+    fee = event.get("amount", data.JAIL_FEE)
+    paid = [pair for pair in event.get("paid") or [] if isinstance(pair, (list, tuple))
+            and len(pair) == 2]
+    fund = event.get("from_fund") or 0
+    if [list(pair) for pair in paid] == [[jailed, fee]] and not fund:
+        return f"{person(jailed, viewer, names)} paid the Jail fee of {fee}."
+    parts = [f"{person(s, viewer, names, subject=False)} {amount}" for s, amount in paid]
+    if fund:
+        parts.append(f"the Community Fund {fund}")
+    whose = possessive(jailed, viewer, names)
+    return f"{whose[:1].upper()}{whose[1:]} Jail fee of {fee} was paid: {joined(parts)}."
+
+
 def describe_event(event: Mapping[str, Any], *, viewer: int | None, names: Sequence[str]
                    ) -> str | None:
     """One log line in words for an already-redacted event (None: leave it out).
@@ -165,8 +184,11 @@ def describe_event(event: Mapping[str, Any], *, viewer: int | None, names: Seque
         return f"{s} rolled {event.get('die')} in Jail."
     if t == "out_of_jail":
         how = {"six": "with a 6", "paid": "by paying 50", "card": "with the card",
-               "fee": "after three tries, paying the fee"}.get(event.get("how"), "")
+               "fee": f"after three tries: the fee of {data.JAIL_FEE} is due"
+               }.get(event.get("how"), "")
         return f"{s} left Jail {how}."
+    if t == "jail_fee":
+        return jail_fee_words(event, viewer=viewer, names=names)
     if t == "pledge":
         return (f"{s} gave {event.get('amount')} toward "
                 f"{possessive(event.get('jailed'), viewer, names)} Jail fee.")

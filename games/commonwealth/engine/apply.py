@@ -81,6 +81,7 @@ def _resolve(st: State, ev: list[dict[str, Any]], seat: int, a: dict[str, Any]) 
         ev.append({"type": "offer", "seat": seat, **_copy(st["deal"])})
     elif t == "accept":
         _trade(st, ev)
+        rules.resettle_after_deal(st, ev)
     elif t in ("decline", "withdraw"):
         deal = st["deal"]
         st["deal"] = None

@@ -300,23 +300,25 @@ def jail_roll(st: State, ev: Events) -> None:
     st["step"] = None
     if p["jail_turns"] < data.JAIL_TURNS:
         return  # the turn ends
-    # The third miss: pay the fee and move by this roll (no action die, no second turn).
+    # The third miss: the fee is due and the seat moves by this roll (no action die, no
+    # second turn). It pays what it can; the others cover the rest; the Fund pays last.
     leave_jail(st, ev, seat, "fee")
-    own = min(p["cash"], data.JAIL_FEE)
-    p["cash"] -= own
-    st["bank"] += own
-    ev.append({"type": "payment", "seat": seat, "to": "bank", "amount": data.JAIL_FEE,
-               "own": own, "from_fund": 0, "reason": "jail_fee"})
+    paid = [0] * st["seats"]
+    paid[seat] = min(p["cash"], data.JAIL_FEE)
+    p["cash"] -= paid[seat]
+    st["bank"] += paid[seat]
     st["agenda"] = [{"t": "move", "n": die}]
-    if own < data.JAIL_FEE:
-        st["step"] = {"kind": "jail_split", "jailed": seat, "needed": data.JAIL_FEE - own,
-                      "pledgers": others_in_order(st, seat)}
-        settle_split(st, ev)
+    st["step"] = {"kind": "jail_split", "jailed": seat, "needed": data.JAIL_FEE - paid[seat],
+                  "pledgers": others_in_order(st, seat), "paid": paid}
+    settle_split(st, ev)
 
 
 def pledge_bounds(st: State, step: dict[str, Any]) -> tuple[int, int]:
     """What the first pledger may give: no more than it has or what is still needed, and no
-    less than the later pledgers could not cover (the others pay together when they can)."""
+    less than the later pledgers could not cover (the others pay together when they can).
+    The bounds only shape the split: whatever the pledges leave unpaid is collected from
+    what the players hold when the split settles (`settle_split`), so moving cash in a deal
+    meanwhile never shifts any of the fee onto the Fund."""
     seat, later = step["pledgers"][0], step["pledgers"][1:]
     need = step["needed"]
     hi = min(st["players"][seat]["cash"], need)
@@ -330,18 +332,27 @@ def even_share(st: State, step: dict[str, Any]) -> int:
     return max(lo, min(hi, share))
 
 
-def pledge(st: State, ev: Events, amount: int) -> None:
-    step = st["step"]
-    seat = step["pledgers"].pop(0)
+def _give_toward_fee(st: State, step: dict[str, Any], seat: int, amount: int) -> None:
     st["players"][seat]["cash"] -= amount
     st["bank"] += amount
     step["needed"] -= amount
+    paid = step.setdefault("paid", [0] * st["seats"])
+    paid[seat] += amount
+
+
+def pledge(st: State, ev: Events, amount: int) -> None:
+    step = st["step"]
+    seat = step["pledgers"].pop(0)
+    _give_toward_fee(st, step, seat, amount)
     ev.append({"type": "pledge", "seat": seat, "jailed": step["jailed"], "amount": amount})
 
 
 def settle_split(st: State, ev: Events) -> None:
-    """Pledges with nothing to choose are made at once; when nobody is left the Fund pays
-    whatever is still missing (the last resort)."""
+    """Pledges with nothing to choose are made at once. When nobody is left to choose, the
+    fee is settled from what the players hold at that moment: anything the pledges left
+    unpaid is taken from the jailed seat, then from the others in order from its left, and
+    only what all of them together cannot pay comes from the Fund (the seed's last resort).
+    So the Fund's share is exactly max(0, what is still owed - every player's cash) now."""
     step = st["step"]
     while step["pledgers"] and step["needed"] > 0:
         lo, hi = pledge_bounds(st, step)
@@ -352,8 +363,25 @@ def settle_split(st: State, ev: Events) -> None:
         else:
             step["pledgers"].pop(0)
     st["step"] = None
+    jailed = step["jailed"]
+    payers = (jailed, *others_in_order(st, jailed))
+    paid = step.setdefault("paid", [0] * st["seats"])
+    for seat in payers:
+        take = min(st["players"][seat]["cash"], step["needed"])
+        if take:
+            _give_toward_fee(st, step, seat, take)
+    ev.append({"type": "jail_fee", "seat": jailed, "amount": data.JAIL_FEE,
+               "paid": [[s, paid[s]] for s in payers if paid[s]],
+               "from_fund": min(step["needed"], st["fund"])})
     if step["needed"] > 0:
         fund_pays(st, ev, step["needed"], "jail_fee")
+
+
+def resettle_after_deal(st: State, ev: Events) -> None:
+    """A deal made during the Jail split changes what the pledgers hold: a pledger left with
+    no choice pays at once, as when the split opened."""
+    if st["step"] is not None and st["step"]["kind"] == "jail_split":
+        settle_split(st, ev)
 
 
 # --- Chance -----------------------------------------------------------------------------------
