@@ -178,7 +178,8 @@ def _sale(form: Form, rng: random.Random, memory: Memory) -> dict[str, Any] | No
 
 def _deal(form: Form, rng: random.Random) -> dict[str, Any] | None:
     """A deal as board.js builds it from the ticked boxes and typed amounts: something from
-    each side where it can, never nothing at all."""
+    each side where it can, and always a project or the Pardon card (the form cannot be sent
+    with cash alone, which is no deal)."""
     action = {**form.base, "give": {"projects": [], "cash": 0, "jail_card": False},
               "get": {"projects": [], "cash": 0, "jail_card": False}}
     for side in ("give", "get"):
@@ -195,6 +196,13 @@ def _deal(form: Form, rng: random.Random) -> dict[str, Any] | None:
             action[side]["jail_card"] = True
         elif cash_max > 0 and pick < 0.9:
             action[side]["cash"] = _between(rng, 1, min(cash_max, 150))
-    if not any(action[s][k] for s in ("give", "get") for k in ("projects", "cash", "jail_card")):
-        return None
+    if not any(action[s][k] for s in ("give", "get") for k in ("projects", "jail_card")):
+        goods = [(side, "projects", _int(i.get("value"))) for side in ("give", "get")
+                 for i in form.inputs_at(f"{side}.projects")]
+        goods += [(side, "jail_card", True) for side in ("give", "get")
+                  if form.inputs_at(f"{side}.jail_card")]
+        if not goods:
+            return None
+        side, key, value = rng.choice(goods)
+        action[side][key] = [value] if key == "projects" else value
     return {"action": action}

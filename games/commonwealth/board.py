@@ -225,43 +225,53 @@ def _amount_form(view: Mapping[str, Any], me: int, kind: str) -> dict[str, Any] 
     return None
 
 
-def _deal_forms(view: Mapping[str, Any], me: int, names: Sequence[str]) -> list[dict[str, Any]]:
-    """One offer form per rival with whom a deal could move something: your projects, cash
-    and card against theirs."""
+# The engine's rule for every deal (engine/legal.py), said where the offer is composed.
+DEAL_NEEDS = "Tick at least one project or the Pardon card: cash alone is not a deal."
+
+
+def _deal_forms(view: Mapping[str, Any], me: int, names: Sequence[str]
+                ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """One offer form per rival with whom a deal could hand over a project or the Pardon
+    card (your projects, cash and card against theirs); for every other rival, why no deal
+    can be offered (shown disabled, never sent)."""
     me_p = view["players"][me]
     mine = [{"id": pr["id"], "name": _project(pr["id"])["name"],
              "chips": len(pr["chips"])} for pr in view["projects"] if pr["manager"] == me]
-    forms = []
+    forms, unavailable = [], []
     for p in view["players"]:
         if p["seat"] == me:
             continue
         theirs = [{"id": pr["id"], "name": _project(pr["id"])["name"],
                    "chips": len(pr["chips"])}
                   for pr in view["projects"] if pr["manager"] == p["seat"]]
-        if not (mine or me_p["cash"] or me_p["jail_card"]
-                or theirs or p["cash"] or p["jail_card"]):
-            continue  # nothing either side could hand over: the engine would refuse any deal
+        to_name = _name(names, p["seat"], me)
+        if not (mine or me_p["jail_card"] or theirs or p["jail_card"]):
+            unavailable.append(_unavailable(
+                f"Offer a deal to {to_name}", f"deal-{p['seat']}-unavailable",
+                f"A deal hands over at least one project or the Pardon card, and neither you "
+                f"nor {to_name} has one."))
+            continue
         forms.append({
-            "to": p["seat"], "to_name": _name(names, p["seat"], me),
+            "to": p["seat"], "to_name": to_name,
             "base": _act({"type": "offer", "to": p["seat"]}),
             "give_projects": mine, "give_cash_max": me_p["cash"],
             "give_jail_card": me_p["jail_card"],
             "get_projects": theirs, "get_cash_max": p["cash"],
             "get_jail_card": p["jail_card"],
         })
-    return forms
+    return forms, unavailable
 
 
 def decision(view: Mapping[str, Any], me: int | None, names: Sequence[str]) -> dict[str, Any]:
     """The seat's legal actions grouped for the decision panel."""
     out: dict[str, Any] = {"kind": None, "title": "", "buttons": [], "develops": [],
                            "cards": [], "rides": [], "amounts": [], "amount_form": None,
-                           "deal_forms": [], "shown_cards": [], "unavailable": [],
-                           "note": ""}
+                           "deal_forms": [], "deal_unavailable": [], "deal_needs": DEAL_NEEDS,
+                           "shown_cards": [], "unavailable": [], "note": ""}
     if me is None or view.get("result") is not None:
         return out
     if view.get("can_offer"):
-        out["deal_forms"] = _deal_forms(view, me, names)
+        out["deal_forms"], out["deal_unavailable"] = _deal_forms(view, me, names)
     legal = view.get("legal") or []
     if not legal:
         return out
@@ -482,8 +492,8 @@ def _jail_split(view: Mapping[str, Any], me: int | None, names: Sequence[str]
             "needed": step["needed"],
             "pledgers": [_name(names, s, me) for s in pledgers],
             "words": f"{step['needed']} of {possessive(step['jailed'], me, names)} Jail fee "
-                     f"is still owed: {who} {choose} how to split it (the Fund pays what "
-                     "nobody can)."}
+                     f"is still owed: {who} {choose} how to split it (the Fund pays only "
+                     "what all the players together cannot)."}
 
 
 # What the auto move toggle does here (engine.timeouts.auto_action), for its hover text.

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from .engine import CLOCKS, data
+from .engine.legal import DEAL_NEEDS_GOODS
 from .engine.state import OFFERS_PER_TURN
 
 KIND_WORDS = {"go": "Corner", "jail": "Corner", "parking": "Corner", "go_to_jail": "Corner",
@@ -40,6 +41,6 @@ def rules_context() -> dict[str, Any]:
                    "all": len(table["cards"]),
                    "fund_losses": sum(c.get("amount", 0) for c in immediate)},
         "faces": [f.replace("x", "×") for f in table["action_faces"]],
-        "offers_per_turn": OFFERS_PER_TURN,
+        "offers_per_turn": OFFERS_PER_TURN, "deal_rule": DEAL_NEEDS_GOODS,
         "own_seconds": CLOCKS["own"], "answer_seconds": CLOCKS["answer"],
     }

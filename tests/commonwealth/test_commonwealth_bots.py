@@ -8,6 +8,7 @@ from commonwealth_helpers import act
 
 from games.commonwealth.bots import choose_action
 from games.commonwealth.engine import legal_actions, problem, scenario, view
+from games.commonwealth.simulate import play_game
 
 
 def test_a_bot_offers_cash_for_the_other_project_of_a_half_held_colour():
@@ -54,3 +55,14 @@ def test_every_level_answers_every_step_with_an_action_the_engine_accepts():
             action = choose_action(view(st, seat), level, rng)
             assert problem(st, seat, action) is None
             st, _ = act(st, seat, action)
+
+
+def test_every_deal_a_bot_offers_hands_over_a_project_or_the_pardon_card():
+    offers = [action for seed in range(6)
+              for _, action in play_game(["hard", "medium", "hard", "medium"], seed,
+                                         check=False)[1]
+              if action["type"] == "offer"]
+    assert offers
+    for offer in offers:
+        sides = [offer.get("give", {}), offer.get("get", {})]
+        assert any(side.get("projects") or side.get("jail_card") for side in sides), offer

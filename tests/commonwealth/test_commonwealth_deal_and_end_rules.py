@@ -51,6 +51,33 @@ def test_a_deals_cash_comes_from_the_giver_never_the_fund():
     assert "never the Fund" in err.value.reason
 
 
+@pytest.mark.parametrize("give, get", [
+    ({"cash": 40}, {}),                       # cash for nothing
+    ({}, {"cash": 40}),                       # asking for cash, giving nothing
+    ({"cash": 40}, {"cash": 10}),             # cash for cash
+    ({"projects": [], "cash": 5, "jail_card": False}, {"projects": [], "cash": 5}),
+], ids=["cash for nothing", "nothing for cash", "cash for cash", "empty lists"])
+def test_a_deal_without_a_project_or_the_pardon_card_is_refused(give, get):
+    st = scenario(managers={4: 1}, cash={0: 100, 1: 100})
+    with pytest.raises(IllegalAction) as err:
+        apply(st, 0, {"type": "offer", "to": 1, "give": give, "get": get})
+    assert err.value.reason == ("A deal hands over at least one project or the Pardon card; "
+                                "cash alone is not a deal")
+
+
+@pytest.mark.parametrize("give, get", [
+    ({"cash": 40}, {"projects": [4]}),        # buying a project
+    ({"projects": [0]}, {"cash": 40}),        # selling one
+    ({"projects": [0]}, {}),                  # giving one away
+    ({"cash": 30}, {"jail_card": True}),      # buying the Pardon card
+    ({"jail_card": False, "cash": 0}, {"projects": [4], "jail_card": True}),
+], ids=["buy", "sell", "gift", "buy the card", "project and card"])
+def test_a_deal_handing_over_a_project_or_the_pardon_card_is_offered(give, get):
+    st = scenario(managers={0: 0, 4: 1}, cash={0: 100, 1: 100}, jail_card=1)
+    st, _ = act(st, 0, {"type": "offer", "to": 1, "give": give, "get": get})
+    assert to_decide(st) == [1]
+
+
 def test_kept_chance_cards_other_than_the_jail_card_cannot_be_traded():
     st = scenario(kept={0: "free_chip"}, cash={1: 50})
     with pytest.raises(IllegalAction):
@@ -93,12 +120,14 @@ def test_running_out_of_money_never_retires_a_player():
 
 
 def test_a_seat_owing_a_go_donation_keeps_enough_to_give_it():
-    st = scenario(seats=2, pos={0: 38}, dice=[(1, "2")], managers={0: 1})
+    st = scenario(seats=2, pos={0: 38}, dice=[(1, "2")], managers={0: 1, 2: 0})
     st, _ = act(st, 0, {"type": "roll"})
     with pytest.raises(IllegalAction) as err:
-        apply(st, 1, {"type": "offer", "to": 0, "give": {"cash": 50}, "get": {}})
+        apply(st, 1, {"type": "offer", "to": 0, "give": {"cash": 50},
+                      "get": {"projects": [2]}})
     assert "GO donation" in err.value.reason
-    st, _ = act(st, 1, {"type": "offer", "to": 0, "give": {"cash": 45}, "get": {}})
+    st, _ = act(st, 1, {"type": "offer", "to": 0, "give": {"cash": 45},
+                        "get": {"projects": [2]}})
     st, _ = act(st, 0, {"type": "accept"})
     assert {"type": "donate", "amount": 5} in legal_actions(st, 1)
 

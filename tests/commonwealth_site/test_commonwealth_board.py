@@ -140,11 +140,35 @@ def test_a_replay_marks_the_viewers_seat_as_the_you_its_project_list_names() -> 
     assert "<strong>Ben</strong>" in html
 
 
-def test_no_deal_form_is_offered_where_neither_side_has_anything_to_hand_over() -> None:
+def test_no_deal_form_is_offered_where_neither_side_has_a_project_or_the_pardon_card() -> None:
     at_the_start = engine.new_game(seats=3, seed=1)
     assert _context(at_the_start, 0)["decision"]["deal_forms"] == []
-    cy_has_cash = scenario(seats=3, cash={2: 30})
-    assert [f["to"] for f in _context(cy_has_cash, 0)["decision"]["deal_forms"]] == [2]
+    cash_alone = _context(scenario(seats=3, cash={0: 40, 2: 30}), 0)["decision"]
+    assert cash_alone["deal_forms"] == []
+    assert [(u["id"], u["reason"]) for u in cash_alone["deal_unavailable"]] == [
+        ("deal-1-unavailable", "A deal hands over at least one project or the Pardon card, "
+                               "and neither you nor Ben has one."),
+        ("deal-2-unavailable", "A deal hands over at least one project or the Pardon card, "
+                               "and neither you nor Cy has one."),
+    ]
+    cy_has_a_project = scenario(seats=3, cash={0: 40}, managers={5: 2})
+    d = _context(cy_has_a_project, 0)["decision"]
+    assert [f["to"] for f in d["deal_forms"]] == [2]
+    assert [u["id"] for u in d["deal_unavailable"]] == ["deal-1-unavailable"]
+
+
+def test_a_deal_form_cannot_be_sent_until_a_project_or_the_card_is_ticked() -> None:
+    from django.template.loader import render_to_string
+
+    st = scenario(seats=3, cash={0: 40}, managers={5: 2})
+    html = render_to_string("commonwealth/_decision.html",
+                            {"c": _context(st, 0), "game": True, "me": 0})
+    assert ('<button type="submit" class="offer-deal" disabled aria-describedby="deal-2-why">'
+            'Offer the deal to Cy</button>') in html
+    assert ('<small class="why-not" id="deal-2-why">Tick at least one project or the Pardon '
+            'card: cash alone is not a deal.</small>') in html
+    assert ('<button type="button" id="deal-1-unavailable" class="secondary" disabled '
+            'aria-describedby="deal-1-unavailable-why">Offer a deal to Ben</button>') in html
 
 
 def test_every_clock_default_has_words_in_the_log() -> None:

@@ -64,8 +64,8 @@ def test_the_amount_named_is_the_one_the_bot_then_accepts() -> None:
 
 def test_asking_for_its_cash_names_the_most_the_next_may_ask() -> None:
     st = scenario(seats=3, cash={0: 100, 1: 100}, managers={0: 1, SHED: 1})
-    st = engine.apply(st, 0, {"type": "offer", "to": 1, "give": {"cash": 0},
-                              "get": {"projects": [], "cash": 50}}).state
+    st = engine.apply(st, 0, {"type": "offer", "to": 1, "give": {"cash": 80},
+                              "get": {"projects": [SHED], "cash": 50}}).state
     declined = _context(_bot_answers(st).state, 0)["declined"]
     assert declined["why"] == "Ben values what it gives up above what it gets, by 50"
     assert declined["next"] == "Next time, for these projects: ask none of its cash."

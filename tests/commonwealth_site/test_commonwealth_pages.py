@@ -52,6 +52,15 @@ def test_the_rules_page_shows_every_project_space_and_card_from_the_data_table(
     assert html.count("Community Shuttle ") >= 4
 
 
+def test_the_rules_page_says_what_a_deal_is_and_that_the_fund_pays_the_jail_fee_last(
+        client: Client) -> None:
+    html = client.get("/rules/commonwealth").content.decode()
+    assert ('<span id="deal-rule">A deal hands over at least one project or the Pardon card; '
+            'cash alone is not a deal.</span>') in html
+    assert "The Fund pays only what all the players together cannot" in html
+    assert "cash moved in a deal meanwhile still pays the fee" in html
+
+
 def test_quick_play_commonwealth_starts_a_four_seat_game_against_three_bots(
         client: Client) -> None:
     response = client.post("/play/quick/", {"game": "commonwealth"})

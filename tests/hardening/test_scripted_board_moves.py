@@ -1,9 +1,9 @@
 """The benches' scripted seat (bench/liveplay.py, bench/pageforms.py) fills in the board games'
 composed forms as a player does, so every move it sends from them is legal: a Commonwealth
-deal always hands something over (it once sent empty deals, thousands of refused frames a
-run), a free amount is inside its bounds, and a Boardroom swap, sale or lot goes with the
-fields its form asks for. Each is rendered by the game's own template, read off the HTML,
-sent through the socket's frame parser and judged by the engine."""
+deal always hands over a project or the Pardon card (it once sent empty deals, thousands of
+refused frames a run), a free amount is inside its bounds, and a Boardroom swap, sale or lot
+goes with the fields its form asks for. Each is rendered by the game's own template, read off
+the HTML, sent through the socket's frame parser and judged by the engine."""
 
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ def _sent(move: dict[str, Any]) -> dict[str, Any]:
     return parse_frame(liveplay.act_frame(move, 0)).action
 
 
-def test_a_commonwealth_deal_from_the_form_always_hands_something_over_and_is_legal() -> None:
+def test_a_commonwealth_deal_from_the_form_always_hands_over_a_project_or_the_card() -> None:
     st = cw_scenario(seats=3, cash={0: 120, 1: 0, 2: 40}, managers={0: 0, 5: 2})
     page = _page("commonwealth/_decision.html",
                  cw_context(cw_engine.view(st, 1), me=1, names=NAMES, seats=SEATS), 1)

@@ -125,6 +125,11 @@ def can_offer(st: State, seat: int) -> bool:
 
 _SIDE_KEYS = {"projects", "cash", "jail_card"}
 
+# The seed's deals buy, sell or swap projects (for projects, cash and/or the Pardon card):
+# cash for nothing, or cash for cash, is no deal.
+DEAL_NEEDS_GOODS = ("A deal hands over at least one project or the Pardon card; "
+                    "cash alone is not a deal")
+
 
 def _side_problem(st: State, seat: int, side: object) -> str | None:
     if not isinstance(side, dict) or set(side) - _SIDE_KEYS:
@@ -167,9 +172,9 @@ def offer_problem(st: State, seat: int, action: Action) -> str | None:
     problem = _side_problem(st, seat, give) or _side_problem(st, to, get)
     if problem:
         return problem
-    if not any((give.get("projects"), give.get("cash"), give.get("jail_card"),
-                get.get("projects"), get.get("cash"), get.get("jail_card"))):
-        return "A deal must hand something over"
+    if not any((give.get("projects"), give.get("jail_card"),
+                get.get("projects"), get.get("jail_card"))):
+        return DEAL_NEEDS_GOODS
     return None
 
 

@@ -129,6 +129,25 @@
     });
   }
 
+  // A deal hands over at least one project or the Pardon card (the engine refuses cash
+  // alone): a deal form's button is sendable only once one is ticked, and the line beside
+  // it, which says so, is hidden while it is.
+  function gate(form) {
+    var goods = form.querySelector(
+      'input[data-path$=".projects"]:checked, input[data-path$=".jail_card"]:checked');
+    var button = form.querySelector("button.offer-deal");
+    var why = button ? document.getElementById(button.getAttribute("aria-describedby")) : null;
+    if (button) { button.disabled = !goods; }
+    if (why) { why.hidden = !!goods; }
+  }
+  function gateAll() {
+    document.querySelectorAll("form.cw-deal-form").forEach(gate);
+  }
+  document.addEventListener("change", function (evt) {
+    var form = evt.target.closest && evt.target.closest("form.cw-deal-form");
+    if (form) { gate(form); }
+  });
+
   document.addEventListener("click", pick);
   document.addEventListener("keydown", pick);
   document.body.addEventListener("htmx:wsConfigSend", function (evt) {
@@ -141,5 +160,7 @@
   document.body.addEventListener("htmx:wsAfterMessage", function () {
     if (keepChoice()) { show(chosen); }
     if (held) { giveBack(held); held = null; }
+    gateAll();
   });
+  gateAll();
 })();
