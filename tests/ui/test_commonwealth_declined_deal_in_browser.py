@@ -1,6 +1,7 @@
 """A deal the bot declines, in real Chromium at 390×844 and 1440×900: the proposer's decision
 panel says why and the cash the next offer must reach, announced (role="alert") and in view
-beside the roll without scrolling; the screen passes the UI checks and axe-core."""
+beside the roll without scrolling; the screen passes the UI checks and axe-core. The deal form
+cannot be sent before a project or the Pardon card is ticked (cash alone is no deal)."""
 
 from __future__ import annotations
 
@@ -54,9 +55,16 @@ def test_a_declined_deal_says_why_and_what_the_next_must_reach(
     settle(page)
     page.locator("#deal-panel summary").click()
     form = page.locator(".cw-deal-form").first
+    offer, why = form.locator("button.offer-deal"), form.locator(".why-not")
+    # Cash alone is no deal: the form cannot be sent until a project or the card is ticked.
+    expect(offer).to_be_disabled()
+    expect(why).to_have_text("Tick at least one project or the Pardon card: cash alone is not "
+                             "a deal.")
     form.get_by_label("Tool Lending Shed").check()
+    expect(offer).to_be_enabled()
+    expect(why).to_be_hidden()
     form.locator('input[data-path="give.cash"]').fill("40")
-    form.locator("button.offer-deal").click()
+    offer.click()
     banner = page.locator('#deal-declined[role="alert"]')
     banner.wait_for(timeout=20_000)
     wait_still(page)
