@@ -92,3 +92,35 @@ def challenge_answer(request: HttpRequest, challenge_id: int, answer: str) -> Ht
     except ChallengeError as exc:
         raise api_error(exc) from None
     return json_response({"ok": True, "challenge": challenge_json(challenge)})
+
+
+@api_view(methods=("POST", "DELETE"), scopes=("bot:play",))
+def bot_queue(request: HttpRequest, game_kind: str) -> HttpResponse:
+    """POST joins the bots' queue of a game (body: {"preset", "seats", "fill"}, all optional);
+    DELETE leaves it."""
+    from challenges import bot_queue as queue
+
+    if request.method == "DELETE":
+        return json_response({"ok": True, "left": queue.queue_leave(
+            user_id=request.user.pk, game_kind=game_kind)})
+    data = optional_body(request)
+    preset = data.get("preset")
+    if preset is not None and not isinstance(preset, str):
+        raise ApiError(400, "`preset` must be a preset's key.", code="bad_request")
+    fill = data.get("fill", True)
+    if not isinstance(fill, bool):
+        raise ApiError(400, "`fill` must be true or false.", code="bad_request")
+    try:
+        ticket = queue.queue_join(user_id=request.user.pk, game_kind=game_kind, preset=preset,
+                                  seats=_int_field(data, "seats", 2), fill=fill)
+    except ChallengeError as exc:
+        raise api_error(exc) from None
+    return json_response({"ticket": queue.ticket_json(ticket)})
+
+
+@api_view(methods=("POST",), scopes=("bot:play",))
+def bot_queue_leave(request: HttpRequest, game_kind: str) -> HttpResponse:
+    from challenges import bot_queue as queue
+
+    return json_response({"ok": True, "left": queue.queue_leave(user_id=request.user.pk,
+                                                                game_kind=game_kind)})

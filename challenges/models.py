@@ -51,3 +51,41 @@ class Challenge(models.Model):
 
     def __str__(self) -> str:
         return f"Challenge {self.pk} ({self.status})"
+
+
+class BotQueueTicket(models.Model):
+    """A bot account waiting in the bots' quick-match queue of one game (preset × seats):
+    challenges/bot_queue.py. One waiting ticket per account."""
+
+    class Status(models.TextChoices):
+        WAITING = "waiting", "Waiting"
+        MATCHED = "matched", "Matched"
+        CANCELLED = "cancelled", "Cancelled"
+        EXPIRED = "expired", "Expired"
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="bot_queue_tickets")
+    game_kind = models.CharField(max_length=32)
+    preset = models.CharField(max_length=20)
+    seats = models.PositiveSmallIntegerField(default=2)
+    # After FILL_SECONDS with nobody to meet, our medium bots take the other seats (unrated);
+    # a ticket that asked not to be filled waits at most WAIT_MINUTES.
+    fill = models.BooleanField(default=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING)
+    joined_at = models.DateTimeField()
+    ended_at = models.DateTimeField(null=True, blank=True)
+    table = models.ForeignKey("games.Table", null=True, blank=True, on_delete=models.SET_NULL,
+                              related_name="bot_queue_tickets")
+    # Matched with our bots filling seats: the game is not rated.
+    with_bots = models.BooleanField(default=False)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user"], condition=models.Q(status="waiting"),
+                                    name="bot_ticket_one_per_account"),
+        ]
+        indexes = [models.Index(fields=["status", "game_kind", "preset", "seats", "joined_at"],
+                                name="bot_ticket_queue")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} in the {self.game_kind} bots' queue ({self.status})"

@@ -263,6 +263,10 @@ PASSWORD_RESET_PER_CLIENT = env_int("PASSWORD_RESET_PER_CLIENT", 10, minimum=1)
 PASSWORD_RESET_WINDOW_SECONDS = 60 * 60
 TABLE_MISSES_PER_CLIENT = env_int("TABLE_MISSES_PER_CLIENT", 20, minimum=1)
 TABLE_MISS_WINDOW_SECONDS = 10 * 60
+# The bot API's limits (docs/api.md, "Limits"): requests a minute per token (a move is one),
+# and games a bot account plays at once.
+API_REQUESTS_PER_MINUTE = env_int("API_REQUESTS_PER_MINUTE", 1200, minimum=1)
+BOT_CONCURRENT_GAMES = env_int("BOT_CONCURRENT_GAMES", 8, minimum=1)
 
 # --- Auth, sessions, security ------------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [

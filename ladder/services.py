@@ -252,12 +252,14 @@ def ladder_record_game(*, game: Game) -> GameRecord | None:
 
 
 def _rated_challenge(game: Game) -> bool:
-    """Whether the game's table was made by accepting a rated challenge (between bot accounts:
-    challenges/services.py)."""
-    from challenges.models import Challenge
+    """Whether the game's table was made for bot accounts to play rated: by accepting a rated
+    challenge, or by the bots' queue without our bots (challenges/)."""
+    from challenges.models import BotQueueTicket, Challenge
 
-    return Challenge.objects.filter(table_id=game.table_id, rated=True,
-                                    status=Challenge.Status.ACCEPTED).exists()
+    return (Challenge.objects.filter(table_id=game.table_id, rated=True,
+                                     status=Challenge.Status.ACCEPTED).exists()
+            or BotQueueTicket.objects.filter(table_id=game.table_id, with_bots=False,
+                                             status=BotQueueTicket.Status.MATCHED).exists())
 
 
 def ladder_game_finished(*, game: Game) -> None:

@@ -20,6 +20,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 
 from accounts.api_tokens import API_SCOPES, token_for_secret, token_used
+from games.api.rate_limits import over_limit, requests_per_minute
 
 API_PREFIX = "/api/"
 MAX_BODY_BYTES = 8 * 1024  # a move, a chat line or a resignation is a few hundred bytes
@@ -87,6 +88,11 @@ def authenticate(request: HttpRequest, scopes: Iterable[str]) -> None:
                        code="missing_scope",
                        headers={"WWW-Authenticate":
                                 f'Bearer error="insufficient_scope", scope="{" ".join(missing)}"'})
+    wait = over_limit(token.pk)
+    if wait is not None:
+        raise ApiError(429, f"At most {requests_per_minute()} requests a minute per token; "
+                            f"wait {wait} s.", code="rate_limited",
+                       headers={"Retry-After": str(wait)})
     token_used(token)
     request.api_token = token  # type: ignore[attr-defined]
     request.user = token.user

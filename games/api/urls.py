@@ -18,6 +18,8 @@ urlpatterns = [
     path("challenge/<str:username>", challenges.challenge_create, name="challenge_create"),
     path("stream/event", event_stream.event_stream, name="stream_event"),
     path("bot/game/stream/<str:ref>", game_stream.game_stream, name="game_stream"),
+    path("bot/queue/<str:game_kind>", challenges.bot_queue, name="bot_queue"),
+    path("bot/queue/<str:game_kind>/leave", challenges.bot_queue_leave, name="bot_queue_leave"),
     # Last: any other /api/ path is a JSON 404, not the site's page.
     re_path(r"^.*$", errors.not_found, name="not_found"),
 ]
