@@ -286,10 +286,11 @@ class LogLine:
     version: int
     index: int = 0
     events: tuple[Mapping[str, Any], ...] = ()
-    # Its key and list-item HTML once rendered, with and without card peeks ({% log_items %}):
-    # a socket keeps its lines from push to push, and each push lists all of them.
-    rendered: dict[bool, tuple[str, str]] = field(default_factory=dict, compare=False,
-                                                  repr=False)
+    # Its key and list-item HTML once rendered, by how: with and without card peeks
+    # (Chudopoly's {% log_items %}) or a game's line template ({% log_lines %}): a socket keeps
+    # its lines from push to push, and each push lists all of them.
+    rendered: dict[bool | str, tuple[str, str]] = field(default_factory=dict, compare=False,
+                                                        repr=False)
 
     @cached_property
     def key(self) -> str:
