@@ -28,6 +28,7 @@ from games.api.game_state import GameRead, game_full, game_state, read_game, run
 from games.api.seats import ApiSeat, held_seat
 from games.platform.broadcast import group_name
 from games.platform.models import ChatMessage
+from games.platform.services import seat_return
 
 KEEP_ALIVE_SECONDS = 7.0
 # Group messages waiting for the stream; past this the oldest are dropped (each only says
@@ -41,6 +42,9 @@ log = logging.getLogger(__name__)
 @api_view(methods=("GET",), scopes=("bot:play",))
 async def game_stream(request: HttpRequest, ref: str) -> HttpResponse:
     seat = await database_sync_to_async(held_seat)(request.user, ref)
+    # The program is here: a seat a bot held while it was away (timed out, left) is its own
+    # again, as a browser's table socket takes it back (games/platform/clocks.py).
+    await database_sync_to_async(seat_return)(table_id=seat.table_id, viewer=seat.viewer)
     response = StreamingHttpResponse(seat_events(seat), content_type=ndjson.CONTENT_TYPE)
     response["Cache-Control"] = "no-store"
     response["X-Accel-Buffering"] = "no"  # nginx passes each line on at once

@@ -6,7 +6,7 @@ from django.urls import path, re_path
 
 from challenges import api as challenges
 from challenges import event_stream
-from games.api import account, errors, game_stream
+from games.api import account, errors, game_stream, moves
 
 app_name = "api"
 
@@ -20,6 +20,9 @@ urlpatterns = [
     path("bot/game/stream/<str:ref>", game_stream.game_stream, name="game_stream"),
     path("bot/queue/<str:game_kind>", challenges.bot_queue, name="bot_queue"),
     path("bot/queue/<str:game_kind>/leave", challenges.bot_queue_leave, name="bot_queue_leave"),
+    path("bot/game/<str:ref>/move", moves.move, name="game_move"),
+    path("bot/game/<str:ref>/chat", moves.chat, name="game_chat"),
+    path("bot/game/<str:ref>/resign", moves.resign, name="game_resign"),
     # Last: any other /api/ path is a JSON 404, not the site's page.
     re_path(r"^.*$", errors.not_found, name="not_found"),
 ]

@@ -86,3 +86,29 @@ def move_for_whoever_decides(game: Any, *, avoid: int | None = None) -> Any:
                   if a["type"] not in families and a["type"] != "scoop")
     return services.table_apply_action(game_id=game.pk, seat=seat, action=action,
                                        expected_version=game.version)
+
+
+def until_seat_decides(game: Any, seat: int, limit: int = 200) -> Any:
+    """Play the other seats' decisions until `seat` owes one; returns the game then."""
+    from games.platform.interface import get_game
+
+    engine = get_game(game.game_kind)
+    for _ in range(limit):
+        game.refresh_from_db()
+        if seat in engine.to_decide(game.state):
+            return game
+        game = move_for_whoever_decides(game, avoid=seat)
+    raise AssertionError(f"seat {seat} was owed no decision within {limit} moves")
+
+
+def stream_state(game: Any, seat: int) -> dict[str, Any]:
+    """The gameState the seat's stream would send now."""
+    from games.api.game_state import game_state, read_game
+
+    read = read_game(game.pk)
+    assert read is not None
+    return game_state(read, seat)
+
+
+def game_path(game: Any, what: str) -> str:
+    return f"/api/bot/game/{game.pk}/{what}"
