@@ -20,7 +20,13 @@ from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 
-from challenges.events import MESSAGE_TYPE, account_group, challenge_json, game_json
+from challenges.events import (
+    MESSAGE_TYPE,
+    account_group,
+    challenge_json,
+    game_json,
+    note_stream_loop,
+)
 from challenges.services import pending_received
 from games.api.auth import ApiError, api_view
 
@@ -60,6 +66,7 @@ async def account_events(user_id: int) -> AsyncIterator[bytes]:
     layer = get_channel_layer()
     if layer is None:
         raise RuntimeError("the account event stream needs a channel layer")
+    note_stream_loop(asyncio.get_running_loop())
     channel = await layer.new_channel(prefix="account-events.")
     group = account_group(user_id)
     await layer.group_add(group, channel)

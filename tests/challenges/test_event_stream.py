@@ -121,3 +121,27 @@ async def test_the_stream_needs_a_token_with_bot_play() -> None:
     assert response.status_code == 403 and response.json()["code"] == "missing_scope"
     response = await AsyncClient().get("/api/stream/event")
     assert response.status_code == 401
+
+
+async def test_an_event_sent_from_a_worker_thread_reaches_the_stream_at_once(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The in-process task runner (bot moves, clocks) is a thread with no event loop: its
+    events must wake the stream's loop, not wait for its next keep-alive."""
+    import threading
+
+    from challenges import events
+
+    monkeypatch.setattr(event_stream, "KEEPALIVE_SECONDS", 3600)
+    maia = await sync_to_async(account)("maia", bot=True)
+    response, lines = await _open(await sync_to_async(token_for)(maia))
+    try:
+        opened = asyncio.ensure_future(_next_event(lines))
+        await asyncio.sleep(0.2)  # let the stream join its group (no pending events to wait on)
+        worker = threading.Thread(target=events._send, args=(
+            [maia.user_id], {"type": "gameFinish", "game": {"id": 1}}))
+        worker.start()  # not joined from here: that would wake this loop by itself
+        event = await asyncio.wait_for(opened, 5)
+        worker.join()
+        assert event == {"type": "gameFinish", "game": {"id": 1}}
+    finally:
+        await response.streaming_content.aclose()
