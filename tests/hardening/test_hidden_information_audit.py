@@ -574,3 +574,188 @@ def test_no_board_game_replay_or_chart_shows_the_seed_the_deck_or_others_offers(
         for step, page in enumerate(_replay_pages(game, viewer)):
             assert not found(page, states[step], seat), (step, found(page, states[step], seat))
     assert not found(_charts_page(game), states[-1], None)
+
+
+# --- The bot API's game streams -----------------------------------------------------------------
+# Each seat of a table of three accounts streams its game over the API (games/api/) while the
+# games' bots choose every seat's moves; every line each stream sends is judged against the
+# state at the version it shows: no card in another hand or the deck (Chudopoly), no seed or
+# generator state, no deck order, and no terms of an offer the seat is no party to.
+
+API_AUDIT_LEVELS = {"chudopoly": "medium", "boardroom": "hard", "commonwealth": "hard"}
+
+
+def _states_from_log(game: Game) -> list[dict[str, Any]]:
+    engine = get_game(game.game_kind)
+    state = engine.create(ruleset=game.ruleset, seats=game.seat_count, seed=game.seed)
+    states = [state]
+    for row in GameAction.objects.filter(game=game).order_by("version"):
+        state = engine.apply(state, row.seat, row.action).state
+        states.append(state)
+    return states
+
+
+def _json_card_ids(value: Any, key: str = "") -> set[int]:
+    """Chudopoly card ids a stream line names: cards (objects with an id and a kind) and the
+    ids under "card", "take", "give" and "cards"."""
+    found: set[int] = set()
+    if isinstance(value, dict):
+        if "id" in value and "kind" in value and type(value["id"]) is int:
+            found.add(value["id"])
+        for k, v in value.items():
+            found |= _json_card_ids(v, k)
+    elif isinstance(value, list):
+        for v in value:
+            found |= _json_card_ids(v, key)
+    elif type(value) is int and key in ("card", "take", "give", "cards"):
+        found.add(value)
+    return found
+
+
+def _private_offers(state: dict[str, Any]) -> list[dict[str, Any]]:
+    """The open trade offer (Boardroom) or deal (Commonwealth) of `state`, with its terms."""
+    return [o for o in (state.get("offer"), state.get("deal"), state.get("declined"))
+            if isinstance(o, dict) and "from" in o and "to" in o]
+
+
+def _offer_terms_in(value: Any, offer: dict[str, Any]) -> bool:
+    """Whether `value` holds an object naming the offer's two seats and any of its terms."""
+    if isinstance(value, dict):
+        if (value.get("from") == offer.get("from") and value.get("to") == offer.get("to")
+                and set(value) - {"from", "to", "private"}):
+            return True
+        return any(_offer_terms_in(v, offer) for v in value.values())
+    if isinstance(value, list):
+        return any(_offer_terms_in(v, offer) for v in value)
+    return False
+
+
+def _api_line_leaks(text: str, line: dict[str, Any], state: dict[str, Any], seat: int,
+                    kind: str) -> list[str]:
+    found = [f"secret {s[:30]}" for s in (str(state["seed"]), json.dumps(state["rng"]),
+                                         str(state["rng"])) if s in text]
+    if kind == "chudopoly":
+        # The game's own fields (its id, its kind) are not cards: what the seat is shown is.
+        shown = line.get("state", line)
+        leaked = _json_card_ids([shown.get("view"), shown.get("legal_actions"),
+                                 shown.get("action_families")]) & hidden_from(state, seat)
+        if leaked:
+            found.append(f"hidden cards {sorted(leaked)}")
+    elif kind == "boardroom":
+        found += [f"secret {s[:30]}" for s in _boardroom_secrets(state) if s in text]
+    else:
+        found += [f"secret {s[:30]}" for s in _commonwealth_secrets(state) if s in text]
+    for offer in _private_offers(state):
+        if seat not in (offer.get("from"), offer.get("to")) and _offer_terms_in(line, offer):
+            found.append(f"the terms of {offer['from']}'s offer to {offer['to']}")
+    return found
+
+
+def test_the_api_audit_would_catch_a_hand_a_seed_or_someone_elses_offer() -> None:
+    engine = get_game("chudopoly")
+    state = engine.create(ruleset=engine.resolve_ruleset({"preset": "chudopoly"}), seats=3,
+                          seed=10**15 + 3)
+    other = state["players"][1]["hand"][0]
+    line = {"view": {"hand": [{"id": other, "kind": "property"}]}}
+    assert _api_line_leaks(json.dumps(line), line, state, 0, "chudopoly")
+    assert _api_line_leaks(f'{{"x": {state["seed"]}}}', {}, state, 0, "chudopoly")
+    offer = {"from": 1, "to": 2, "cash": 300, "note": "mine for yours"}
+    state = {**state, "offer": offer}
+    seen = {"view": {"offer": dict(offer)}}
+    assert _api_line_leaks(json.dumps(seen), seen, state, 0, "chudopoly")
+    redacted = {"view": {"offer": {"from": 1, "to": 2, "private": True}}}
+    assert not _api_line_leaks(json.dumps(redacted), redacted, state, 0, "chudopoly")
+    assert not _api_line_leaks(json.dumps(seen), seen, state, 1, "chudopoly")
+
+
+async def _read_until(chunks: Any, buffer: list[bytes], version: int,
+                      lines: list[tuple[str, dict[str, Any]]]) -> None:
+    """Read a stream's lines into `lines` until one shows `version` or a later one."""
+    while True:
+        while b"\n" not in buffer[0]:
+            buffer[0] += await asyncio.wait_for(anext(chunks), 60)
+        raw, _, buffer[0] = buffer[0].partition(b"\n")
+        if not raw.strip():
+            continue
+        line = json.loads(raw)
+        lines.append((raw.decode(), line))
+        shown = line["state"]["version"] if line["type"] == "gameFull" else line.get("version")
+        if shown is not None and (shown >= version or line.get("status") != "running"):
+            return
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+@pytest.mark.parametrize(("kind", "moves"), [("chudopoly", 120), ("boardroom", 150),
+                                             ("commonwealth", 160)])
+async def test_no_api_stream_line_shows_another_hand_a_deck_order_a_seed_or_others_offers(
+        kind: str, moves: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    from asgiref.sync import sync_to_async
+    from django.test import AsyncClient
+
+    from accounts import services as accounts
+    from accounts.api_tokens import token_create
+    from games.platform import services
+    from games.platform.identity import Viewer
+
+    monkeypatch.setattr(services.secrets, "randbits", lambda bits: 10**15 + 11)
+    engine = get_game(kind)
+    level = API_AUDIT_LEVELS[kind]
+
+    def deal() -> tuple[Game, list[tuple[int, str]]]:
+        users = [accounts.account_create(username=f"{kind[:5]}{n}", password="x" * 12)
+                 for n in range(3)]
+        viewers = [Viewer(user_id=u.pk, guest_key=None, username=u.username) for u in users]
+        table = services.table_create(viewer=viewers[0], name=users[0].username,
+                                      ruleset_spec={}, game_kind=kind, max_seats=3)
+        for user, viewer in zip(users[1:], viewers[1:], strict=True):
+            services.seat_join(table_id=table.pk, viewer=viewer, name=user.username)
+        game = services.game_start(table_id=table.pk, viewer=viewers[0])
+        secrets_ = [token_create(user_id=u.pk, description="audit", scopes=["bot:play"]).secret
+                    for u in users]
+        seats = [game.players.index(next(p for p in game.players if p["user_id"] == u.pk))
+                 for u in users]
+        return game, list(zip(seats, secrets_, strict=True))
+
+    def play_one(game: Game) -> Game | None:
+        game.refresh_from_db()
+        if game.status != Game.Status.RUNNING:
+            return None
+        seat = engine.to_decide(game.state)[0]
+        action = engine.bot_action(engine.view(game.state, seat), level)
+        return services.table_apply_action(game_id=game.pk, seat=seat, action=action,
+                                           expected_version=game.version)
+
+    game, seats = await sync_to_async(deal)()
+    streams = []
+    for seat, secret in seats:
+        response = await AsyncClient().get(f"/api/bot/game/stream/{game.pk}",
+                                           headers={"Authorization": f"Bearer {secret}"})
+        assert response.status_code == 200
+        streams.append((seat, aiter(response.streaming_content), [b""], []))
+    for _seat, chunks, buffer, lines in streams:
+        await _read_until(chunks, buffer, 0, lines)
+    for _ in range(moves):
+        moved = await sync_to_async(play_one)(game)
+        if moved is None:
+            break
+        game = moved
+        for _seat, chunks, buffer, lines in streams:
+            await _read_until(chunks, buffer, game.version, lines)
+    for _seat, chunks, _buffer, _lines in streams:
+        await chunks.aclose()
+    game = await sync_to_async(Game.objects.get)(pk=game.pk)
+    states = await sync_to_async(_states_from_log)(game)
+    offers = sum(1 for st in states[:-1] if _private_offers(st))
+    checked = 0
+    for seat, _chunks, _buffer, lines in streams:
+        for text, line in lines:
+            version = line["state"]["version"] if line["type"] == "gameFull" else line["version"]
+            leaks = _api_line_leaks(text, line, states[version], seat, kind)
+            assert not leaks, (kind, seat, version, leaks)
+            checked += 1
+    assert checked >= 3 * min(moves, game.version)
+    if kind == "boardroom":  # its hard bots propose trades: offers between others are seen
+        assert offers
+    print(f"api audit {kind}: {game.version} versions, {checked} lines, "
+          f"{offers} versions with an open offer")
