@@ -132,15 +132,15 @@ def play_game(api: Api, game_id: int, choose: Policy) -> dict[str, Any] | None:
 
 
 def run(url: str, token: str, choose: Policy, *, queue: str | None = None,
-        games: int | None = None, seats: int = 2) -> None:
+        games: int | None = None, seats: int = 2, fill: bool = True) -> None:
     """Accept challenges and play every game of the account (`games`: stop after that many)."""
     api = Api(url, token)
     playing: set[int] = set()
     ended: Queue[BaseException | None] = Queue()  # a game over (None), or the listener failed
 
     def join_queue() -> None:
-        if queue:
-            status, answer = api.post(f"/api/bot/queue/{queue}", {"seats": seats})
+        if queue and (games is None or len(playing) < games):
+            status, answer = api.post(f"/api/bot/queue/{queue}", {"seats": seats, "fill": fill})
             print(f"queue {queue}: {status} {answer}", flush=True)
 
     def play(game_id: int) -> None:
@@ -158,7 +158,8 @@ def run(url: str, token: str, choose: Policy, *, queue: str | None = None,
                     status, _ = api.post(f"/api/challenge/{challenge['id']}/accept")
                     print(f"challenge {challenge['id']} from "
                           f"{challenge['challenger']['name']}: accept -> {status}", flush=True)
-                elif event["type"] == "gameStart" and event["game"]["id"] not in playing:
+                elif (event["type"] == "gameStart" and event["game"]["id"] not in playing
+                      and (games is None or len(playing) < games)):
                     playing.add(event["game"]["id"])
                     threading.Thread(target=play, args=(event["game"]["id"],),
                                      daemon=True).start()
@@ -182,9 +183,12 @@ def main(choose: Policy = random_move) -> None:
     parser.add_argument("--queue", choices=["chudopoly", "boardroom", "commonwealth"],
                         help="join the bots' queue of this game (again after each game)")
     parser.add_argument("--seats", type=int, default=2, help="table size in the queue")
+    parser.add_argument("--no-fill", action="store_true",
+                        help="in the queue, wait for other bot accounts, never our own bots")
     parser.add_argument("--games", type=int, help="stop after this many games")
     args = parser.parse_args()
-    run(args.url, args.token, choose, queue=args.queue, games=args.games, seats=args.seats)
+    run(args.url, args.token, choose, queue=args.queue, games=args.games, seats=args.seats,
+        fill=not args.no_fill)
 
 
 if __name__ == "__main__":
