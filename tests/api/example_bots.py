@@ -57,7 +57,8 @@ def finished_output(process: subprocess.Popen[str], seconds: float = GAME_SECOND
     except subprocess.TimeoutExpired:
         process.kill()
         out, err = process.communicate()
-        raise AssertionError(f"the example bot did not finish:\n{out[-3000:]}\n{err[-3000:]}")
+        raise AssertionError(f"the example bot did not finish:\n{out[-3000:]}\n{err[-3000:]}"
+                             ) from None
     assert process.returncode == 0, out[-3000:] + err[-3000:]
     return out
 
