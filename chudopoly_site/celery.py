@@ -7,9 +7,10 @@ import os
 from celery import Celery
 from celery.signals import beat_init, worker_ready
 
-from chudopoly_site import broker_fixes
+from chudopoly_site import broker_fixes, parent_death
 
 broker_fixes.install()
+parent_death.follow_parent()
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "chudopoly_site.settings")
 
@@ -37,7 +38,10 @@ def _worker_heartbeat(**_: object) -> None:
 
 
 @beat_init.connect
-def _beat_heartbeat(**_: object) -> None:
-    from chudopoly_site import heartbeats
+def _beat_lock_and_heartbeat(sender: object, **_: object) -> None:
+    # Sent before the beat's first tick: a second beat waits here, scheduling nothing, until
+    # the first lets the lock go (chudopoly_site/beat_lock.py); only the scheduling beat beats.
+    from chudopoly_site import beat_lock, heartbeats
 
+    beat_lock.hold(sender)
     heartbeats.start("beat")

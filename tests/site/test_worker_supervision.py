@@ -257,3 +257,119 @@ def test_serve_starts_a_killed_worker_and_beat_again_and_healthz_names_them_mean
             serve.wait(timeout=20)
         except subprocess.TimeoutExpired:
             _stop(serve)
+
+
+def _gone(pid: int) -> bool:
+    """The process has exited (a zombie waiting for its new parent to reap it counts)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return True
+    return fields[0] in ("Z", "X")
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_kill_9_of_serve_ends_its_worker_and_beat(
+    transactional_db: None, throwaway_redis: ThrowawayRedis, tmp_path: Path
+) -> None:
+    env = _env(transactional_db, throwaway_redis.url, "orphans")
+    port = _free_port()
+    log_path = tmp_path / "serve.log"
+    with open(log_path, "w") as log:
+        serve = subprocess.Popen(
+            [sys.executable, "manage.py", "serve", "--port", str(port), "--no-migrate"],
+            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+        )
+    children: list[int] = []
+    try:
+        _wait_for_health(f"http://127.0.0.1:{port}", lambda status, body: status == 200, 120,
+                         serve)
+        for role in ("worker", "beat"):
+            pid = _started(log_path, role)[-1]
+            children += [pid, *_children(pid)]
+        serve.kill()
+        serve.wait(timeout=10)
+        _wait_for("serve's children outlived it", lambda: all(map(_gone, children)), 60,
+                  log_path)
+    finally:
+        if serve.poll() is None:
+            serve.kill()
+            serve.wait()
+        for pid in children:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+
+
+def _beat(env: dict[str, str], tmp_path: Path, name: str) -> tuple[subprocess.Popen[bytes], Path]:
+    log_path = tmp_path / f"beat-{name}.log"
+    with open(log_path, "w") as log:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "celery", "-A", "chudopoly_site", "beat", "--loglevel",
+             "INFO", "--schedule", str(tmp_path / f"beat-{name}-schedule")],
+            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+        )
+    return process, log_path
+
+
+def _sent(log_path: Path) -> int:
+    return log_path.read_text().count("Sending due task")
+
+
+def test_a_second_beat_beside_a_first_schedules_nothing_until_the_first_stops(
+    transactional_db: None, throwaway_redis: ThrowawayRedis, tmp_path: Path
+) -> None:
+    env = _env(transactional_db, throwaway_redis.url, "two-beats")
+    first, first_log = _beat(env, tmp_path, "first")
+    second: subprocess.Popen[bytes] | None = None
+    try:
+        _wait_for("the first beat sent nothing", lambda: _sent(first_log) > 0, 60, first_log)
+        second, second_log = _beat(env, tmp_path, "second")
+        _wait_for("the second beat did not say it waits",
+                  lambda: "holds the beat lock" in second_log.read_text(), 60, second_log)
+        # The first goes on sending its every-second sweeps while the second waits.
+        sent_so_far = _sent(first_log)
+        _wait_for("the first beat stopped sending", lambda: _sent(first_log) >= sent_so_far + 5,
+                  60, first_log)
+        assert _sent(second_log) == 0, second_log.read_text()[-3000:]
+        _stop(first)  # SIGTERM: it lets the lock go as it exits
+        _wait_for("the second beat did not take over", lambda: _sent(second_log) > 0, 60,
+                  second_log)
+    finally:
+        _stop(first)
+        if second is not None:
+            _stop(second)
+
+
+@pytest.fixture
+def beat_lock_on_throwaway_redis(settings, throwaway_redis: ThrowawayRedis) -> redis.Redis:
+    settings.REDIS_URL = throwaway_redis.url
+    settings.CHANNEL_PREFIX = "lock-test"
+    return redis.Redis.from_url(throwaway_redis.url)
+
+
+def test_a_beat_whose_lock_another_beat_took_knows_it_lost_it(
+    beat_lock_on_throwaway_redis: redis.Redis,
+) -> None:
+    from chudopoly_site import beat_lock
+
+    lock = beat_lock.BeatLock()
+    lock.acquire()
+    assert lock.renew()
+    beat_lock_on_throwaway_redis.set(beat_lock.key(), "another beat")
+    assert not lock.renew()
+    lock.release()  # not its own: left alone
+    assert beat_lock_on_throwaway_redis.get(beat_lock.key()) == b"another beat"
+
+
+def test_a_beat_whose_redis_came_back_empty_takes_its_lock_again(
+    beat_lock_on_throwaway_redis: redis.Redis,
+) -> None:
+    from chudopoly_site import beat_lock
+
+    lock = beat_lock.BeatLock()
+    lock.acquire()
+    beat_lock_on_throwaway_redis.flushall()
+    assert lock.renew()
+    assert beat_lock_on_throwaway_redis.get(beat_lock.key()) == lock.token.encode()
+    lock.release()
+    assert beat_lock_on_throwaway_redis.get(beat_lock.key()) is None

@@ -9,6 +9,7 @@ the site kept answering.
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import threading
@@ -18,6 +19,8 @@ from typing import Any
 from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandParser
+
+from chudopoly_site import parent_death
 
 CHILDREN = {
     "worker": ["worker", "--loglevel", "INFO", "--concurrency", "2"],
@@ -44,8 +47,11 @@ class Supervisor:
         self.thread.start()
 
     def _spawn(self, name: str) -> None:
+        # The child ends with this process, even if it is killed with kill -9
+        # (chudopoly_site/parent_death.py): a new serve must not find the old worker and beat.
         process = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "chudopoly_site", *CHILDREN[name]])
+            [sys.executable, "-m", "celery", "-A", "chudopoly_site", *CHILDREN[name]],
+            env={**os.environ, parent_death.ENV: str(os.getpid())})
         self.processes[name] = process
         self.started_at[name] = time.monotonic()
         self.write(f"started the Celery {name} (pid {process.pid})")
