@@ -4,7 +4,9 @@ It migrates the database, then runs Daphne (HTTP and websockets) on 127.0.0.1:80
 work runs in-process in the embedded default; with TASK_BACKEND=celery it also starts one
 Celery worker and one Celery beat unless --no-worker is given (production runs them apart), and
 starts either again if it exits: a worker that died used to leave bots and clocks stopped while
-the site kept answering.
+the site kept answering. Both end with serve, even when it is killed with kill -9
+(chudopoly_site/parent_death.py), and a beat only schedules while it holds the beat lock
+(chudopoly_site/beat_lock.py), so a second serve never doubles the sweeps.
 """
 
 from __future__ import annotations
