@@ -187,6 +187,14 @@ def live_server_url(live_site: str, transactional_db: None,
     return live_site
 
 
+@pytest.fixture
+def live_site_env(live_server_url: str, django_db_blocker: Any) -> dict[str, str]:
+    """The environment `live_site`'s Daphne runs with, for a test that starts (and kills) a
+    web process of its own on the same database, channel layer and worker."""
+    with django_db_blocker.unblock():
+        return _test_database_env()
+
+
 def pytest_configure(config: pytest.Config) -> None:
     # Bots move at once in tests; live processes get the same through their environment.
     os.environ["BOT_PAUSE_SECONDS"] = "0"
