@@ -107,10 +107,13 @@ def test_standalone_celery_beat_sends_the_periodic_sweeps(tmp_path: object) -> N
     from pathlib import Path
 
     assert settings.PERIODIC_TASKS, "no periodic sweeps are registered"
+    # A prefix of its own: the suite's worker (with its own beat) may already hold the beat
+    # lock of the default prefix, and this beat would wait for it (chudopoly_site/beat_lock.py).
+    env = {**os.environ, "CHANNEL_PREFIX": f"standalone-beat-{os.getpid()}"}
     beat = subprocess.Popen(
         [sys.executable, "-m", "celery", "-A", "chudopoly_site", "beat", "--loglevel", "INFO",
          "--schedule", str(Path(str(tmp_path)) / "beat-schedule")],
-        cwd=Path(__file__).resolve().parents[2], stdout=subprocess.PIPE,
+        cwd=Path(__file__).resolve().parents[2], env=env, stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT, text=True,
     )
     try:
