@@ -13,6 +13,7 @@ from django.http import HttpRequest
 
 from chudopoly_site import throttle
 from chudopoly_site.client_address import client_address
+from games.platform.identity import BOT_ACCOUNT_PREFIX
 
 USERNAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{2,15}$")
 USERNAME_HELP = ("3–16 letters, digits and . _ - (starting with a letter or digit). "
@@ -67,6 +68,14 @@ class ProfileForm(forms.Form):
     display_name = forms.CharField(max_length=32, required=False,
                                    help_text="Shown on your profile; leave empty to use your "
                                    "username.")
+
+    def clean_display_name(self) -> str:
+        name = self.cleaned_data["display_name"].strip()
+        if name.upper().startswith(BOT_ACCOUNT_PREFIX):
+            # "BOT …" marks bot accounts (accounts/bots.py); a bot account's own is added.
+            raise forms.ValidationError("Names starting with “BOT ” mark bot accounts; "
+                                        "pick another.")
+        return name
 
 
 class ThrottledPasswordResetForm(PasswordResetForm):

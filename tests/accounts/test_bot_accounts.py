@@ -123,3 +123,9 @@ def test_each_game_has_a_bots_ladder_listing_bot_accounts_marked() -> None:
     assert "Boardroom Bots" in index and "Chudopoly Bots" in index and "BOT maia" in index
     profile = client.get(reverse("accounts:profile_detail", args=["maia"])).content.decode()
     assert 'id="standing-boardroom-bots"' in profile and 'id="standing-blitz"' not in profile
+
+
+def test_a_person_may_not_take_a_display_name_that_reads_as_a_bot() -> None:
+    alice = _account("alice")
+    _signed_in(alice).post(reverse("accounts:profile_edit"), {"display_name": "BOT alice"})
+    assert Profile.objects.get(user_id=alice.user_id).display_name == ""
