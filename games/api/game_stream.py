@@ -18,6 +18,7 @@ import logging
 from collections.abc import AsyncIterator
 from typing import Any
 
+from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
@@ -41,10 +42,13 @@ log = logging.getLogger(__name__)
 
 @api_view(methods=("GET",), scopes=("bot:play",))
 async def game_stream(request: HttpRequest, ref: str) -> HttpResponse:
-    seat = await database_sync_to_async(held_seat)(request.user, ref)
+    # The request's own reads, as any view's (its connection is let go when it ends); the
+    # stream's later reads each let theirs go (database_sync_to_async), so a stream open for
+    # hours holds no connection.
+    seat = await sync_to_async(held_seat)(request.user, ref)
     # The program is here: a seat a bot held while it was away (timed out, left) is its own
     # again, as a browser's table socket takes it back (games/platform/clocks.py).
-    await database_sync_to_async(seat_return)(table_id=seat.table_id, viewer=seat.viewer)
+    await sync_to_async(seat_return)(table_id=seat.table_id, viewer=seat.viewer)
     response = StreamingHttpResponse(seat_events(seat), content_type=ndjson.CONTENT_TYPE)
     response["Cache-Control"] = "no-store"
     response["X-Accel-Buffering"] = "no"  # nginx passes each line on at once

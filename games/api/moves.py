@@ -57,8 +57,12 @@ def _move_fields(data: dict[str, Any]) -> tuple[dict[str, Any], int, str | None]
 @api_view(methods=("POST",), scopes=("bot:play",))
 def move(request: HttpRequest, ref: str) -> HttpResponse:
     """Body: {"action": {...}, "version": n, "decision_token": "..."}."""
-    action, version, token = _move_fields(json_body(request))
+    data = json_body(request)
+    action, version, token = _move_fields(data)
     seat = held_seat(request.user, ref)
+    if "seat" in data and data["seat"] != seat.seat:
+        # The seat is the token's account's; a body naming another is refused, not ignored.
+        raise ApiError(403, "That is not your seat.", code="forged")
     try:
         made = table_move(game_id=seat.game_id, seat=seat.seat, action=action,
                           expected_version=version, viewer=seat.viewer,
