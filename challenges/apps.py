@@ -4,7 +4,7 @@ from django.apps import AppConfig
 
 # Periodic jobs (task name -> seconds), added to settings.PERIODIC_TASKS for Celery beat and
 # the in-process scheduler alike.
-PERIODIC = {"challenges.bot_queue_pair": 2.0}
+PERIODIC = {"challenges.bot_queue_pair": 2.0}  # bot_queue.PAIR_SECONDS
 
 
 class ChallengesConfig(AppConfig):

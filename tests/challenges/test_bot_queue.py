@@ -105,3 +105,18 @@ def test_the_api_refuses_a_queue_that_does_not_exist(path: str, body: dict, stat
     response = api_post(path, token_for(account("maia", bot=True)), body)
     assert response.status_code == status and response.json()["code"] == code
     assert not BotQueueTicket.objects.exists()
+
+
+def test_the_bots_queue_is_paired_every_two_seconds_by_a_task_of_its_own() -> None:
+    from django.conf import settings
+
+    from chudopoly_site.celery import app
+
+    app.loader.import_default_modules()
+    assert settings.PERIODIC_TASKS["challenges.bot_queue_pair"] == bot_queue.PAIR_SECONDS
+    maia, zed = account("maia", bot=True), account("zed", bot=True)
+    for viewer in (maia, zed):  # as if two web processes took them at once
+        BotQueueTicket.objects.create(user_id=viewer.user_id, game_kind="chudopoly",
+                                      preset="chudopoly", seats=2, joined_at=timezone.now())
+    assert app.tasks["challenges.bot_queue_pair"].run() == 1
+    assert not BotQueueTicket.objects.filter(status="waiting").exists()
