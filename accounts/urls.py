@@ -2,11 +2,16 @@ from __future__ import annotations
 
 from django.contrib.auth import views as auth_views
 from django.urls import path, reverse_lazy
+from django.views.decorators.http import require_http_methods, require_safe
 
 from accounts import views
 from accounts.forms import ThrottledPasswordResetForm
 
 app_name = "accounts"
+# Django's password views also answer PUT (as POST) and OPTIONS; here, as everywhere on the
+# site, a form is read with GET and sent with POST, and a page only read.
+form = require_http_methods(["GET", "HEAD", "POST"])
+page = require_safe
 
 urlpatterns = [
     path("signup/", views.signup, name="signup"),
@@ -20,18 +25,18 @@ urlpatterns = [
     path("tokens/<int:token_id>/revoke/", views.api_token_revoke, name="api_token_revoke"),
     path("u/<str:username>/", views.profile_detail, name="profile_detail"),
     # Password change and reset: Django's own views, our templates (templates/registration/).
-    path("password/change/", auth_views.PasswordChangeView.as_view(
-        success_url=reverse_lazy("accounts:password_change_done")), name="password_change"),
-    path("password/change/done/", auth_views.PasswordChangeDoneView.as_view(),
+    path("password/change/", form(auth_views.PasswordChangeView.as_view(
+        success_url=reverse_lazy("accounts:password_change_done"))), name="password_change"),
+    path("password/change/done/", page(auth_views.PasswordChangeDoneView.as_view()),
          name="password_change_done"),
-    path("password/reset/", auth_views.PasswordResetView.as_view(
+    path("password/reset/", form(auth_views.PasswordResetView.as_view(
         form_class=ThrottledPasswordResetForm,
-        success_url=reverse_lazy("accounts:password_reset_done")), name="password_reset"),
-    path("password/reset/sent/", auth_views.PasswordResetDoneView.as_view(),
+        success_url=reverse_lazy("accounts:password_reset_done"))), name="password_reset"),
+    path("password/reset/sent/", page(auth_views.PasswordResetDoneView.as_view()),
          name="password_reset_done"),
-    path("password/reset/<uidb64>/<token>/", auth_views.PasswordResetConfirmView.as_view(
-        success_url=reverse_lazy("accounts:password_reset_complete")),
+    path("password/reset/<uidb64>/<token>/", form(auth_views.PasswordResetConfirmView.as_view(
+        success_url=reverse_lazy("accounts:password_reset_complete"))),
         name="password_reset_confirm"),
-    path("password/reset/done/", auth_views.PasswordResetCompleteView.as_view(),
+    path("password/reset/done/", page(auth_views.PasswordResetCompleteView.as_view()),
          name="password_reset_complete"),
 ]

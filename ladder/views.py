@@ -196,9 +196,10 @@ def queue_bots(request: HttpRequest) -> HttpResponse:
     return redirect(match.table)
 
 
-@require_GET
+@require_POST
 def match_go(request: HttpRequest, ticket_id: int) -> HttpResponse:
-    """Where a matched page navigates: note the arrival, then go to the table."""
+    """Where a matched page goes (its button, or htmx as the match is shown): note the
+    arrival, which may start the game, then go to the table."""
     viewer = viewer_from_request(request)
     try:
         table = services.match_arrive(ticket_id=ticket_id, viewer=viewer)

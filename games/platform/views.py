@@ -372,8 +372,9 @@ def _qr_svg(link: str) -> str:
         scale=5, border=2, title="QR code of the move-seat link", dark="#111827"))
 
 
+@require_POST
 def table_rematch_answer(request: HttpRequest, code: str) -> HttpResponse:
-    """A player asked to a rematch accepts or declines it."""
+    """A player asked to a rematch accepts or declines it (a decline gives up the seat)."""
     return _act(request, code, services.rematch_answer,
                 accept=request.POST.get("answer") == "yes")
 

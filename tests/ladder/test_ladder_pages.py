@@ -216,7 +216,7 @@ def test_the_bots_button_takes_a_casual_player_straight_to_a_table(client: Clien
     assert table.status == Table.Status.PLAYING
 
 
-def test_the_match_link_goes_to_the_table_and_htmx_gets_a_client_redirect(alice, bob) -> None:
+def test_the_match_button_goes_to_the_table_and_htmx_gets_a_client_redirect(alice, bob) -> None:
     from ladder.services import queue_pair
 
     ticket(alice)
@@ -226,10 +226,11 @@ def test_the_match_link_goes_to_the_table_and_htmx_gets_a_client_redirect(alice,
     client = _client_for(alice)
     waiting = client.get(reverse("ladder:queue")).content.decode()
     assert "Your table is ready" in waiting
-    response = client.get(reverse("ladder:match_go", args=[mine.pk]), HTTP_HX_REQUEST="true")
+    assert f'action="{reverse("ladder:match_go", args=[mine.pk])}"' in waiting
+    response = client.post(reverse("ladder:match_go", args=[mine.pk]), HTTP_HX_REQUEST="true")
     assert response["HX-Redirect"] == match.table.get_absolute_url()
     theirs = match.tickets.get(user_id=bob.user_id)
-    response = _client_for(bob).get(reverse("ladder:match_go", args=[theirs.pk]))
+    response = _client_for(bob).post(reverse("ladder:match_go", args=[theirs.pk]))
     assert response["Location"] == match.table.get_absolute_url()
     assert Table.objects.get(pk=match.table_id).status == Table.Status.PLAYING
 

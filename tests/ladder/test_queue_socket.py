@@ -91,7 +91,7 @@ async def test_the_queue_socket_shows_status_then_sends_everyone_to_the_table(
         ticket = await ticket_of(viewer)
         go = f"/ladder/match/{ticket.pk}/go/"
         sent = await frame_with(comm, "Match found!")
-        assert f'hx-get="{go}" hx-trigger="load"' in sent
+        assert f'hx-post="{go}" hx-trigger="load, submit"' in sent
         await comm.disconnect()
 
 
