@@ -6,11 +6,12 @@ from django.urls import path, re_path
 
 from challenges import api as challenges
 from challenges import event_stream
-from games.api import account, errors, game_stream, moves
+from games.api import account, errors, game_stream, moves, openapi
 
 app_name = "api"
 
 urlpatterns = [
+    path("openapi.json", openapi.openapi_json, name="openapi"),
     path("account", account.account, name="account"),
     path("challenge", challenges.challenge_list, name="challenge_list"),
     path("challenge/<int:challenge_id>/<str:answer>", challenges.challenge_answer,

@@ -312,8 +312,8 @@ def test_no_api_endpoint_acts_for_a_signed_in_browsers_cookies() -> None:
     client.force_login(user)
     checked = 0
     for pattern, _view in _routes():
-        if not pattern.startswith("api/"):
-            continue
+        if not pattern.startswith("api/") or pattern == "api/openapi.json":
+            continue  # the API's description is public and acts for nobody
         url = _concrete(pattern, table.code)
         for method in (client.get, client.post):
             response = method(url)
