@@ -158,8 +158,17 @@ SCHEMAS: dict[str, Schema] = {
         "type": {"type": "string", "enum": ["challenge", "challengeCanceled",
                                             "challengeDeclined", "gameStart",
                                             "gameFinish"]},
-        "challenge": ref("Challenge"), "game": {"type": "object"}},
+        "challenge": ref("Challenge"), "game": ref("EventGame")},
         "description": "One line of the account's event stream (an empty line: keep-alive)."},
+    "EventGame": {"type": "object", "description": "A game as gameStart and gameFinish name "
+                  "it: public facts only.", "properties": {
+        "id": {"type": "integer"}, "table": {"type": "string"}, "game": KIND,
+        "number": {"type": "integer"},
+        "seat": {"type": ["integer", "null"], "description": "The account's engine seat."},
+        "status": {"type": "string", "enum": ["running", "finished", "abandoned"]},
+        "players": {"type": "array", "items": {"type": "object", "properties": {
+            "name": {"type": "string"},
+            "bot": {"type": "boolean", "description": "One of the site's own bots."}}}}}},
 }
 
 PATHS: dict[str, dict[str, Schema]] = {
