@@ -281,7 +281,9 @@ async def run(stack: livestack.LiveStack, tables: list[BenchTable], *, think: fl
         "races": dict(figures.races), "errors": len(figures.errors) + unseen,
         "unseen": unseen, "error_samples": figures.errors[:5],
         "games_finished": sum(t.finished for t in tables),
-        "web_cpu": cpu.get("web", 0.0), "worker_cpu": cpu.get("worker", 0.0),
+        "web_cpu": cpu.get("web", 0.0),
+        "web_cpu_ms_per_move": round(1000 * cpu.get("web", 0.0) * elapsed / max(1, moves), 1),
+        "worker_cpu": cpu.get("worker", 0.0),
         "postgres_cpu": cpu["pg"], "load_before": round(load0, 1),
         "load_after": round(os.getloadavg()[0], 1),
     }
@@ -339,7 +341,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"errors: {out['errors']} ({out['unseen']} moves some seat never showed)")
     for sample in out["error_samples"]:
         print(f"      error: {sample}")
-    print(f"CPU cores: web {out['web_cpu']}, worker {out['worker_cpu']}, "
+    print(f"CPU cores: web {out['web_cpu']} ({out['web_cpu_ms_per_move']} ms a move), "
+          f"worker {out['worker_cpu']}, "
           f"postgres {out['postgres_cpu']}; load average {out['load_before']} before, "
           f"{out['load_after']} after", flush=True)
     return 0 if out["errors"] == 0 else 1
