@@ -697,6 +697,7 @@ async def test_no_api_stream_line_shows_another_hand_a_deck_order_a_seed_or_othe
     from accounts.api_tokens import token_create
     from games.platform import services
     from games.platform.identity import Viewer
+    from games.platform.interface import IllegalAction
 
     monkeypatch.setattr(services.secrets, "randbits", lambda bits: 10**15 + 11)
     engine = get_game(kind)
@@ -717,12 +718,31 @@ async def test_no_api_stream_line_shows_another_hand_a_deck_order_a_seed_or_othe
                  for u in users]
         return game, list(zip(seats, secrets_, strict=True))
 
+    def deal_offer(state: dict[str, Any], seat: int, version: int) -> dict[str, Any] | None:
+        """Commonwealth: a deal `seat` may offer now for a project another seat manages
+        (offered at any time, so between two seats while the third watches)."""
+        if kind != "commonwealth" or version % 6:
+            return None
+        for other in range(state["seats"]):
+            for pid, project in enumerate(state["projects"]):
+                if other == seat or project["manager"] != other:
+                    continue
+                offer = {"type": "offer", "to": other, "give": {"cash": 10},
+                         "get": {"projects": [pid]}}
+                try:
+                    engine.apply(state, seat, offer)
+                except IllegalAction:
+                    continue
+                return offer
+        return None
+
     def play_one(game: Game) -> Game | None:
         game.refresh_from_db()
         if game.status != Game.Status.RUNNING:
             return None
         seat = engine.to_decide(game.state)[0]
-        action = engine.bot_action(engine.view(game.state, seat), level)
+        action = (deal_offer(game.state, seat, game.version)
+                  or engine.bot_action(engine.view(game.state, seat), level))
         return services.table_apply_action(game_id=game.pk, seat=seat, action=action,
                                            expected_version=game.version)
 
@@ -755,7 +775,7 @@ async def test_no_api_stream_line_shows_another_hand_a_deck_order_a_seed_or_othe
             assert not leaks, (kind, seat, version, leaks)
             checked += 1
     assert checked >= 3 * min(moves, game.version)
-    if kind == "boardroom":  # its hard bots propose trades: offers between others are seen
+    if kind != "chudopoly":  # trades and deals between two seats, the third watching
         assert offers
     print(f"api audit {kind}: {game.version} versions, {checked} lines, "
           f"{offers} versions with an open offer")
