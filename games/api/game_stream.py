@@ -48,7 +48,8 @@ async def game_stream(request: HttpRequest, ref: str) -> HttpResponse:
     seat = await sync_to_async(held_seat)(request.user, ref)
     # The program is here: a seat a bot held while it was away (timed out, left) is its own
     # again, as a browser's table socket takes it back (games/platform/clocks.py).
-    await sync_to_async(seat_return)(table_id=seat.table_id, viewer=seat.viewer)
+    if seat.away:
+        await sync_to_async(seat_return)(table_id=seat.table_id, viewer=seat.viewer)
     response = StreamingHttpResponse(seat_events(seat), content_type=ndjson.CONTENT_TYPE)
     response["Cache-Control"] = "no-store"
     response["X-Accel-Buffering"] = "no"  # nginx passes each line on at once

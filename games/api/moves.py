@@ -14,7 +14,13 @@ from django.http import HttpRequest, HttpResponse
 from games.api.auth import ApiError, api_view, json_body, json_response
 from games.api.seats import held_seat
 from games.platform.models import Game, Table
-from games.platform.services import TableError, chat_post, seat_leave, table_move
+from games.platform.services import (
+    TableError,
+    chat_post,
+    seat_leave,
+    seat_return,
+    table_move,
+)
 
 # A refusal's code -> its HTTP status. The game's state decides 409 (try again after reading
 # the stream), the move itself 400, whose seat it is 403.
@@ -63,6 +69,10 @@ def move(request: HttpRequest, ref: str) -> HttpResponse:
     if "seat" in data and data["seat"] != seat.seat:
         # The seat is the token's account's; a body naming another is refused, not ignored.
         raise ApiError(403, "That is not your seat.", code="forged")
+    if seat.away:
+        # The program is back: the seat a bot held for it (it left, or its clock ran out
+        # three times) is its own again, as a browser coming back takes it.
+        seat_return(table_id=seat.table_id, viewer=seat.viewer)
     try:
         made = table_move(game_id=seat.game_id, seat=seat.seat, action=action,
                           expected_version=version, viewer=seat.viewer,

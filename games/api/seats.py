@@ -20,6 +20,7 @@ class ApiSeat:
     code: str
     seat: int
     viewer: Viewer
+    away: bool = False  # a bot plays the seat for now (it left or timed out)
 
 
 def viewer_of(user: Any) -> Viewer:
@@ -41,14 +42,14 @@ def games_named(ref: str) -> list[Game]:
     return found
 
 
-def _seat_in(game: Game, user: Any, viewer: Viewer) -> int | None:
+def _seat_in(game: Game, user: Any, viewer: Viewer) -> Seat | None:
     row = (Seat.objects.filter(table_id=game.table_id, user_id=user.pk, is_bot=False,
                                game_seat__isnull=False).order_by("pk").first())
     players = game.players or []
     if (row is None or not viewer.owns(row) or row.game_seat >= len(players)
             or players[row.game_seat].get("seat_id") != row.pk):
         return None
-    return row.game_seat
+    return row
 
 
 def held_seat(user: Any, ref: str) -> ApiSeat:
@@ -60,8 +61,8 @@ def held_seat(user: Any, ref: str) -> ApiSeat:
         raise ApiError(404, "No game has that id or table code.", code="not_found")
     viewer = viewer_of(user)
     for game in games:
-        seat = _seat_in(game, user, viewer)
-        if seat is not None:
+        row = _seat_in(game, user, viewer)
+        if row is not None and row.game_seat is not None:
             return ApiSeat(game_id=game.pk, table_id=game.table_id, code=game.table.code,
-                           seat=seat, viewer=viewer)
+                           seat=row.game_seat, viewer=viewer, away=row.away)
     raise ApiError(403, "Your account holds no seat in that game.", code="not_seated")

@@ -192,3 +192,17 @@ def test_the_table_code_names_the_game_too(alice: Any, alice_secret: str) -> Non
     response = api_post(Client(), f"/api/bot/game/{game.table.code}/chat", alice_secret,
                         {"text": "hello"})
     assert response.status_code == 200
+
+
+def test_a_move_takes_back_the_seat_a_bot_held(alice: Any, alice_secret: str) -> None:
+    """Resigning Chudopoly hands the seat to a bot; the program's next move takes it back."""
+    from games.platform.models import Seat
+
+    game, _seat, state = _ready(alice, "chudopoly")
+    api_post(Client(), game_path(game, "resign"), alice_secret)
+    assert Seat.objects.get(table_id=game.table_id, user=alice).away
+    body = {"action": state["legal_actions"][0], "version": state["version"],
+            "decision_token": state["decision_token"]}
+    response = api_post(Client(), game_path(game, "move"), alice_secret, body)
+    assert response.status_code == 200, response.content
+    assert not Seat.objects.get(table_id=game.table_id, user=alice).away

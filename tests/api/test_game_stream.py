@@ -189,3 +189,19 @@ async def test_the_stream_ends_with_the_last_state_when_the_game_is_over(
     assert last["decision_token"] == "" and set(last["result"]) == {"winner", "placements"}
     with pytest.raises(StopAsyncIteration):
         await stream.raw_line()
+
+
+async def test_opening_the_stream_takes_back_the_seat_a_bot_held(
+        alice_and_token: tuple[Any, str]) -> None:
+    from games.platform.models import Seat
+
+    alice, secret = alice_and_token
+    game = await sync_to_async(seated_game)(alice)
+    await sync_to_async(services.seat_leave)(
+        table_id=game.table_id, viewer=services.Viewer(user_id=alice.pk, guest_key=None))
+    assert (await sync_to_async(Seat.objects.get)(table_id=game.table_id, user=alice)).away
+    stream = await open_stream(game.pk, secret)
+    full = await stream.event()
+    assert not [s for s in full["seats"] if s["you"] and s["away"]]
+    assert not (await sync_to_async(Seat.objects.get)(table_id=game.table_id, user=alice)).away
+    await stream.close()
