@@ -57,7 +57,7 @@ class Web:
 def _boardroom_between(maia: Any, zed: Any) -> Game:
     host = account_viewer(maia)
     table = services.table_create(viewer=host, name="maia", game_kind="boardroom",
-                                  ruleset_spec={"preset": "standard", "turnCap": 30})
+                                  ruleset_spec={"preset": "standard"})
     services.seat_join(table_id=table.pk, viewer=account_viewer(zed), name="zed")
     return services.game_start(table_id=table.pk, viewer=host)
 
