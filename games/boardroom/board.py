@@ -496,7 +496,10 @@ def board_context(view: Mapping[str, Any], *, me: int | None, names: Sequence[st
         }
         players.append(p)
         if p["active"]:
-            tokens.setdefault(p["pos"], []).append(p)
+            # What a tile shows of a token, and no more: a tile is rendered once per distinct
+            # content (shared_includes.include_each), and a cash change is not the tile's.
+            tokens.setdefault(p["pos"], []).append(
+                {"seat": seat, "name": name, "is_me": p["is_me"], "colour": p["colour"]})
     tiles = []
     for t in TILES:
         pos = t["pos"]

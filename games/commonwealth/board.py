@@ -387,7 +387,11 @@ def _spaces(view: Mapping[str, Any], players: list[dict[str, Any]], me: int | No
             names: Sequence[str]) -> list[dict[str, Any]]:
     tokens: dict[int, list[dict[str, Any]]] = {}
     for p in players:
-        tokens.setdefault(p["pos"], []).append(p)
+        # What a space shows of a token, and no more: a space is rendered once per distinct
+        # content (shared_includes.include_each), and a cash change is not the space's.
+        tokens.setdefault(p["pos"], []).append(
+            {"seat": p["seat"], "name": p["name"], "is_me": p["is_me"], "colour": p["colour"],
+             "in_jail": p["in_jail"]})
     out = []
     for s in data.SPACES:
         index = s["index"]

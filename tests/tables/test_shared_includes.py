@@ -16,6 +16,8 @@ TEMPLATES = {
     "board.html": "{% for t in tiles %}{% include 'card.html' with card=t only %}{% endfor %}",
     "open.html": "{% for t in tiles %}{% include 'card.html' with card=t %}{% endfor %}",
     "timed.html": "{% include 'clock.html' with card=tiles.0 only %}",
+    "each.html": "{% include_each 'card.html' tiles 'card' %}",
+    "each_timed.html": "{% include_each 'clock.html' tiles 'card' %}",
 }
 
 
@@ -54,3 +56,17 @@ def test_values_that_print_apart_are_kept_apart() -> None:
     assert values_key({"card": 1}) != values_key({"card": True})
     assert values_key({"card": range(2)}) != values_key({"card": [0, 1]})
     assert values_key({"card": object()}) is None  # not plain data: rendered every time
+
+
+def test_include_each_prints_what_a_loop_of_includes_with_only_prints_and_keeps_it() -> None:
+    tiles = [{"name": "Pier", "owner": "Ann"}, {"name": "Yard", "owner": None}]
+    assert render("each.html", tiles=tiles) == render("board.html", tiles=tiles)
+    shared_renders.put(("card.html", True, None, None, values_key({"card": tiles[1]})),
+                       "<p>kept</p>")
+    assert render("each.html", tiles=tiles) == "<p>Pier of Ann</p><p>kept</p>"
+    assert render("each.html", tiles=[]) == ""
+
+
+def test_include_each_of_a_template_with_a_clock_renders_every_time() -> None:
+    tiles = [{"name": "Gate", "owner": "Cat"}]
+    assert render("each_timed.html", tiles=tiles) != render("each_timed.html", tiles=tiles)
