@@ -154,6 +154,15 @@ SCHEMAS: dict[str, Schema] = {
     "QueueRequest": {"type": "object", "properties": {
         "preset": {"type": "string"}, "seats": {"type": "integer"},
         "fill": {"type": "boolean"}}},
+    "ExportedGame": {"type": "object", "description": "docs/export.md: enough to replay "
+                     "the game exactly.", "properties": {
+        "format": {"const": "chudopoly-game"}, "format_version": {"type": "integer"},
+        "game_kind": KIND, "game_id": {"type": "integer"}, "ruleset": {"type": "object"},
+        "seats": {"type": "integer"}, "seed": {"type": "integer"},
+        "players": {"type": "array", "items": {"type": "object"}},
+        "actions": {"type": "array", "items": {"type": "array"}},
+        "result": {"type": "object"}, "started_at": {"type": "string"},
+        "finished_at": {"type": "string"}}},
     "AccountEvent": {"type": "object", "properties": {
         "type": {"type": "string", "enum": ["challenge", "challengeCanceled",
                                             "challengeDeclined", "gameStart",
@@ -245,6 +254,20 @@ PATHS: dict[str, dict[str, Schema]] = {
         body=json_body({"type": "object", "required": ["text"], "properties": {
             "text": {"type": "string", "maxLength": 500}}}),
         ok={"200": answer("Posted", ref("Ok"))}, errors=(400, 403, 404))},
+    "/api/games/user/{username}": {"get": operation(
+        "An account's finished games", scope="game:read", tags=["export"],
+        parameters=[path_param("username", "The account."),
+                    {"name": "max", "in": "query", "required": False,
+                     "schema": {"type": "integer", "minimum": 1, "maximum": 300,
+                                "default": 50}},
+                    {"name": "game", "in": "query", "required": False, "schema": KIND}],
+        description="Newest first, one game a line, each as docs/export.md describes.",
+        ok={"200": answer("One game a line", ref("ExportedGame"), media=NDJSON)},
+        errors=(400, 403, 404))},
+    "/api/game/export/{id}": {"get": operation(
+        "One finished game", scope="game:read", tags=["export"],
+        parameters=[path_param("id", "The game's id.", {"type": "integer"})],
+        ok={"200": answer("The game", ref("ExportedGame"))}, errors=(403, 404))},
     "/api/bot/game/{game}/resign": {"post": operation(
         "Leave the game (Boardroom: bankrupt; the others: a bot plays the seat)",
         scope="bot:play", tags=["games"], parameters=[GAME],

@@ -6,7 +6,7 @@ from django.urls import path, re_path
 
 from challenges import api as challenges
 from challenges import event_stream
-from games.api import account, errors, game_stream, moves, openapi
+from games.api import account, errors, export, game_stream, moves, openapi
 
 app_name = "api"
 
@@ -24,6 +24,8 @@ urlpatterns = [
     path("bot/game/<str:ref>/move", moves.move, name="game_move"),
     path("bot/game/<str:ref>/chat", moves.chat, name="game_chat"),
     path("bot/game/<str:ref>/resign", moves.resign, name="game_resign"),
+    path("games/user/<str:username>", export.user_games, name="user_games"),
+    path("game/export/<int:game_id>", export.game_export, name="game_export"),
     # Last: any other /api/ path is a JSON 404, not the site's page.
     re_path(r"^.*$", errors.not_found, name="not_found"),
 ]
