@@ -61,7 +61,10 @@ class Api:
 
     def post(self, path: str, body: dict[str, Any] | None = None) -> tuple[int, Any]:
         response = self.http.post(path, json=body or {})
-        return response.status_code, response.json()
+        try:
+            return response.status_code, response.json()
+        except ValueError:  # not the site's JSON (a proxy's error page)
+            return response.status_code, {"error": response.text[:200]}
 
 
 class ApiRefusal(Exception):
@@ -71,21 +74,27 @@ class ApiRefusal(Exception):
 
 
 def reconnecting(api: Api, path: str) -> Iterator[dict[str, Any]]:
-    """A stream's events, opening it again whenever the connection drops, until the stream
-    ends on its own or the site stays unreachable for GIVE_UP_SECONDS."""
+    """A stream's events for as long as the caller reads them: a stream that drops or ends
+    (the site restarted, a proxy closed it) is opened again, until the site has answered
+    nothing but failures for GIVE_UP_SECONDS."""
     failing_since = None
     while True:
         try:
             for event in api.stream(path):
                 failing_since = None
                 yield event
-            return
+            problem = "the stream ended"
         except httpx.TransportError as exc:
-            failing_since = failing_since or time.monotonic()
-            if time.monotonic() - failing_since > GIVE_UP_SECONDS:
-                raise
-            print(f"{path}: connection lost ({type(exc).__name__}), reconnecting", flush=True)
-            time.sleep(RETRY_SECONDS)
+            problem = f"connection lost ({type(exc).__name__})"
+        except ApiRefusal as exc:
+            if exc.status < 500 and exc.status != 429:
+                raise  # a refusal that waiting does not change (a revoked token...)
+            problem = f"the site answered {exc.status}"
+        failing_since = failing_since or time.monotonic()
+        if time.monotonic() - failing_since > GIVE_UP_SECONDS:
+            raise RuntimeError(f"{path}: {problem}; the site has been failing too long")
+        print(f"{path}: {problem}, reconnecting", flush=True)
+        time.sleep(RETRY_SECONDS)
 
 
 def play_game(api: Api, game_id: int, choose: Policy) -> dict[str, Any] | None:
@@ -103,8 +112,10 @@ def play_game(api: Api, game_id: int, choose: Policy) -> dict[str, Any] | None:
         if event["type"] != "gameState" or (state and event["version"] < state["version"]):
             continue
         state = event
+        if state["status"] != "running":
+            break  # the game is over
         decision = (state["version"], state["decision_token"])
-        if state["status"] != "running" or not state["your_decision"] or decision == answered:
+        if not state["your_decision"] or decision == answered:
             continue
         action = choose(game, state)
         body = {"action": action, "version": state["version"],

@@ -1,7 +1,8 @@
 """Streams survive a web restart: the example bot plays Boardroom through a Daphne of the
-test's own; the Daphne is killed (SIGKILL) mid-game and started again on the same port; the
-bot's streams drop, it reconnects, reads the game as it is now (the stream's `gameFull`) and
-plays on from that version until the game ends.
+test's own; the Daphne is killed (SIGKILL) or stopped (SIGTERM, as a deploy stops it)
+mid-game and started again on the same port; the bot's streams drop, it reconnects, reads
+the game as it is now (the stream's `gameFull`) and plays on from that version until the
+game ends.
 
 The other seat is played by the test itself over the API, one move at a time, so the game is
 still running when the web process dies however fast the bot is."""
@@ -49,6 +50,10 @@ class Web:
     def kill(self) -> None:
         liveplay.kill9(self.process)
 
+    def terminate(self) -> None:
+        """Stopped as a deploy stops it (SIGTERM, then SIGKILL after 10 s)."""
+        liveplay.stop(self.process)
+
     def stop(self) -> None:
         if self.process is not None:
             liveplay.stop(self.process)
@@ -91,8 +96,9 @@ def _play_zed_until(web: Web, game: Game, zed_seat: int, secret: str, *, bot_sea
         assert answer.status_code in (200, 409), answer.text  # 409: the bot moved meanwhile
 
 
-def test_the_example_bot_reconnects_after_the_web_process_dies_and_plays_on(
-        live_site_env: dict[str, str]) -> None:
+@pytest.mark.parametrize("end", ["kill", "terminate"])
+def test_the_example_bot_reconnects_after_the_web_process_ends_and_plays_on(
+        live_site_env: dict[str, str], end: str) -> None:
     maia, maia_secret = bot_account("maia")
     zed, zed_secret = bot_account("zed")
     game = _boardroom_between(maia, zed)
@@ -102,7 +108,7 @@ def test_the_example_bot_reconnects_after_the_web_process_dies_and_plays_on(
     bot = start_example("random_bot.py", web.url, maia_secret, "--games", "1")
     try:
         _play_zed_until(web, game, zed_seat, zed_secret, bot_seat=bot_seat, bot_moves=2)
-        web.kill()
+        getattr(web, end)()
         game.refresh_from_db()
         killed_at = game.version
         time.sleep(1.5)  # the bot's reconnections meet a closed port
@@ -121,7 +127,7 @@ def test_the_example_bot_reconnects_after_the_web_process_dies_and_plays_on(
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
     assert game.result["winner"] == bot_seat
-    assert "connection lost" in out and "reconnecting" in out, out
+    assert f"/api/bot/game/stream/{game.pk}: " in out and "reconnecting" in out, out
     assert f"game {game.pk} (boardroom, seat {bot_seat}): finished, winner {bot_seat}" in out
     assert "refused" not in out, out
     # The bot's moves after the restart carry on from the version it found.
