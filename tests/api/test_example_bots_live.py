@@ -1,5 +1,5 @@
-"""The example bots of examples/ play whole games through the bot API of a real Daphne: the
-random bot against our medium bots in every game, and two API bots against each other, met
+"""The example bots of examples/ play whole games through the bot API of a real Daphne: each
+example against our medium bot in every game, and two API bots against each other, met
 by a challenge accepted over the API and in the bots' queue. Each example runs as its own
 process, as a user would run it, and must end on its own once its game is over."""
 
@@ -28,12 +28,14 @@ def _moves_by(game: Game, seat: int) -> int:
 
 
 @pytest.mark.parametrize("kind", GAMES)
-def test_the_random_bot_plays_a_whole_game_against_our_medium_bot(live_server_url: str,
-                                                                  kind: str) -> None:
+@pytest.mark.parametrize("example", ["random_bot.py", "medium_bot.py"])
+def test_each_example_plays_a_whole_game_against_our_medium_bot(live_server_url: str,
+                                                                example: str, kind: str
+                                                                ) -> None:
     maia, secret = bot_account("maia")
     game = table_against_our_bots(maia, kind)
     seat = next(i for i, p in enumerate(game.players) if p.get("user_id") == maia.pk)
-    bot = start_example("random_bot.py", live_server_url, secret, "--games", "1")
+    bot = start_example(example, live_server_url, secret, "--games", "1")
     try:
         out = finished_output(bot)
     finally:
