@@ -138,8 +138,9 @@ class _Inbox:
 
 
 async def seat_events(seat: ApiSeat, *,
-                      keep_alive_seconds: float = KEEP_ALIVE_SECONDS) -> AsyncIterator[bytes]:
+                      keep_alive_seconds: float | None = None) -> AsyncIterator[bytes]:
     """The NDJSON lines of one seat's game stream (see the module's docstring)."""
+    quiet = KEEP_ALIVE_SECONDS if keep_alive_seconds is None else keep_alive_seconds
     inbox = _Inbox(group_name(seat.code))
     # Listening before the first read: a move made in between is heard, not missed.
     await inbox.open()
@@ -153,7 +154,7 @@ async def seat_events(seat: ApiSeat, *,
         if not running(read.game):
             return
         while True:
-            message = await inbox.next(keep_alive_seconds)
+            message = await inbox.next(quiet)
             if message is None:
                 yield ndjson.KEEP_ALIVE
                 await inbox.rejoin()
