@@ -8,7 +8,7 @@ from typing import Any
 from games.api.auth import ApiError
 from games.platform.identity import Viewer
 from games.platform.models import Game, Seat
-from games.platform.services import normalize_code
+from games.platform.services import CODE_LENGTH, normalize_code
 
 
 @dataclass(frozen=True)
@@ -35,7 +35,7 @@ def games_named(ref: str) -> list[Game]:
     found: list[Game] = []
     if ref.isdigit() and len(ref) <= 18:
         found.extend(games.filter(pk=int(ref)))
-    if 0 < len(ref) <= 8 and ref.isalnum():
+    if len(ref) == CODE_LENGTH and ref.isalnum():
         latest = games.filter(table__code=normalize_code(ref)).order_by("-number").first()
         if latest is not None and all(g.pk != latest.pk for g in found):
             found.append(latest)

@@ -206,3 +206,18 @@ def test_a_move_takes_back_the_seat_a_bot_held(alice: Any, alice_secret: str) ->
     response = api_post(Client(), game_path(game, "move"), alice_secret, body)
     assert response.status_code == 200, response.content
     assert not Seat.objects.get(table_id=game.table_id, user=alice).away
+
+
+def test_a_table_code_of_digits_alone_still_names_its_table(alice: Any, alice_secret: str,
+                                                            monkeypatch: pytest.MonkeyPatch
+                                                            ) -> None:
+    """Codes may be all digits ("2345"): such a reference is tried as a game id and as a
+    code, and names the game the account sits in."""
+    from games.platform import services
+
+    monkeypatch.setattr(services, "_new_code", lambda: "2345")
+    game = seated_game(alice)
+    assert game.table.code == "2345" and game.pk != 2345
+    response = api_post(Client(), "/api/bot/game/2345/chat", alice_secret, {"text": "hi"})
+    assert response.status_code == 200
+    assert ChatMessage.objects.get(table_id=game.table_id).text == "hi"
