@@ -161,7 +161,15 @@ def _outside_templates(html: str, start: int, end: int, found: list[Element]
             break
         hidden.append((element.open_end, element.end))
         at = html.find("<template", element.end, end)
-    return [e for e in found if not any(a <= e.start < b for a, b in hidden)]
+    # Both in document order: one walk through the two lists.
+    kept: list[Element] = []
+    at = 0
+    for e in found:
+        while at < len(hidden) and hidden[at][1] <= e.start:
+            at += 1
+        if at == len(hidden) or e.start < hidden[at][0]:
+            kept.append(e)
+    return kept
 
 
 def _element_at(html: str, start: int, element_id: str, tag: str, close: int
@@ -411,7 +419,8 @@ class _Swaps(list[str]):
 
 def _element(old: Tree, o: Element, new: Tree, n: Element, out: _Swaps) -> None:
     """The swaps for one element with an id, present before and after."""
-    if old.html[o.start:o.end] == new.html[n.start:n.end]:
+    if o.end - o.start == n.end - n.start and new.html.startswith(
+            old.html[o.start:o.end], n.start):
         return
     mine = _Swaps()
     if (_children(old, o, new, n, mine)
