@@ -5,9 +5,16 @@ package. Only Boardroom's own modules import its engine: this adapter, `board.py
 template data, from a view), `rules.py` (the rules page) and `describe.py` (log lines).
 
 The ruleset carries the setup the engine needs beyond seats and seed:
-`{"preset": "standard", "turnCap": 1000, "bots": [bool, ...] | None, "humanFirst": seat | None}`.
-The table's ruleset has neither `bots` nor `humanFirst`; `deal_ruleset` fills them in when
-the platform deals a game (which engine seats are bots; against bots the human moves first).
+`{"preset": "standard", "turnCap": 1000, "capPeople": false, "bots": [bool, ...] | None,
+"humanFirst": seat | None}`. The table's ruleset has neither `bots` nor `humanFirst`;
+`deal_ruleset` fills them in when the platform deals a game (which engine seats are bots;
+against bots the human moves first).
+
+The guide has no limit on laps or time: `turnCap` ends only a game of bots alone (every seat
+still in is a bot, engine/rules.cap_in_force). `capPeople` lets it end a game with people too:
+it is for tests that play a person's seat themselves to the end. No form sends either key
+(a table's rules from the site are a preset's: `custom_spec`, games/platform/views.py), so a
+table a person creates never has a cap for people.
 
 Clock actions (`forfeit`, `lot_expired`) only come from the site's clocks: `timeout_actions`
 marks them with `"clock": true`, a key the table socket refuses in a player's frame, and
@@ -50,8 +57,8 @@ class RulesetError(ValueError):
 
 def resolve_ruleset(spec: Mapping[str, Any] | None) -> dict[str, Any]:
     spec = dict(spec or {})
-    out: dict[str, Any] = {"preset": "standard", "turnCap": TURN_CAP, "bots": None,
-                           "humanFirst": None}
+    out: dict[str, Any] = {"preset": "standard", "turnCap": TURN_CAP, "capPeople": False,
+                           "bots": None, "humanFirst": None}
     for key, value in spec.items():
         if key not in out:
             raise RulesetError(key, f"Unknown setting {key!r}")
@@ -61,6 +68,8 @@ def resolve_ruleset(spec: Mapping[str, Any] | None) -> dict[str, Any]:
     cap = out["turnCap"]
     if type(cap) is not int or not 10 <= cap <= 100_000:
         raise RulesetError("turnCap", "The turn limit is a whole number from 10 to 100000")
+    if type(out["capPeople"]) is not bool:
+        raise RulesetError("capPeople", "capPeople is true or false")
     bots = out["bots"]
     if bots is not None and (not isinstance(bots, list) or not all(
             type(b) is bool for b in bots)):
@@ -80,8 +89,8 @@ class BoardroomGame:
     min_seats = MIN_SEATS
     max_seats = MAX_SEATS
     ladder_placing = ("Boardroom: by order of bankruptcy, the last one standing first (leaving "
-                      "and running out of clock are bankruptcies too); at the turn limit, "
-                      "those still in by net worth.")
+                      "and running out of clock are bankruptcies too); at the turn limit "
+                      "(bots alone), those still in by net worth.")
 
     # --- rules and setup --------------------------------------------------------------------
     def presets(self) -> dict[str, str]:
@@ -108,7 +117,8 @@ class BoardroomGame:
         r = resolve_ruleset(ruleset)
         bots = r["bots"] if r["bots"] is not None and len(r["bots"]) == seats else None
         return engine.new_game(seats=seats, seed=seed, bots=bots,
-                               human_first=r["humanFirst"], turn_cap=r["turnCap"])
+                               human_first=r["humanFirst"], turn_cap=r["turnCap"],
+                               cap_people=r["capPeople"])
 
     # The stock rules only: a host chooses the preset, there are no Custom fields.
     def rule_fields(self) -> list[Any]:

@@ -31,7 +31,8 @@ JUNK = [
 
 @pytest.mark.parametrize("seed", range(3))
 def test_listed_actions_are_accepted_and_junk_is_refused_without_change(seed: int) -> None:
-    st = new_game(seats=3, seed=seed, bots=[seed % 2 == 0, True, False], turn_cap=120)
+    st = new_game(seats=3, seed=seed, bots=[seed % 2 == 0, True, False], turn_cap=120,
+                  cap_people=True)
     rng = random.Random(seed)
     while st["phase"] != "finished":
         seat = to_decide(st)[0]

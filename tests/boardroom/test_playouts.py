@@ -170,11 +170,36 @@ def test_auto_move_rolls_ends_eligible_turns_and_uses_a_release_card_under_audit
     assert auto_move(scenario(audit={0: 0}), 0) == {"type": "roll"}
 
 
-def test_endless_games_end_at_the_turn_cap_on_net_worth() -> None:
-    st = scenario(turn_cap=1, pos={0: 14}, dice=[(2, 4)], owners={5: 1})
+def test_endless_games_of_bots_alone_end_at_the_turn_cap_on_net_worth() -> None:
+    st = scenario(turn_cap=1, pos={0: 14}, dice=[(2, 4)], owners={5: 1}, bots=[True, True])
     st = act(act(st, 0, "roll"), 0, "end_turn")
     assert st["phase"] == "finished" and st["result"]["end_reason"] == "turn_cap"
     assert st["result"]["winner"] == 1  # 1500 cash and a 200 logistics beat 1500
+
+
+def test_no_turn_cap_ends_a_game_while_a_person_is_still_in() -> None:
+    # The guide: "There is no limit on laps or time."
+    st = scenario(turn_cap=1, pos={0: 14}, dice=[(2, 4)], owners={5: 1}, bots=[False, True])
+    st = act(act(st, 0, "roll"), 0, "end_turn")
+    assert st["phase"] == "roll" and st["result"] is None and st["turn"] == 1
+    assert view(st, 1)["turn_cap"] is None and view(st, 1, copy=False)["turn_cap"] is None
+    # Once the person is out (bankrupt, or gone), the bots left alone are capped again.
+    st = apply(st, 0, {"type": "forfeit"}, clock=True).state
+    assert st["result"]["end_reason"] == "last_standing"  # two seats: one left
+    three = scenario(seats=3, turn_cap=2, pos={0: 14, 1: 14}, dice=[(2, 4)],
+                     bots=[False, True, True])
+    assert view(three, 1)["turn_cap"] is None
+    three = apply(three, 0, {"type": "forfeit"}, clock=True).state
+    assert three["phase"] == "roll" and view(three, 1)["turn_cap"] == 2
+    three = act(act(three, 1, "roll"), 1, "end_turn")
+    assert three["result"]["end_reason"] == "turn_cap"
+
+
+def test_a_test_may_cap_a_game_with_a_person_by_its_own_option() -> None:
+    st = scenario(turn_cap=1, pos={0: 14}, dice=[(2, 4)], bots=[False, True],
+                  cap_people=True)
+    st = act(act(st, 0, "roll"), 0, "end_turn")
+    assert st["result"]["end_reason"] == "turn_cap"
 
 
 def test_a_state_stored_as_json_with_its_keys_reordered_plays_on_the_same() -> None:

@@ -164,7 +164,7 @@ def play_offline(engine: Any, state: dict[str, Any], me: int, levels: Mapping[in
 # script offline over seeds 0–59; tests/boardroom_site/test_boardroom_script.py keeps it true).
 ACCEPTANCE_SEED = 41
 ACCEPTANCE_LEVELS = ("medium", "medium", "easy")
-ACCEPTANCE_RULES = {"turnCap": 100}
+ACCEPTANCE_RULES = {"turnCap": 100, "capPeople": True}  # a test plays Ann's seat to the end
 
 
 def start_acceptance_table(viewer: Any) -> Any:

@@ -32,7 +32,8 @@ def test_the_rules_page_shows_every_price_rent_and_card_from_the_engine(client: 
     for card in card_table():
         assert card["title"] in html
     assert "An auction with no first bid waits 60 seconds for the whole lot" in html
-    assert "A game that reaches 1000 turns ends on net worth" in html
+    assert "There is no limit on laps or time: while a person is still in the game" in html
+    assert "Only a game of bots alone" in html and "reaches 1000 turns ends on net worth" in html
 
 
 def test_quick_play_boardroom_starts_a_game_with_three_bots_and_you_first(
@@ -59,6 +60,28 @@ def test_play_vs_bots_seats_up_to_five_bots_each_at_its_level(client: Client) ->
     assert sorted(p["bot"] for p in game.players) == [False] + [True] * 5
 
 
+def test_no_game_a_person_starts_from_the_site_can_end_at_a_turn_cap(client: Client) -> None:
+    from games.boardroom.engine import apply, view
+    from games.boardroom.engine.rules import cap_in_force
+
+    # The seed: "There is no limit on laps or time." Fields a page never shows are ignored.
+    extra = {"turnCap": 10, "capPeople": "true", "cap_people": "true"}
+    client.post("/play/quick/", {"game": "boardroom", **extra})
+    client.post("/play/bots/", {"game": "boardroom", "name": "Ann", "preset": "standard",
+                                "turn_seconds": 0, "response_seconds": 60, "bot_1": "easy",
+                                **extra})
+    for game in Game.objects.all():
+        me = next(i for i, p in enumerate(game.players) if not p["bot"])
+        assert game.state["cap_people"] is False and not cap_in_force(game.state)
+        assert view(game.state, me)["turn_cap"] is None
+        # Far past the bots' cap, the person's turn passes and the game goes on.
+        st = {**game.state, "turn_number": 5000, "dice_queue": [[4, 6]]}  # to the audit tile
+        assert st["turn"] == me and st["pos"][me] == 0
+        st = apply(apply(st, me, {"type": "roll"}).state, me, {"type": "end_turn"}).state
+        assert st["result"] is None and st["turn"] != me and st["turn_number"] == 5001
+    assert Game.objects.count() == 2
+
+
 def test_start_a_table_opens_a_boardroom_table_of_up_to_six(client: Client) -> None:
     page = client.get("/tables/new/?game=boardroom").content.decode()
     assert '<option value="6"' in page and 'value="custom"' not in page
@@ -81,7 +104,7 @@ def test_a_finished_boardroom_game_has_a_replay_page_and_an_export(client: Clien
     viewer = Viewer(user_id=None, guest_key="guest-replay-000000000000000000")
     table = services.table_play_vs_bots(viewer=viewer, name="Ann", levels=["easy", "easy"],
                                         game_kind="boardroom", turn_seconds=0,
-                                        ruleset_spec={"turnCap": 10})
+                                        ruleset_spec={"turnCap": 10, "capPeople": True})
     game = services.current_game(table)
     while game.status == Game.Status.RUNNING:
         seat = engine.to_decide(game.state)[0]

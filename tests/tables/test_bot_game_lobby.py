@@ -41,7 +41,8 @@ def play_to_the_end(game: Game) -> None:
 def test_a_game_against_bots_shows_no_invite_and_keeps_its_words_at_game_over(
         alice: Viewer) -> None:
     table = services.table_play_vs_bots(viewer=alice, name="Ann", levels=["easy"],
-                                        game_kind="boardroom", ruleset_spec={"turnCap": 10})
+                                        game_kind="boardroom",
+                                        ruleset_spec={"turnCap": 10, "capPeople": True})
     client = client_of(alice)
     during = panel(client, table)
     assert 'id="invite-url"' not in during and "private" not in during

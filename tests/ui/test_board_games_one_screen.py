@@ -84,10 +84,13 @@ def _start(game_kind: str, viewer: Any) -> Table:
     """Ann against three bots, dealt on the game's seed, with no turn clock and a short turn
     limit."""
     levels, turn_cap, seed = DEALS[game_kind]
+    rules: dict[str, Any] = {"turnCap": turn_cap}
+    if game_kind == "boardroom":
+        rules["capPeople"] = True  # no cap ends a person's game unless a test asks for one
     with mock.patch.object(services.secrets, "randbits", return_value=seed):
         return services.table_play_vs_bots(
             viewer=viewer, name="Ann", levels=levels, game_kind=game_kind, turn_seconds=0,
-            ruleset_spec={"turnCap": turn_cap})
+            ruleset_spec=rules)
 
 
 def _in_view(page: Any, selector: str) -> bool:

@@ -90,8 +90,11 @@ def _rivals(v: View, me: int) -> list[int]:
 
 
 def game_left(v: View) -> float:
-    """The share of the game still to play before the turn cap (1 at the start)."""
+    """The share of the game still to play before the turn cap (1 at the start; always 1
+    while no cap applies: a person is still in the game)."""
     cap = v["turn_cap"]
+    if cap is None:
+        return 1.0
     return max(0.0, min(1.0, (cap - v["turn_number"]) / max(1, cap)))
 
 

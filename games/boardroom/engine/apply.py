@@ -76,7 +76,7 @@ def step(s: State, seat: int, action: dict[str, Any]) -> Events:
 
 def replay(*, seats: int, seed: int, actions: list, bots: list[bool] | None = None,
            human_first: int | None = None, turn_cap: int | None = None,
-           start: State | None = None) -> State:
+           cap_people: bool = False, start: State | None = None) -> State:
     """The state after `actions` ([[seat, action], ...] or [[seat, action, clock]]) from a new
     game with these settings (or from the given `start` position)."""
     if start is not None:
@@ -85,7 +85,8 @@ def replay(*, seats: int, seed: int, actions: list, bots: list[bool] | None = No
         kw: dict[str, Any] = {}
         if turn_cap is not None:
             kw["turn_cap"] = turn_cap
-        st = new_game(seats=seats, seed=seed, bots=bots, human_first=human_first, **kw)
+        st = new_game(seats=seats, seed=seed, bots=bots, human_first=human_first,
+                      cap_people=cap_people, **kw)
     for entry in actions:
         seat, action = entry[0], entry[1]
         clock = bool(entry[2]) if len(entry) > 2 else False

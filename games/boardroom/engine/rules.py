@@ -429,10 +429,21 @@ def pass_turn(s: State, ev: Events) -> None:
     s["built"] = False
     s["trade_used"] = False
     s["random_used"] = False
-    if s["turn_number"] > s["turn_cap"]:
+    if s["turn_number"] > s["turn_cap"] and cap_in_force(s):
         finish(s, ev, "turn_cap")
         return
     ev.append({"type": "turn_start", "seat": nxt, "turn_number": s["turn_number"]})
+
+
+def cap_in_force(s: State) -> bool:
+    """Whether the turn cap may end this game now: only a game of bots alone (every seat
+    still in is a bot: the simulator, a bench, a game whose people went bankrupt or left).
+    The guide has no limit on laps or time for people. `cap_people` is for tests only."""
+    bots = s["bots"]
+    if all(bots) or s.get("cap_people"):  # a state stored before the option has no key
+        return True
+    active = s["active"]
+    return not any(active[x] and not bots[x] for x in range(len(bots)))
 
 
 def finish(s: State, ev: Events, reason: str) -> None:

@@ -13,7 +13,7 @@ per-tile facts are lists of 40, so a copy is a handful of list slices (`copy_sta
      "last_random", "auction", "offer", "debts": [debt], "refused": {key: cash},
      "asks": {key: round}, "bankrupt": [seat], "bank": int, "money_base": int,
      "uneven": [industry broken up by the holding exception], "dice_queue": [[a, b]],
-     "turn_cap", "result"}
+     "turn_cap", "cap_people", "result"}
 
 Overlays decide who acts (legal.to_decide): a running auction, then a pending trade offer,
 then the first debt, then the turn holder in `phase`. `bank` is the net sum the bank has paid
@@ -38,7 +38,11 @@ BID_STEP = 10
 AUDIT_TRIES = 3
 ASK_PAUSE_ROUNDS = 5
 BETTER_BY = 10
-TURN_CAP = 1000  # turns; a game still running then ends on net worth ("turn_cap")
+# Turns; a game of bots alone still running then ends on net worth ("turn_cap"). The guide
+# has "no limit on laps or time": while a person is still in the game no cap applies
+# (rules.cap_in_force), except with `cap_people`, an option for tests that play a person's
+# seat themselves (no table a person creates can set it: games/boardroom/game.py).
+TURN_CAP = 1000
 
 _MASK64 = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
@@ -74,10 +78,13 @@ def rng_shuffle(items: list, s: int) -> int:
 
 def new_game(*, seats: int, seed: int, bots: list[bool] | None = None,
              human_first: int | None = None, turn_cap: int = TURN_CAP,
-             shuffle_seats: bool = True) -> dict[str, Any]:
+             shuffle_seats: bool = True, cap_people: bool = False) -> dict[str, Any]:
     """A fresh game. The turn order is shuffled by the game's generator; `human_first` (a
     seat) is put first and the others follow in the shuffled order (the guide: against bots,
-    you move first). `bots[i]` marks seats played by bots (their trade rules differ)."""
+    you move first). `bots[i]` marks seats played by bots (their trade rules differ; seats
+    not marked are people, and no turn cap ends a game while one of them is still in).
+    `turn_cap` ends a game of bots alone; `cap_people` (tests only) lets it end a game with
+    people too."""
     if type(seats) is not int or not MIN_SEATS <= seats <= MAX_SEATS:
         raise ValueError(f"Boardroom is played by {MIN_SEATS} to {MAX_SEATS} seats")
     bots = list(bots) if bots is not None else [False] * seats
@@ -109,7 +116,7 @@ def new_game(*, seats: int, seed: int, bots: list[bool] | None = None,
         "random_used": False, "last_random": None, "auction": None, "offer": None,
         "debts": [], "refused": {}, "asks": {}, "bankrupt": [], "bank": 0,
         "money_base": START_CASH * seats, "uneven": [], "dice_queue": [],
-        "turn_cap": int(turn_cap), "result": None,
+        "turn_cap": int(turn_cap), "cap_people": bool(cap_people), "result": None,
     }
 
 

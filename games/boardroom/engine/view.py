@@ -11,6 +11,7 @@ from typing import Any
 
 from .cards import AID, DECK_IDS, MARKET
 from .legal import legal_actions, to_decide
+from .rules import cap_in_force
 
 _PUBLIC = ("version", "seats", "bots", "order", "cash", "pos", "active", "audit", "owner",
            "level", "stock", "turn", "turn_number", "round", "phase", "dice", "doubles",
@@ -26,6 +27,7 @@ def view(st: dict[str, Any], seat: int | None, *, copy: bool = True,
     if not copy:
         return _shared_view(st, seat, legal)
     v: dict[str, Any] = {k: _copy(st[k]) for k in _PUBLIC}
+    v["turn_cap"] = st["turn_cap"] if cap_in_force(st) else None  # None: no cap applies now
     v["viewer"] = seat
     v["releases"] = [len(r) for r in st["releases"]]
     v["release_cards"] = [r[:] for r in st["releases"]]
@@ -114,7 +116,7 @@ def _shared_view(st: dict[str, Any], seat: int | None,
         "doubles": st["doubles"], "again": st["again"], "built": st["built"],
         "trade_used": st["trade_used"], "random_used": st["random_used"],
         "last_random": st["last_random"], "bankrupt": st["bankrupt"],
-        "turn_cap": st["turn_cap"], "uneven": st["uneven"],
+        "turn_cap": st["turn_cap"] if cap_in_force(st) else None, "uneven": st["uneven"],
         "viewer": seat, "releases": list(map(len, rel)), "release_cards": rel,
         "decks": counts, "auction": a, "debts": debts, "offer": offer, "refused": refused,
         "asks": asks, "to_decide": deciding, "legal": legal,
