@@ -56,15 +56,41 @@ async def game_stream(request: HttpRequest, ref: str) -> HttpResponse:
     return response
 
 
-def _read(seat: ApiSeat) -> tuple[GameRead | None, bool]:
-    """The game, and whether the account still holds the seat (it may have moved away)."""
-    read = read_game(seat.game_id)
-    if read is None:
-        return None, False
+def _holds(read: GameRead, seat: ApiSeat) -> bool:
+    """Whether the account still holds the seat (it may have moved to another device)."""
     players = read.game.players or []
     seat_id = players[seat.seat].get("seat_id") if seat.seat < len(players) else None
     row = next((s for s in read.seats if s.pk == seat_id), None)
-    return read, row is not None and row.game_seat == seat.seat and seat.viewer.owns(row)
+    return row is not None and row.game_seat == seat.seat and seat.viewer.owns(row)
+
+
+# The reads of a game that the streams of this process share, by (game id, update token):
+# every stream of a table hears each update with the same token (games/platform/broadcast.py),
+# and one read of the game, made after the update's commit, serves them all. The read is a
+# task of its own, so a stream that closes meanwhile does not cancel it for the others.
+_shared_reads: dict[tuple[int, str], asyncio.Task[GameRead | None]] = {}
+SHARED_READ_KEPT_SECONDS = 5.0
+
+
+def _forget_read(key: tuple[int, str], task: asyncio.Task[GameRead | None]) -> None:
+    if not task.cancelled():
+        task.exception()  # retrieved here too: every stream awaiting it may have closed
+    asyncio.get_running_loop().call_later(SHARED_READ_KEPT_SECONDS, _shared_reads.pop,
+                                          key, None)
+
+
+async def game_read(game_id: int, token: str | None = None) -> GameRead | None:
+    """The game as it is now, read once for every stream here that heard update `token`."""
+    if not token:
+        return await database_sync_to_async(read_game)(game_id)
+    key = (game_id, token)
+    task = _shared_reads.get(key)
+    if task is None:
+        task = asyncio.get_running_loop().create_task(
+            database_sync_to_async(read_game)(game_id))
+        _shared_reads[key] = task
+        task.add_done_callback(lambda done: _forget_read(key, done))
+    return await asyncio.shield(task)
 
 
 def _chat_line(table_id: int, message_id: Any) -> dict[str, Any] | None:
@@ -145,8 +171,8 @@ async def seat_events(seat: ApiSeat, *,
     # Listening before the first read: a move made in between is heard, not missed.
     await inbox.open()
     try:
-        read, holds = await database_sync_to_async(_read)(seat)
-        if read is None or not holds:
+        read = await game_read(seat.game_id)
+        if read is None or not _holds(read, seat):
             yield ndjson.line({"type": "gone", "error": "You no longer hold this seat."})
             return
         yield ndjson.line(await database_sync_to_async(game_full)(read, seat.seat))
@@ -166,8 +192,8 @@ async def seat_events(seat: ApiSeat, *,
                 continue
             elif message.get("type") != "table.update":
                 continue  # watcher counts and the like
-            read, holds = await database_sync_to_async(_read)(seat)
-            if read is None or not holds:
+            read = await game_read(seat.game_id, (message or {}).get("token"))
+            if read is None or not _holds(read, seat):
                 yield ndjson.line({"type": "gone", "error": "You no longer hold this seat."})
                 return
             if read.fingerprint == shown:

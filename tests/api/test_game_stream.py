@@ -205,3 +205,31 @@ async def test_opening_the_stream_takes_back_the_seat_a_bot_held(
     assert not [s for s in full["seats"] if s["you"] and s["away"]]
     assert not (await sync_to_async(Seat.objects.get)(table_id=game.table_id, user=alice)).away
     await stream.close()
+
+
+async def test_one_read_of_the_game_serves_every_stream_of_the_table_here(
+        alice_and_token: tuple[Any, str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each update is read once for all the table's streams in this process, not per seat."""
+    monkeypatch.setattr(game_stream, "KEEP_ALIVE_SECONDS", 600)
+    alice, secret = alice_and_token
+    bob = await sync_to_async(make_account)("bob")
+    bob_secret = await sync_to_async(make_token)(bob)
+    game = await sync_to_async(seated_game)(alice, bots=0, others=[bob])
+    reads: list[int] = []
+    real_read = game_stream.read_game
+
+    def counted(game_id: int) -> Any:
+        reads.append(game_id)
+        return real_read(game_id)
+
+    monkeypatch.setattr(game_stream, "read_game", counted)
+    streams = [await open_stream(game.pk, s) for s in (secret, bob_secret)]
+    for stream in streams:
+        assert (await stream.event())["type"] == "gameFull"
+    opened = len(reads)
+    game = await sync_to_async(move_for_whoever_decides)(game)
+    for stream in streams:
+        assert (await stream.event())["version"] == game.version
+    assert len(reads) == opened + 1
+    for stream in streams:
+        await stream.close()
