@@ -99,3 +99,33 @@ def test_a_banking_leaves_the_other_cards_plays_as_the_objects_listed_before() -
             [id(a) for a in kept]
         return
     raise AssertionError("no turn banked a card with other plays listed")
+
+
+def test_a_listed_action_changed_in_place_by_its_reader_is_checked_in_full() -> None:
+    # A bot holds the very objects its view listed: editing one (here a banking, made to bank
+    # a property, which the rules forbid) must not pass as what was listed.
+    from games.chudopoly.engine.state import catalogue_for
+
+    for state in _states(17, 200):
+        seat = to_decide(state)[0]
+        if state["phase"] != "play":
+            continue
+        cat = catalogue_for(state)
+        hand = state["players"][seat]["hand"]
+        prop = next((c for c in hand if cat.is_property[c]), None)
+        listed = view(state, seat, shared=True)["legal"]
+        bank = next((a for a in listed if a["type"] == "bank"), None)
+        if prop is None or bank is None:
+            continue
+        listed_card = bank["card"]
+        bank["card"] = prop
+        try:
+            with pytest.raises(IllegalAction, match="cannot be banked"):
+                apply(state, seat, bank)
+        finally:
+            bank["card"] = listed_card  # the object is kept for later views of such boards
+        # Changed back, it reads as listed again and applies.
+        banked = apply(state, seat, bank).state
+        assert listed_card in banked["players"][seat]["bank"]
+        return
+    raise AssertionError("no turn had both a property and a card to bank")

@@ -68,10 +68,12 @@ def apply(state: dict, seat: int, action: Mapping[str, Any]) -> Applied:
             raise IllegalAction("Cards are drawn automatically at the start of your turn")
         raise IllegalAction("Unknown action type")
     check, do = spec
-    if typ in _LISTED_TYPES and legal.was_shown(state, seat, action):
-        # Listed for this very state and seat by the generator `check` would ask again: a
-        # copy, as `check` returns a candidate of its own (swap's cards list included).
-        canonical = {**action, "cards": action["cards"][:]} if typ == "swap" else {**action}
+    shown = legal.shown_record(state, seat, action) if typ in _LISTED_TYPES else None
+    if shown is not None:
+        # Listed for this very state and seat by the generator `check` would ask again, and
+        # unchanged since: a fresh copy of its record, what was listed (never the caller's
+        # object, which it may change).
+        canonical = shown
     else:
         try:
             canonical = check(state, seat, action)

@@ -100,34 +100,67 @@ def legal_actions(state: dict, seat: int) -> list[dict]:
 
 
 # The last list a shared view showed (view(..., shared=True), whose callers only read it):
-# (state, seat, actions). `apply` takes one of those very action objects, for that very state
-# and seat, as listed by the generator already instead of listing its candidates again
-# (about a fifth of an apply). States are values, never changed in place, so the same state
+# (state, seat, actions, records). `apply` takes one of those very action objects, for that
+# very state and seat, as listed by the generator already instead of listing its candidates
+# again (about a fifth of an apply), when it still reads as its record: a copy of the action
+# made as it was listed, which no caller ever holds. A caller that changed the object it was
+# shown (a bot editing it in place) is checked in full. `records` holds a dict per list the
+# actions join, id of a listed object -> its record (the objects are held by those lists, so
+# their ids are their own). States are values, never changed in place, so the same state
 # object still lists the same actions.
-_shown: tuple[dict | None, int | None, list[dict]] = (None, None, [])
+_shown: tuple[dict | None, int | None, list[dict], list[dict[int, dict]]] = (
+    None, None, [], [])
+
+
+def records_of(actions: list[dict]) -> dict[int, dict]:
+    """What each action is as listed, by the id of the object handed out: a copy of each (a
+    swap's cards list too), kept apart from that object. Payments and discards have none
+    (they are always checked in full)."""
+    out: dict[int, dict] = {}
+    for a in actions:
+        t = a["type"]
+        if t == "swap":
+            out[id(a)] = {"type": "swap", "cards": a["cards"][:]}
+        elif t != "pay" and t != "discard":
+            out[id(a)] = {**a}
+    return out
 
 
 def shown_in_view(state: dict, seat: int, listed: list[dict]) -> None:
-    """Remember `listed`: what a shared view of `state` showed `seat` as its legal actions."""
+    """Remember `listed`: what a shared view of `state` showed `seat` as its legal actions,
+    with their records (a turn's plays: kept with their lists, made as they were listed)."""
     global _shown
-    _shown = (state, seat, listed)
+    records = _runs[2] if _runs[0] is listed else [records_of(listed)]
+    _shown = (state, seat, listed, records)
 
 
-def was_shown(state: dict, seat: int, action: object) -> bool:
-    """Whether `action` is one of the very objects the last shared view of `state` listed for
-    `seat` (identity, not equality: an equal action from anywhere else is checked in full)."""
-    shown_state, shown_seat, listed = _shown
+def shown_record(state: dict, seat: int, action: object) -> dict | None:
+    """A fresh copy of what the last shared view of `state` listed for `seat`, when `action`
+    is one of the very objects it listed (identity: an equal action from anywhere else is
+    checked in full) and still reads as it did then; else None."""
+    shown_state, shown_seat, _, records = _shown
     if shown_state is not state or shown_seat != seat:
-        return False
-    return id(action) in map(id, listed)  # held objects: their ids are their own
+        return None
+    key = id(action)
+    for kept in records:
+        record = kept.get(key)
+        if record is not None:
+            break
+    else:
+        return None
+    if record != action:
+        return None
+    return {"type": "swap", "cards": record["cards"][:]} if record["type"] == "swap" \
+        else {**record}
 
 
 # ---- a turn's plays as shared views list them ----------------------------------------------
 
 # Shared views' lists of a turn holder's plays, per position of the boards: (cat, pure, seat,
 # the opponents, then the ids of the objects standing for each seat's zones and upgrades) ->
-# (those objects, held so their ids are not reused while here; {card in hand: its plays,
-# "rearrange" and "rearrange2": the free rearranges with one or with two left}).
+# (those objects, held so their ids are not reused while here; {card in hand: (its plays,
+# their records), "rearrange" and "rearrange2": the same for the free rearranges with one or
+# with two left}).
 _TURN_PLAYS: Recent[tuple, tuple[tuple, dict]] = Recent(256)
 
 
@@ -153,42 +186,52 @@ def shared_turn_actions(state: dict, seat: int, boards: list) -> list[dict]:
         _TURN_PLAYS.put(key, hit)
     lists = hit[1]
     out: list[dict] = []
+    records: list[dict[int, dict]] = []  # each run's records, made with it (records_of)
     runs: list[list[dict]] = []
     if state["plays_left"] > 0:
         is_property, kind = cat.is_property, cat.kind
         for cid in players[seat]["hand"]:
-            plays = lists.get(cid)
-            if plays is None:
+            kept = lists.get(cid)
+            if kept is None:
                 if is_property[cid]:
                     plays = place_plays(state, cat, seat, cid)
                 else:
                     plays = [{"type": "bank", "card": cid}]
                     if kind[cid] != "money":
                         plays += action_plays(state, cat, seat, cid, None, others)
-                lists[cid] = plays
+                # A card's plays (placings, a banking, its action plays) are flat dicts.
+                kept = lists[cid] = (plays, {id(a): {**a} for a in plays})
+            plays = kept[0]
             out += plays
+            records.append(kept[1])
             runs.append(plays)
     left = state["rearranges_left"]
     if left > 0:
         which = "rearrange2" if left >= 2 else "rearrange"
-        plays = lists.get(which)
-        if plays is None:
+        kept = lists.get(which)
+        if kept is None:
             wilds = _wilds(cat, players[seat])
             plays = moves(state, cat, seat, None, wilds)
             if left >= 2 and len(wilds) > 1:
                 plays += swaps(state, cat, seat, wilds)
-            lists[which] = plays
+            kept = lists[which] = (plays, records_of(plays))
+        plays = kept[0]
         out += plays
+        records.append(kept[1])
         runs.append(plays)
-    tail = [{"type": "end_turn"}, {"type": "scoop"}]
+    end, scoop = tail = [{"type": "end_turn"}, {"type": "scoop"}]
     out += tail
+    records.append({id(end): _END_TURN, id(scoop): _SCOOP})
     runs.append(tail)
-    _runs = (out, runs)
+    _runs = (out, runs, records)
     return out
 
 
-# The last list `shared_turn_actions` made, and the lists it is made of, in order.
-_runs: tuple[list[dict] | None, list[list[dict]]] = (None, [])
+_END_TURN, _SCOOP = {"type": "end_turn"}, {"type": "scoop"}  # records: only ever copied
+
+# The last list `shared_turn_actions` made, the lists it is made of, in order, and their
+# records (records_of), run by run.
+_runs: tuple[list[dict] | None, list[list[dict]], list[dict[int, dict]]] = (None, [], [])
 
 
 def listed_runs(listed: object) -> list[list[dict]] | None:
@@ -196,7 +239,7 @@ def listed_runs(listed: object) -> list[list[dict]] | None:
     (each card's plays, the free rearranges, then ending the turn and scooping), each the
     same object for as long as its plays are kept, so a reader may keep what it made of one
     with that object (read only). None for any other list."""
-    last, runs = _runs
+    last, runs, _ = _runs
     return runs if listed is last else None
 
 
