@@ -54,17 +54,21 @@ class Api:
         with self.http.stream("GET", path) as response:
             if response.status_code != 200:
                 response.read()
-                raise ApiRefusal(response.status_code, response.json())
+                raise ApiRefusal(response.status_code, answer_of(response))
             for line in response.iter_lines():
                 if line.strip():
                     yield json.loads(line)
 
     def post(self, path: str, body: dict[str, Any] | None = None) -> tuple[int, Any]:
         response = self.http.post(path, json=body or {})
-        try:
-            return response.status_code, response.json()
-        except ValueError:  # not the site's JSON (a proxy's error page)
-            return response.status_code, {"error": response.text[:200]}
+        return response.status_code, answer_of(response)
+
+
+def answer_of(response: httpx.Response) -> Any:
+    try:
+        return response.json()
+    except ValueError:  # not the site's JSON (a proxy's error page)
+        return {"error": response.text[:200]}
 
 
 class ApiRefusal(Exception):
@@ -149,9 +153,17 @@ def run(url: str, token: str, choose: Policy, *, queue: str | None = None,
     playing: set[int] = set()
     ended: Queue[BaseException | None] = Queue()  # a game over (None), or the listener failed
 
+    def post(path: str, body: dict[str, Any] | None = None) -> tuple[int, Any]:
+        """A POST whose failure is only told: a challenge not accepted comes again on the
+        event stream's next opening lines."""
+        try:
+            return api.post(path, body)
+        except httpx.TransportError as exc:
+            return 0, {"error": type(exc).__name__}
+
     def join_queue() -> None:
         if queue and (games is None or len(playing) < games):
-            status, answer = api.post(f"/api/bot/queue/{queue}", {"seats": seats, "fill": fill})
+            status, answer = post(f"/api/bot/queue/{queue}", {"seats": seats, "fill": fill})
             print(f"queue {queue}: {status} {answer}", flush=True)
 
     def play(game_id: int) -> None:
@@ -166,7 +178,7 @@ def run(url: str, token: str, choose: Policy, *, queue: str | None = None,
             for event in reconnecting(api, "/api/stream/event"):
                 if event["type"] == "challenge" and event["challenge"]["status"] == "created":
                     challenge = event["challenge"]
-                    status, _ = api.post(f"/api/challenge/{challenge['id']}/accept")
+                    status, _ = post(f"/api/challenge/{challenge['id']}/accept")
                     print(f"challenge {challenge['id']} from "
                           f"{challenge['challenger']['name']}: accept -> {status}", flush=True)
                 elif (event["type"] == "gameStart" and event["game"]["id"] not in playing

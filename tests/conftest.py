@@ -282,8 +282,12 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     # Browser tests run last: Playwright's sync API keeps an event loop on the main thread
     # while it is open, which async_to_sync in other tests would trip over.
     # Fault injection (restarting Redis, killing processes) goes after everything else.
+    # Tests of a live site run after every test that has none: once started, the live Daphne
+    # (and the worker) keep sweeping the test database, and would move the bots of a later
+    # in-process test's committed game behind its back (its in-process scheduler is off).
     items.sort(key=lambda item: (item.get_closest_marker("faults") is not None,
-                                 item.get_closest_marker("browser") is not None))
+                                 item.get_closest_marker("browser") is not None,
+                                 "live_site" in getattr(item, "fixturenames", ())))
 
 
 @pytest.fixture
