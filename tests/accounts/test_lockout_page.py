@@ -1,6 +1,11 @@
 """A locked-out log-in is answered with the log-in page saying when to try again (HTTP 429),
 through the WSGI test client and through the ASGI application Daphne serves, whose middleware
-chain runs django-axes' async path."""
+chain runs django-axes' async path.
+
+Each ASGI request here runs to its end, as under Daphne: Django's handler sends the response
+and only then closes it, and closing it (request_finished) is what gives the request's thread's
+database connection back to PostgreSQL's pool. A request abandoned after its last byte keeps
+that connection checked out for the rest of the test process."""
 
 from __future__ import annotations
 
@@ -13,6 +18,7 @@ from channels.db import database_sync_to_async
 from channels.testing import HttpCommunicator
 from django.conf import settings as django_settings
 from django.contrib.auth import get_user_model
+from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
@@ -46,6 +52,9 @@ class AsgiBrowser:
                                         headers=headers)
         communicator.scope["client"] = (self.address, 50000)
         response = await communicator.get_response(timeout=30)
+        # Let the handler finish: dropping the communicator now would cancel it before it
+        # closes the response, and the connection its thread used would never be returned.
+        await communicator.wait(timeout=30)
         for name, value in response["headers"]:
             if name.lower() == b"set-cookie":
                 for morsel in SimpleCookie(value.decode()).values():
@@ -97,6 +106,42 @@ async def test_under_asgi_another_address_still_logs_in() -> None:
     response = await elsewhere.log_in("mo", PASSWORD)
     assert response["status"] == 302
     assert await _signed_in(elsewhere)
+
+
+class PoolCheckouts:
+    """Counts the connections taken from PostgreSQL's pool and not yet given back."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        from psycopg_pool import ConnectionPool
+
+        self.out = 0
+        take, give = ConnectionPool.getconn, ConnectionPool.putconn
+
+        def getconn(pool, *args, **kwargs):
+            conn = take(pool, *args, **kwargs)
+            self.out += 1
+            return conn
+
+        def putconn(pool, conn):
+            self.out -= 1
+            return give(pool, conn)
+
+        monkeypatch.setattr(ConnectionPool, "getconn", getconn)
+        monkeypatch.setattr(ConnectionPool, "putconn", putconn)
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql",
+                    reason="the connection pool is PostgreSQL's")
+@pytest.mark.django_db(transaction=True)
+async def test_under_asgi_log_ins_and_lockouts_give_their_database_connections_back(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    await database_sync_to_async(_player)("pat")
+    checkouts = PoolCheckouts(monkeypatch)
+    browser = AsgiBrowser("203.0.113.10")
+    for _ in range(LOGIN_FAILURES_ALLOWED):
+        await browser.log_in("pat", "wrong")
+    assert (await browser.log_in("pat", PASSWORD))["status"] == 429
+    assert checkouts.out == 0
 
 
 @pytest.mark.django_db
