@@ -9,7 +9,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from accounts import api_tokens, bots, services
 from accounts.forms import LoginForm, ProfileForm, SignUpForm
@@ -64,7 +64,7 @@ def _sign_in(request: HttpRequest, user) -> None:
     services.account_adopt_guest(user_id=user.pk, guest_key=guest_key)
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("accounts:profile")
@@ -80,7 +80,7 @@ def signup(request: HttpRequest) -> HttpResponse:
                                                     "next": request.GET.get("next", "")})
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def login_view(request: HttpRequest) -> HttpResponse:
     form = LoginForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -110,13 +110,13 @@ def logout_view(request: HttpRequest) -> HttpResponse:
     return redirect("/")
 
 
-@require_GET
+@require_safe
 @login_required
 def profile(request: HttpRequest) -> HttpResponse:
     return redirect("accounts:profile_detail", username=request.user.get_username())
 
 
-@require_GET
+@require_safe
 def profile_detail(request: HttpRequest, username: str) -> HttpResponse:
     user = get_user_model().objects.filter(username=username).select_related("profile").first()
     if user is None:
@@ -182,7 +182,7 @@ def _tokens_page(request: HttpRequest, *, new_secret: str = "", error: str = "",
     }, status=status)
 
 
-@require_GET
+@require_safe
 @login_required
 def api_token_list(request: HttpRequest) -> HttpResponse:
     return _tokens_page(request)

@@ -7,7 +7,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from challenges import services
 from challenges.services import ChallengeError
@@ -21,7 +21,7 @@ def game_choices() -> list[tuple[str, str]]:
             for kind in registered_games() for key, name in get_game(kind).presets().items()]
 
 
-@require_GET
+@require_safe
 @login_required
 def challenge_list(request: HttpRequest) -> HttpResponse:
     uid = request.user.pk

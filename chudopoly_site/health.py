@@ -14,7 +14,7 @@ from django.conf import settings
 from django.db import connection
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 LAYER_TIMEOUT = 3.0  # seconds; a probe that never answers is worse than one that says "failed"
 
@@ -100,7 +100,7 @@ CHECKS = {
 
 
 @never_cache
-@require_GET
+@require_safe
 def healthz(request: HttpRequest) -> JsonResponse:
     report: dict[str, str] = {}
     failed: list[str] = []

@@ -14,7 +14,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect
 
 from accounts.bots import marked_name
@@ -49,7 +49,7 @@ def _method_context() -> dict[str, Any]:
             "placing_rules": [ladder_placing(get_game(kind)) for kind in registered_games()]}
 
 
-@require_GET
+@require_safe
 def ladder_index(request: HttpRequest) -> HttpResponse:
     boards = []
     for kind in registered_games():
@@ -63,7 +63,7 @@ def ladder_index(request: HttpRequest) -> HttpResponse:
     return render(request, "ladder/index.html", {"boards": boards, **_method_context()})
 
 
-@require_GET
+@require_safe
 def leaderboard(request: HttpRequest, preset: str, game_kind: str | None = None) -> HttpResponse:
     """One ladder: /ladder/<preset>/ is the default game's, /ladder/<game>/<preset>/ any."""
     name = _ladder_name(preset, game_kind)
@@ -128,7 +128,7 @@ def _queue_game(request: HttpRequest) -> str:
     return game_kind
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def queue_page(request: HttpRequest) -> HttpResponse:
     viewer = viewer_from_request(request, create=True)
     needs_name = viewer.user_id is None
@@ -164,7 +164,7 @@ def queue_page(request: HttpRequest) -> HttpResponse:
     })
 
 
-@require_GET
+@require_safe
 def queue_status(request: HttpRequest) -> HttpResponse:
     """The status partial on its own (no-JavaScript refresh and tests)."""
     viewer = viewer_from_request(request)
@@ -214,7 +214,7 @@ def match_go(request: HttpRequest, ticket_id: int) -> HttpResponse:
 # --- match history ----------------------------------------------------------------------------
 
 
-@require_GET
+@require_safe
 def history(request: HttpRequest) -> HttpResponse:
     viewer = viewer_from_request(request)
     username = request.GET.get("player", "")
@@ -276,7 +276,7 @@ def _int(value: Any, default: int) -> int:
         return default
 
 
-@require_GET
+@require_safe
 def replay_view(request: HttpRequest, game_id: int) -> HttpResponse:
     game = _finished_game(game_id)
     engine = get_game(game.game_kind)
@@ -303,14 +303,14 @@ def replay_view(request: HttpRequest, game_id: int) -> HttpResponse:
     return render(request, "ladder/replay.html", context)
 
 
-@require_GET
+@require_safe
 def chart_view(request: HttpRequest, game_id: int) -> HttpResponse:
     """A finished game's charts alone: the table's game-over banner loads them."""
     game = _finished_game(game_id)
     return render(request, "games/_charts.html", {"charts": replay.game_charts(game)})
 
 
-@require_GET
+@require_safe
 def export_view(request: HttpRequest, game_id: int) -> HttpResponse:
     game = _finished_game(game_id)
     response = JsonResponse(replay.export_game(game), json_dumps_params={"indent": 1})

@@ -9,7 +9,7 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from chudopoly_site.errors import page_not_found
 from games.platform import services
@@ -57,7 +57,7 @@ def _ladder_tops(kind: str) -> list[dict[str, Any]]:
             for key in ladders(kind)]
 
 
-@require_GET
+@require_safe
 def game_page(request: HttpRequest, game_kind: str) -> HttpResponse:
     """One game: start it (Quick Play, bots and rules of your choice, a table, a quick match),
     its open tables and games to watch, its ladders and its rules."""
@@ -71,7 +71,7 @@ def game_page(request: HttpRequest, game_kind: str) -> HttpResponse:
     })
 
 
-@require_GET
+@require_safe
 def rules_index(request: HttpRequest) -> HttpResponse:
     """/rules: every game's rules page, one entry each."""
     return render(request, "games/rules_index.html", {"games": game_entries()})

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from chudopoly_site.client_address import client_address
 from chudopoly_site.errors import page_not_found
@@ -16,7 +16,7 @@ from games.platform.invites import INVITE_PARAM, TableHidden, table_for_visitor
 from games.platform.whole_log import whole_log
 
 
-@require_GET
+@require_safe
 def table_log(request: HttpRequest, code: str) -> HttpResponse:
     token = request.GET.get(INVITE_PARAM) or None
     viewer = viewer_from_request(request)

@@ -8,7 +8,7 @@ from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from games.platform import services
 from games.platform.interface import default_game, get_game, registered_games
@@ -30,7 +30,7 @@ def rules_context(game_kind: str | None = None) -> dict[str, Any]:
     return {**engine.rules_context(), "clocks": clock_limits(), "game_name": engine.name}
 
 
-@require_GET
+@require_safe
 def rules(request: HttpRequest, game_kind: str) -> HttpResponse:
     if game_kind not in registered_games():
         return _further_page(request, game_kind)

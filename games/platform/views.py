@@ -11,7 +11,7 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.safestring import mark_safe
 from django.utils.timesince import timesince
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from chudopoly_site.client_address import client_address
 from chudopoly_site.errors import page_not_found
@@ -88,7 +88,7 @@ def _game_choices(current: str) -> list[dict[str, object]]:
             for k in registered_games()]
 
 
-@require_GET
+@require_safe
 def home(request: HttpRequest) -> HttpResponse:
     # Every game side by side (its picture, its pitch and one way to start: Quick Play),
     # "Continue game" (this browser's games against bots, a guest's by their session) and
@@ -116,7 +116,7 @@ def quick_play(request: HttpRequest) -> HttpResponse:
     return redirect(table)
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def play_bots(request: HttpRequest) -> HttpResponse:
     """Choose 1–4 bots, each one's level, the rules and the clocks; the game starts at once."""
     viewer = viewer_from_request(request, create=True)
@@ -149,7 +149,7 @@ def play_bots(request: HttpRequest) -> HttpResponse:
                                                     "game_name": get_game(kind).name})
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def table_new(request: HttpRequest) -> HttpResponse:
     viewer = viewer_from_request(request, create=True)
     needs_name = viewer.user_id is None
@@ -180,7 +180,7 @@ def table_new(request: HttpRequest) -> HttpResponse:
                                                     "game_name": get_game(kind).name})
 
 
-@require_GET
+@require_safe
 def table_detail(request: HttpRequest, code: str) -> HttpResponse:
     try:
         table = _visitor_table(request, code)
@@ -311,13 +311,13 @@ def table_auto_move(request: HttpRequest, code: str) -> HttpResponse:
     return _hx_or_back(request, table)
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def continue_link(request: HttpRequest, code: str) -> HttpResponse:
     """"Continue on another device": pause this game against bots and show a one-time link,
     valid for 24 hours, that moves it to the browser opening it."""
     table = _get_table(request, code)
     context = {"table": table, "hours": services.CONTINUE_LINK_HOURS, "link": None}
-    if request.method == "GET":
+    if request.method != "POST":
         # Making a link pauses the game, so it takes a button (POST).
         return render(request, "games/continue_link.html", context)
     try:
@@ -379,10 +379,10 @@ def table_rematch_answer(request: HttpRequest, code: str) -> HttpResponse:
                 accept=request.POST.get("answer") == "yes")
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def seat_move_link(request: HttpRequest, code: str) -> HttpResponse:
     table = _get_table(request, code)
-    if request.method == "GET":
+    if request.method != "POST":
         # Reloaded or typed in: making a link changes the seat, so it takes a button (POST).
         return render(request, "games/move_link.html", {
             "table": table, "link": None, "minutes": services.MOVE_LINK_MINUTES})
@@ -398,7 +398,7 @@ def seat_move_link(request: HttpRequest, code: str) -> HttpResponse:
                                                     "minutes": services.MOVE_LINK_MINUTES})
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def seat_move_claim(request: HttpRequest, code: str, token: str) -> HttpResponse:
     # GET only asks; POST takes the seat, so a link preview cannot use the link up. The move
     # token is the permission here (the new device is not seated yet and has no invite link).

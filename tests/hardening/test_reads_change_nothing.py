@@ -333,3 +333,24 @@ def test_a_get_of_the_match_link_is_refused_and_the_player_has_not_arrived() -> 
     assert una.post(url)["Location"] == scene.tickets["una"].match.table.get_absolute_url()
     ticket.refresh_from_db()
     assert ticket.arrived_at is not None
+
+
+@pytest.mark.django_db(transaction=True)  # the same committed scene as the walk above
+def test_every_page_that_answers_a_get_answers_a_head_too() -> None:
+    """HEAD is GET without the body (a link checker, a monitor, a proxy's probe): a page that
+    reads answers both, so no read-only page answers 405 to HEAD. The /api/ names its own
+    methods for programs; Django's admin is left to Django."""
+    scene = _scene()
+    asked = 0
+    for visitor, client in _visitors(scene).items():
+        if visitor == "program":
+            continue
+        for route, url in _urls(scene, visitor):
+            if route.pattern.startswith(("api/", "admin/")):
+                continue
+            if client.get(url).status_code == 405:
+                continue  # a POST-only view refuses both, as it should
+            head = client.head(url)
+            assert head.status_code != 405, (f"HEAD {url} as {visitor}", head["Allow"])
+            asked += 1
+    assert asked > 50
