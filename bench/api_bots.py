@@ -14,10 +14,10 @@ It prints: moves (POSTs answered 200) and moves/s; the latency from a move's POS
 moment its effect (a `gameState` of the version the POST answered, or later) was read off
 EVERY seat's stream, p50/p99 over all (move, seat) pairs and for the table's last seat; the
 POST's own answer time; races (409: the game moved on meanwhile) and errors (anything else:
-a refused move, a dropped stream, a missing event); web, worker and PostgreSQL CPU; the load
-average before and after. It uses its own database (chudopoly_api_bench) and Redis db 10, drops
-them first, and talks to 127.0.0.1 only (--sqlite: one Daphne on an embedded database of its
-own, no worker; what the tests run, not a measure).
+a refused move, a dropped stream, a missing event); web, worker, PostgreSQL and the client's
+own CPU; the load average before and after. It uses its own database (chudopoly_api_bench)
+and Redis db 10, drops them first, and talks to 127.0.0.1 only (--sqlite: one Daphne on an
+embedded database of its own, no worker; what the tests run, not a measure).
 """
 
 from __future__ import annotations
@@ -255,9 +255,10 @@ async def run(stack: livestack.LiveStack, tables: list[BenchTable], *, think: fl
         pids = stack.pids()
         cpu0 = {k: livestack.cpu_of(v) for k, v in pids.items()} | {"pg": livestack.cpu_of(pg)}
         load0 = os.getloadavg()[0]
-        started = time.monotonic()
+        started, client0 = time.monotonic(), time.process_time()
         await asyncio.sleep(duration)
         elapsed = time.monotonic() - started
+        client_cpu = (time.process_time() - client0) / elapsed
         figures.measuring = False
         cpu1 = {k: livestack.cpu_of(v) for k, v in pids.items()} | {"pg": livestack.cpu_of(pg)}
         for task in [*tasks, *(b.pending for b in bots if b.pending is not None)]:
@@ -284,7 +285,8 @@ async def run(stack: livestack.LiveStack, tables: list[BenchTable], *, think: fl
         "web_cpu": cpu.get("web", 0.0),
         "web_cpu_ms_per_move": round(1000 * cpu.get("web", 0.0) * elapsed / max(1, moves), 1),
         "worker_cpu": cpu.get("worker", 0.0),
-        "postgres_cpu": cpu["pg"], "load_before": round(load0, 1),
+        "postgres_cpu": cpu["pg"], "client_cpu": round(client_cpu, 2),
+        "load_before": round(load0, 1),
         "load_after": round(os.getloadavg()[0], 1),
     }
 
@@ -343,7 +345,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"      error: {sample}")
     print(f"CPU cores: web {out['web_cpu']} ({out['web_cpu_ms_per_move']} ms a move), "
           f"worker {out['worker_cpu']}, "
-          f"postgres {out['postgres_cpu']}; load average {out['load_before']} before, "
+          f"postgres {out['postgres_cpu']}, the bots' client {out['client_cpu']}; "
+          f"load average {out['load_before']} before, "
           f"{out['load_after']} after", flush=True)
     return 0 if out["errors"] == 0 else 1
 
