@@ -29,6 +29,11 @@ def _trusted(address: str, networks: tuple[Network, ...]) -> bool:
     return any(parsed in network for network in networks)
 
 
+def from_trusted_proxy(peer: str | None) -> bool:
+    """Whether the connection's own address is one of TRUSTED_PROXIES."""
+    return bool(peer) and _trusted(str(peer), settings.TRUSTED_PROXY_NETWORKS)
+
+
 def forwarded_client(peer: str | None, forwarded_for: str | None) -> str | None:
     """The client's address, given the connection's own (`peer`) and its X-Forwarded-For."""
     networks: tuple[Network, ...] = settings.TRUSTED_PROXY_NETWORKS

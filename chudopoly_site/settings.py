@@ -55,6 +55,9 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "chudopoly_site.middleware.RefuseNulBytes",
+    # Before anything reads X-Forwarded-Proto (SecurityMiddleware, CSRF, absolute links):
+    # a forwarded header counts only from TRUSTED_PROXIES.
+    "chudopoly_site.middleware.ForwardedHeadersFromTrustedProxiesOnly",
     # Before the session is read: /api/ authenticates by token alone (games/api/).
     "games.api.middleware.ApiIgnoresCookies",
     "django.middleware.security.SecurityMiddleware",
@@ -318,6 +321,7 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 if not DEBUG:
+    # Read only from TRUSTED_PROXIES: chudopoly_site.middleware drops it from anyone else.
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
     SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 60 * 60 * 24 * 365, minimum=0)
