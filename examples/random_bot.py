@@ -126,16 +126,14 @@ def play_game(api: Api, game_id: int, choose: Policy) -> dict[str, Any] | None:
                 "decision_token": state["decision_token"]}
         try:
             status, answer = api.post(f"/api/bot/game/{game_id}/move", body)
+            if status == 400 and action not in state["legal_actions"]:
+                # The policy built a move the game refused: fall back on a listed one.
+                body["action"] = random_move(game, state)
+                status, answer = api.post(f"/api/bot/game/{game_id}/move", body)
         except httpx.TransportError:
             continue  # not answered: the stream, reopened, tells whether it counted
         answered = decision
-        if status == 200:
-            moves += 1
-        elif status == 400 and action not in state["legal_actions"]:
-            # The policy built a move the game refused: fall back on a listed one.
-            body["action"] = random_move(game, state)
-            status, answer = api.post(f"/api/bot/game/{game_id}/move", body)
-            moves += status == 200
+        moves += status == 200
         if status not in (200, 409):
             print(f"game {game_id}: move refused: {answer}", flush=True)
         # 409 (stale, duplicate): the game moved on meanwhile; the stream brings what's next.
