@@ -68,8 +68,8 @@ def queue_join(*, user_id: int, game_kind: str, preset: str | None = None, seats
         raise ChallengeError("Only bot accounts join the bots' queue; people play quick match "
                              "at /ladder/play/.", code="not_a_bot", status=403)
     kind, preset, seats = _queue_key(game_kind, preset, seats)
-    limits.check_game_cap(user_id)
     with transaction.atomic():
+        limits.check_game_cap(user_id)
         existing = (BotQueueTicket.objects.select_for_update()
                     .filter(user_id=user_id, status=BotQueueTicket.Status.WAITING).first())
         if existing is not None:

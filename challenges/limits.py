@@ -5,8 +5,10 @@ settings.BOT_CONCURRENT_GAMES overrides the default."""
 from __future__ import annotations
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db import transaction
 
-from accounts.bots import is_bot_account
+from accounts.bots import bot_account_ids
 
 CONCURRENT_GAMES = 8
 
@@ -24,12 +26,25 @@ def games_in_play(user_id: int) -> int:
             .values("table_id").distinct().count())
 
 
-def check_game_cap(user_id: int) -> None:
-    """A bot account plays at most `concurrent_games()` games at once; people are not capped
-    here (they have one pair of eyes)."""
-    if not is_bot_account(user_id):
+def check_game_cap(*user_ids: int) -> None:
+    """Each bot account among `user_ids` plays at most `concurrent_games()` games at once;
+    people are not capped here (they have one pair of eyes).
+
+    Call it inside the transaction that seats the accounts: it locks each bot account's row
+    before counting its games, so a second accept or queue join at the same moment waits for
+    the first to commit and then counts the game the first made (without the lock both counted
+    the same games and an account went one over). Rows are locked in key order, so two
+    transactions naming the same two accounts cannot deadlock. On SQLite the lock is a no-op
+    and needs not be: every transaction there takes the write lock when it begins
+    (`transaction_mode` IMMEDIATE, settings.py)."""
+    bots = sorted(bot_account_ids(set(user_ids)))
+    if not bots:
         return
-    if games_in_play(user_id) >= concurrent_games():
+    if not transaction.get_connection().in_atomic_block:
+        raise RuntimeError("check_game_cap belongs in the transaction that seats the accounts")
+    list(get_user_model().objects.select_for_update().filter(pk__in=bots).order_by("pk")
+         .values_list("pk", flat=True))
+    if any(games_in_play(user_id) >= concurrent_games() for user_id in bots):
         from challenges.services import ChallengeError
 
         raise ChallengeError(f"A bot account plays at most {concurrent_games()} games at once; "

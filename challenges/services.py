@@ -179,8 +179,7 @@ def challenge_accept(*, challenge_id: int, user_id: int) -> Challenge:
     made and the game starts (docstring above)."""
     with transaction.atomic():
         challenge = _locked_pending(challenge_id, user_id=user_id, side="challenged")
-        for account in (challenge.challenged, challenge.challenger):
-            limits.check_game_cap(account.pk)
+        limits.check_game_cap(challenge.challenged_id, challenge.challenger_id)
         challenged = viewer_of(challenge.challenged)
         try:
             if challenge.to_table:
