@@ -11,8 +11,6 @@ someone else's move, and of those only the elements that changed (games/platform
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -24,6 +22,7 @@ from django.template.loader import render_to_string
 from django.utils.safestring import SafeString
 
 from games.platform import clocks
+from games.platform.bounded_cache import BoundedCache
 from games.platform.identity import Viewer
 from games.platform.interface import GameEngine, get_game
 from games.platform.models import ChatMessage, Game, GameAction, Seat, Table
@@ -555,29 +554,23 @@ def _input_reader(paths: tuple[str, ...]) -> InputReader:
 
 
 class SharedPartials:
-    """Rendered partials by their inputs' key, the most recent MAX_ENTRIES, for every socket
+    """Rendered partials by their inputs' key, the most recent MAX_ENTRIES and no more than
+    about MAX_BYTES of keys and HTML (games/platform/bounded_cache.py), for every socket
     of the process: of a table's four seats, those whose partial shows the same (nothing to
     decide, an unchanged hand) share one render per move."""
 
     MAX_ENTRIES = 4096
+    MAX_BYTES = 4 * 1024 * 1024
 
     def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._entries: OrderedDict[Hashable, str] = OrderedDict()
+        self._entries: BoundedCache[str] = BoundedCache(self.MAX_ENTRIES, self.MAX_BYTES)
 
     def get(self, key: Hashable) -> str | None:
-        with self._lock:
-            html = self._entries.get(key)
-            if html is None:
-                return None
-            self._entries.move_to_end(key)
-        return SafeString(html)
+        html = self._entries.get(key)
+        return None if html is None else SafeString(html)
 
     def put(self, key: Hashable, html: str) -> None:
-        with self._lock:
-            self._entries[key] = kept(html)
-            while len(self._entries) > self.MAX_ENTRIES:
-                self._entries.popitem(last=False)
+        self._entries.put(key, kept(html))
 
 
 shared_partials = SharedPartials()

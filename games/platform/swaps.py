@@ -33,6 +33,8 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
+from games.platform.bounded_cache import BoundedCache
+
 # The name of the tag a "<" opens.
 _TAG_NAME = re.compile(r"<([A-Za-z][A-Za-z0-9-]*)")
 _PLAIN_ID = re.compile(r"[A-Za-z][A-Za-z0-9_-]*\Z")
@@ -322,29 +324,35 @@ def _read_into(parent: Element, html: str, start: int, end: int, ids: list[str])
 
 
 class Trees:
-    """Trees by their HTML, the most recent MAX_ENTRIES, for every socket of the process: a
-    partial rendered once for several sockets is read once."""
+    """Trees by their HTML, the most recent MAX_ENTRIES and no more than about MAX_BYTES
+    (games/platform/bounded_cache.py), for every socket of the process: a partial rendered
+    once for several sockets is read once (the sockets of a table are pushed one after
+    another, in one handler)."""
 
     MAX_ENTRIES = 512
+    MAX_BYTES = 4 * 1024 * 1024
 
     def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._entries: OrderedDict[str, Tree] = OrderedDict()
+        self._entries: BoundedCache[Tree] = BoundedCache(
+            self.MAX_ENTRIES, self.MAX_BYTES, size=lambda html, tree: tree_size(tree))
 
     def of(self, html: str, after: Tree | None = None) -> Tree:
         """The tree of `html`; read after `after` (the same partial's previous tree) when it
         is not kept already."""
-        with self._lock:
-            tree = self._entries.get(html)
-            if tree is not None:
-                self._entries.move_to_end(html)
-                return tree
-        tree = Tree(html, after)
-        with self._lock:
-            self._entries[html] = tree
-            while len(self._entries) > self.MAX_ENTRIES:
-                self._entries.popitem(last=False)
+        tree = self._entries.get(html)
+        if tree is None:
+            tree = Tree(html, after)
+            self._entries.put(html, tree)
         return tree
+
+
+# About what an element with an id costs in a tree (its object, its list of children, its id).
+ELEMENT_BYTES = 200
+
+
+def tree_size(tree: Tree) -> int:
+    """About the bytes a tree holds: its HTML and its elements."""
+    return len(tree.html) + ELEMENT_BYTES * len(tree.ids)
 
 
 trees = Trees()
@@ -380,7 +388,9 @@ class _MadeSwaps:
     """The swaps of the latest pairs of trees, by the trees' identity (each entry holds its
     trees, so an identity is never another tree's)."""
 
-    MAX_ENTRIES = 256
+    # A move's pushes share them (a table's sockets are pushed one after another): a few
+    # moves' worth. Each entry keeps its two trees alive.
+    MAX_ENTRIES = 64
 
     def __init__(self) -> None:
         self._lock = threading.Lock()

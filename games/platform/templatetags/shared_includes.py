@@ -20,8 +20,6 @@ looked up in one tag, without a template loop's and an include node's work per t
 from __future__ import annotations
 
 import datetime
-import threading
-from collections import OrderedDict
 from typing import Any
 
 import orjson
@@ -39,6 +37,7 @@ from django.template.defaulttags import (
 from django.template.loader_tags import IncludeNode, do_include
 from django.utils.safestring import SafeData, SafeString
 
+from games.platform.bounded_cache import BoundedCache
 from games.platform.rendering import kept
 
 register = template.Library()
@@ -70,26 +69,21 @@ def values_key(values: dict[str, Any]) -> bytes | None:
 
 
 class SharedRenders:
-    """Renders by (template, context flags, values), the most recent MAX_ENTRIES."""
+    """Renders by (template, context flags, values), the most recent MAX_ENTRIES, and no
+    more than about MAX_BYTES of keys and HTML (games/platform/bounded_cache.py): a key holds
+    its values' whole content."""
 
     MAX_ENTRIES = 8192
+    MAX_BYTES = 4 * 1024 * 1024
 
     def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._entries: OrderedDict[tuple[Any, ...], str] = OrderedDict()
+        self._entries: BoundedCache[str] = BoundedCache(self.MAX_ENTRIES, self.MAX_BYTES)
 
     def get(self, key: tuple[Any, ...]) -> str | None:
-        with self._lock:
-            html = self._entries.get(key)
-            if html is not None:
-                self._entries.move_to_end(key)
-            return html
+        return self._entries.get(key)
 
     def put(self, key: tuple[Any, ...], html: str) -> None:
-        with self._lock:
-            self._entries[key] = kept(html)
-            while len(self._entries) > self.MAX_ENTRIES:
-                self._entries.popitem(last=False)
+        self._entries.put(key, kept(html))
 
 
 shared_renders = SharedRenders()

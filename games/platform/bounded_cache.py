@@ -1,0 +1,78 @@
+"""A process-wide cache bounded by the bytes it holds as well as by its entries.
+
+The web process's render caches (a partial's HTML by its inputs, an include's by its values, a
+partial's tree by its HTML) are keyed by content that can weigh ten kilobytes a key, and their
+values as much again: bounded by entries alone, a full cache held tens of megabytes, which a
+live run counted as the tables' memory (docs/performance.md, "web RSS per table"). Their use is
+mostly within one move (a table's four seats share one render) and between a table's
+consecutive moves, which a few megabytes of the most recent entries serve as well.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from typing import Generic, TypeVar
+
+V = TypeVar("V")
+
+# What an entry costs beyond its key's and value's text: the dict's slot, the key's tuple
+# and the string objects' headers.
+ENTRY_OVERHEAD = 200
+
+
+def text_size(value: object) -> int:
+    """The characters (or bytes) of the strings in a key or value, tuples looked into."""
+    if isinstance(value, str | bytes):
+        return len(value)
+    if isinstance(value, tuple):
+        return sum(map(text_size, value))
+    return 0
+
+
+class BoundedCache(Generic[V]):
+    """The most recent entries, at most `max_entries` of them and about `max_bytes` in all
+    (what `size` says of a key and its value, plus ENTRY_OVERHEAD each). Thread-safe."""
+
+    def __init__(self, max_entries: int, max_bytes: int,
+                 size: Callable[[Hashable, V], int] | None = None) -> None:
+        self.max_entries = max_entries
+        self.max_bytes = max_bytes
+        self._size = size or (lambda key, value: text_size(key) + text_size(value))
+        self._lock = threading.Lock()
+        self._entries: OrderedDict[Hashable, tuple[V, int]] = OrderedDict()
+        self.bytes = 0
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def get(self, key: Hashable) -> V | None:
+        with self._lock:
+            entry = self._entries.get(key)
+            if entry is None:
+                return None
+            self._entries.move_to_end(key)
+            return entry[0]
+
+    def put(self, key: Hashable, value: V) -> None:
+        size = self._size(key, value) + ENTRY_OVERHEAD
+        with self._lock:
+            old = self._entries.pop(key, None)
+            if old is not None:
+                self.bytes -= old[1]
+            self._entries[key] = (value, size)
+            self.bytes += size
+            while self._entries and (len(self._entries) > self.max_entries
+                                     or self.bytes > self.max_bytes):
+                _, (_, gone) = self._entries.popitem(last=False)
+                self.bytes -= gone
+
+    def values(self) -> list[V]:
+        with self._lock:
+            return [value for value, _ in self._entries.values()]
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+            self.bytes = 0

@@ -1,0 +1,51 @@
+"""The process-wide render caches hold a bounded number of bytes, not only of entries
+(games/platform/bounded_cache.py)."""
+
+from __future__ import annotations
+
+from games.platform import swaps
+from games.platform.bounded_cache import ENTRY_OVERHEAD, BoundedCache
+from games.platform.presenters import SharedPartials
+from games.platform.templatetags.shared_includes import SharedRenders
+
+
+def test_the_oldest_entries_go_once_the_bytes_are_over_the_bound() -> None:
+    cache: BoundedCache[str] = BoundedCache(max_entries=100, max_bytes=3 * (ENTRY_OVERHEAD + 20))
+    for name in "abc":
+        cache.put(name * 10, "x" * 10)
+    cache.get("a" * 10)  # used lately: kept before the others
+    cache.put("d" * 10, "x" * 10)
+    assert [cache.get(k * 10) is not None for k in "abcd"] == [True, False, True, True]
+    assert cache.bytes == 3 * (ENTRY_OVERHEAD + 20)
+
+
+def test_an_entry_put_again_is_counted_once() -> None:
+    cache: BoundedCache[str] = BoundedCache(max_entries=100, max_bytes=10_000)
+    cache.put("k", "x" * 100)
+    cache.put("k", "y" * 50)
+    assert cache.get("k") == "y" * 50 and cache.bytes == ENTRY_OVERHEAD + 51
+
+
+def test_an_entry_bigger_than_the_bound_is_not_kept() -> None:
+    cache: BoundedCache[str] = BoundedCache(max_entries=100, max_bytes=1_000)
+    cache.put("k", "x" * 2_000)
+    assert cache.get("k") is None and len(cache) == 0 and cache.bytes == 0
+
+
+def test_the_render_caches_count_their_keys_content_and_their_html() -> None:
+    renders, partials = SharedRenders(), SharedPartials()
+    big_values = b"v" * (renders.MAX_BYTES // 4)
+    for n in range(8):
+        renders.put(("card.html", True, None, None, big_values + bytes([n])), "<p>card</p>")
+        partials.put(("hand.html", True, True, big_values + bytes([n])), "<p>hand</p>")
+    assert len(renders._entries) < 4 and renders._entries.bytes <= renders.MAX_BYTES
+    assert len(partials._entries) < 4 and partials._entries.bytes <= partials.MAX_BYTES
+    assert renders.get(("card.html", True, None, None, big_values + bytes([7]))) == "<p>card</p>"
+
+
+def test_the_trees_count_their_html_and_their_elements() -> None:
+    trees = swaps.Trees()
+    html = "<ul>" + "".join(f'<li id="i{n}">{n}</li>' for n in range(50)) + "</ul>"
+    tree = trees.of(html)
+    assert trees.of(html) is tree
+    assert trees._entries.bytes == len(html) + 50 * swaps.ELEMENT_BYTES + ENTRY_OVERHEAD
