@@ -112,6 +112,15 @@ def _short(name: str) -> str:
     return name.rsplit("/lib/", 1)[-1]
 
 
+def _mine(snapshot: tracemalloc.Snapshot) -> tracemalloc.Snapshot:
+    """Not the snapshots themselves (made in tracemalloc.py), nor the scripted browsers'
+    pages (bench/liveplay.py, bench/pageforms.py)."""
+    return snapshot.filter_traces([
+        tracemalloc.Filter(False, tracemalloc.__file__, all_frames=True),
+        tracemalloc.Filter(False, str(ROOT / "liveplay.py"), all_frames=True),
+        tracemalloc.Filter(False, str(ROOT / "pageforms.py"), all_frames=True)])
+
+
 def caches() -> dict[str, tuple[int, int]]:
     """The process-wide caches: (entries, bytes they count)."""
     from games.platform import presenters, snapshot_cache, swaps
@@ -141,17 +150,31 @@ def run(game: str, tables: int, moves: int, seed: int, *, trace: bool, frames: i
     delivered: list[tuple[str, dict[str, Any]]] = []
     broadcast._deliver = lambda code, message: delivered.append((code, message))  # type: ignore[assignment]
     rng = random.Random(seed)
+    gc.collect()
+    rss0 = rss_bytes()
+    if trace:
+        tracemalloc.start(frames)
+    snap0 = tracemalloc.take_snapshot() if trace else None
     warm = open_tables(WARM_TABLES, game)
     errors = play(warm, moves, rng, delivered)
     gc.collect()
-    if trace:
-        tracemalloc.start(frames)
+    warm_rss = rss_bytes() - rss0
     started = time.monotonic()
     first = open_tables(tables, game)
     errors += play(first, moves, rng, delivered)
     gc.collect()
     rss1 = rss_bytes()
     snap1 = tracemalloc.take_snapshot() if trace else None
+    if snap0 is not None and snap1 is not None:
+        # What the first tables made that stays (an idle process has not made it yet), by
+        # module: not per table.
+        warmed: dict[str, int] = {}
+        for stat in _mine(snap1).compare_to(_mine(snap0), "filename"):
+            name = _short(stat.traceback[0].filename)
+            warmed[name] = warmed.get(name, 0) + stat.size_diff
+        warm_by_file = sorted(((v, k) for k, v in warmed.items()), reverse=True)[:top]
+    else:
+        warm_by_file = []
     caches1 = caches()
     second = open_tables(tables, game)
     errors += play(second, moves, rng, delivered)
@@ -163,16 +186,15 @@ def run(game: str, tables: int, moves: int, seed: int, *, trace: bool, frames: i
         "game": game, "tables": tables, "moves": moves,
         "played": sum(r.moves for r in first + second) / (2 * tables),
         "errors": errors, "seconds": time.monotonic() - started,
-        "rss_per_table": (rss2 - rss1) / tables, "rss": rss2,
-        "caches": {k: (caches1[k], caches2[k]) for k in caches2}}
+        "rss_per_table": (rss2 - rss1) / tables, "rss": rss2, "warm_rss": warm_rss,
+        "caches": {k: (caches1[k], caches2[k]) for k in caches2},
+        "warm_by_file": warm_by_file}
     if snap1 is not None and snap2 is not None:
         tracemalloc.stop()
         by_site: dict[str, int] = {}
         by_inner: dict[str, int] = {}
         total = 0
-        # Not the snapshots themselves (made in tracemalloc.py).
-        mine = [tracemalloc.Filter(False, tracemalloc.__file__, all_frames=True)]
-        snap1, snap2 = snap1.filter_traces(mine), snap2.filter_traces(mine)
+        snap1, snap2 = _mine(snap1), _mine(snap2)
         for stat in snap2.compare_to(snap1, "traceback"):
             ours, inner = where(stat.traceback)
             by_site[ours] = by_site.get(ours, 0) + stat.size_diff
@@ -204,6 +226,10 @@ def main(argv: list[str] | None = None) -> int:
           f"races; {f['seconds']:.0f} s; load average {os.getloadavg()[0]:.1f}")
     for name, ((n1, b1), (n2, b2)) in f["caches"].items():
         print(f"  cache {name}: {n1} -> {n2} entries, {b1 / 1e6:.2f} -> {b2 / 1e6:.2f} MB")
+    if f["warm_by_file"]:
+        print(f"  held after the first {WARM_TABLES} tables (the process warming up), by file:")
+        for size, name in f["warm_by_file"]:
+            print(f"    {size / 1024:9.1f} KB  {name}")
     if "traced_per_table" in f:
         print("  held per table, by the project's line that allocated it:")
         for size, site in f["by_site"]:
@@ -212,6 +238,8 @@ def main(argv: list[str] | None = None) -> int:
         for size, site in f["by_inner"]:
             print(f"    {size / 1024:9.1f} KB  {site}")
         print(f"traced bytes per table: {f['traced_per_table'] / 1024:.1f} KB")
+    print(f"RSS of the first {WARM_TABLES} tables (the process warming up): "
+          f"{f['warm_rss'] / 1e6:.1f} MB")
     print(f"RSS per table: {f['rss_per_table'] / 1e6:.3f} MB (process RSS "
           f"{f['rss'] / 1e6:.0f} MB{', tracemalloc included' if 'traced_per_table' in f else ''})")
     return 0
