@@ -29,7 +29,9 @@ from __future__ import annotations
 import itertools
 import os
 import re
+import sys
 import threading
+import weakref
 from collections import OrderedDict
 from typing import Any
 
@@ -76,7 +78,7 @@ class Tree:
     What it cannot place (an element moved elsewhere, an id now twice) is read whole. The
     tests check that both readings agree (CHECK_TREES)."""
 
-    __slots__ = ("html", "ids", "ok", "root")
+    __slots__ = ("__weakref__", "html", "ids", "ok", "root")
 
     def __init__(self, html: str, after: Tree | None = None) -> None:
         self.html = html
@@ -142,7 +144,9 @@ def _elements(html: str, start: int, end: int) -> list[Element] | None:
         quote = html.find('"', value)
         if quote < 0:
             return None
-        element = _element_at(html, begin, html[value:quote], name.group(1).lower(),
+        # Interned: a screen's ids and tag names recur in every tree a table's sockets keep.
+        element = _element_at(html, begin, sys.intern(html[value:quote]),
+                              sys.intern(name.group(1).lower()),
                               html.find(">", quote))
         if element is None:
             return None
@@ -330,7 +334,7 @@ class Trees:
     another, in one handler)."""
 
     MAX_ENTRIES = 512
-    MAX_BYTES = 4 * 1024 * 1024
+    MAX_BYTES = 2 * 1024 * 1024
 
     def __init__(self) -> None:
         self._entries: BoundedCache[Tree] = BoundedCache(
@@ -385,25 +389,27 @@ Made = tuple[tuple[str, ...] | None, frozenset[str]]
 
 
 class _MadeSwaps:
-    """The swaps of the latest pairs of trees, by the trees' identity (each entry holds its
-    trees, so an identity is never another tree's)."""
+    """The swaps of the latest pairs of trees, by the trees' identity. An entry refers to its
+    trees weakly (an identity is never another tree's while they live): it keeps no tree
+    alive that no socket shows any more."""
 
-    # A move's pushes share them (a table's sockets are pushed one after another): a few
-    # moves' worth. Each entry keeps its two trees alive.
+    # A move's pushes share them (a table's sockets are pushed one after another).
     MAX_ENTRIES = 64
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._entries: OrderedDict[tuple[int, int], tuple[Tree, Tree, Made]] = OrderedDict()
+        self._entries: OrderedDict[tuple[int, int],
+                                   tuple[weakref.ref[Tree], weakref.ref[Tree], Made]] = (
+            OrderedDict())
 
     def get(self, old: Tree, new: Tree) -> Made | None:
         with self._lock:
             entry = self._entries.get((id(old), id(new)))
-        return entry[2] if entry is not None and entry[0] is old and entry[1] is new else None
+        return entry[2] if entry is not None and entry[0]() is old and entry[1]() is new else None
 
     def put(self, old: Tree, new: Tree, made: Made) -> None:
         with self._lock:
-            self._entries[(id(old), id(new))] = (old, new, made)
+            self._entries[(id(old), id(new))] = (weakref.ref(old), weakref.ref(new), made)
             while len(self._entries) > self.MAX_ENTRIES:
                 self._entries.popitem(last=False)
 

@@ -49,3 +49,17 @@ def test_the_trees_count_their_html_and_their_elements() -> None:
     tree = trees.of(html)
     assert trees.of(html) is tree
     assert trees._entries.bytes == len(html) + 50 * swaps.ELEMENT_BYTES + ENTRY_OVERHEAD
+
+
+def test_the_swaps_kept_for_a_pair_of_trees_keep_neither_tree_alive() -> None:
+    import gc
+    import weakref
+
+    items = "".join(f'<li id="i{n}">{n}</li>' for n in range(30))
+    old = swaps.Tree(f'<ul id="l">{items}</ul>')
+    new = swaps.Tree(f'<ul id="l">{items.replace(">7<", ">seven<")}</ul>')
+    assert swaps.swaps(old, new) == ['<li hx-swap-oob="true" id="i7">seven</li>']
+    gone = weakref.ref(old)
+    del old
+    gc.collect()
+    assert gone() is None
