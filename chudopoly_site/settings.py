@@ -170,7 +170,9 @@ CHANNEL_LAYER_CHOICES = {
 if REDIS_URL:
     CHANNEL_LAYERS = {"default": CHANNEL_LAYER_CHOICES[CHANNEL_LAYER]}
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    # In process: channels' in-memory layer, woken by sends from other threads too.
+    CHANNEL_LAYERS = {"default": {
+        "BACKEND": "chudopoly_site.channel_layer.LoopSafeInMemoryChannelLayer"}}
 
 # "celery" sends scheduled work to the broker; "inprocess" runs it on a thread of this process.
 # The web process's garbage collector (chudopoly_site/web_process.py, docs/performance.md): a full
