@@ -69,9 +69,10 @@ def queue_join(*, user_id: int, game_kind: str, preset: str | None = None, seats
                              "at /ladder/play/.", code="not_a_bot", status=403)
     kind, preset, seats = _queue_key(game_kind, preset, seats)
     with transaction.atomic():
-        limits.check_game_cap(user_id)
         existing = (BotQueueTicket.objects.select_for_update()
                     .filter(user_id=user_id, status=BotQueueTicket.Status.WAITING).first())
+        # After the ticket's lock, as in queue_pair (ticket, then account): no deadlock.
+        limits.check_game_cap(user_id)
         if existing is not None:
             if (existing.game_kind, existing.preset, existing.seats) == (kind, preset, seats):
                 return existing
@@ -101,7 +102,9 @@ def queue_leave(*, user_id: int, game_kind: str | None = None) -> bool:
 
 
 def _seat(tickets: list[BotQueueTicket], seats: int, now: datetime) -> Table:
-    """A table for these tickets (our bots in any seat left), started at once."""
+    """A table for these tickets (our bots in any seat left), started at once; refused
+    (ChallengeError) if an account reached its cap on games since the pairing read it."""
+    limits.check_game_cap(*(ticket.user_id for ticket in tickets))
     first = tickets[0]
     host = viewer_of(first.user)
     table = tables.table_create(viewer=host, name=None, ruleset_spec={"preset": first.preset},
@@ -134,8 +137,15 @@ def queue_pair(*, now: datetime | None = None,
         if only is not None:
             kind, preset, seats = only
             waiting = waiting.filter(game_kind=kind, preset=preset, seats=seats)
+        tickets_waiting = list(waiting)
+        # An account that reached its cap on games since it joined (it accepted challenges
+        # meanwhile) waits on, unpaired, until one of its games ends.
+        capped = limits.at_cap({ticket.user_id for ticket in tickets_waiting})
         queues: dict[tuple[str, str, int], list[BotQueueTicket]] = defaultdict(list)
-        for ticket in waiting:
+        for ticket in tickets_waiting:
+            if ticket.user_id in capped:
+                _expire_if_waited_out(ticket, now)
+                continue
             queues[(ticket.game_kind, ticket.preset, ticket.seats)].append(ticket)
         for (_kind, _preset, seats), tickets in queues.items():
             while len(tickets) >= seats:
@@ -145,18 +155,24 @@ def queue_pair(*, now: datetime | None = None,
                 waited = (now - ticket.joined_at).total_seconds()
                 if ticket.fill and waited >= FILL_SECONDS:
                     made += _try_seat([ticket], seats, now)
-                elif not ticket.fill and waited >= WAIT_MINUTES * 60:
-                    ticket.status = BotQueueTicket.Status.EXPIRED
-                    ticket.ended_at = now
-                    ticket.save(update_fields=["status", "ended_at"])
+                else:
+                    _expire_if_waited_out(ticket, now)
     return made
+
+
+def _expire_if_waited_out(ticket: BotQueueTicket, now: datetime) -> None:
+    """A ticket that asked not to be filled with our bots waits WAIT_MINUTES at most."""
+    if not ticket.fill and (now - ticket.joined_at).total_seconds() >= WAIT_MINUTES * 60:
+        ticket.status = BotQueueTicket.Status.EXPIRED
+        ticket.ended_at = now
+        ticket.save(update_fields=["status", "ended_at"])
 
 
 def _try_seat(group: list[BotQueueTicket], seats: int, now: datetime) -> list[Table]:
     try:
         with transaction.atomic():
             return [_seat(group, seats, now)]
-    except tables.TableError as exc:
+    except (tables.TableError, ChallengeError) as exc:
         log.warning("could not seat bots' queue tickets %s: %s",
                     [t.pk for t in group], exc.message)
         return []

@@ -26,6 +26,13 @@ def games_in_play(user_id: int) -> int:
             .values("table_id").distinct().count())
 
 
+def at_cap(user_ids: set[int]) -> set[int]:
+    """The bot accounts among `user_ids` already playing as many games as they may (read
+    without a lock: `check_game_cap` decides under one)."""
+    return {user_id for user_id in bot_account_ids(user_ids)
+            if games_in_play(user_id) >= concurrent_games()}
+
+
 def check_game_cap(*user_ids: int) -> None:
     """Each bot account among `user_ids` plays at most `concurrent_games()` games at once;
     people are not capped here (they have one pair of eyes).

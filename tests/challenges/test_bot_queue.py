@@ -120,3 +120,30 @@ def test_the_bots_queue_is_paired_every_two_seconds_by_a_task_of_its_own() -> No
                                       preset="chudopoly", seats=2, joined_at=timezone.now())
     assert app.tasks["challenges.bot_queue_pair"].run() == 1
     assert not BotQueueTicket.objects.filter(status="waiting").exists()
+
+
+def test_an_account_that_reached_its_cap_while_waiting_is_not_seated_until_a_game_ends(
+        settings) -> None:
+    """The cap is checked when a ticket is seated, not only when it joins: an account that
+    accepted a challenge while it waited stays in the queue, unpaired."""
+    from challenges import services
+
+    settings.BOT_CONCURRENT_GAMES = 1
+    maia, zed, ola = (account("maia", bot=True), account("zed", bot=True),
+                      account("ola", bot=True))
+    waiting = bot_queue.queue_join(user_id=maia.user_id, game_kind="boardroom")
+    challenge = services.challenge_create(challenger_id=ola.user_id, username="maia",
+                                          game_kind="chudopoly")
+    services.challenge_accept(challenge_id=challenge.pk, user_id=maia.user_id)
+
+    other = bot_queue.queue_join(user_id=zed.user_id, game_kind="boardroom")
+
+    assert other.status == "waiting"
+    waiting.refresh_from_db()
+    assert waiting.status == "waiting" and waiting.table_id is None
+    later = timezone.now() + timedelta(seconds=bot_queue.FILL_SECONDS)
+    (table,) = bot_queue.queue_pair(now=later)  # zed alone, filled with our bots
+    assert set(Seat.objects.filter(table=table, is_bot=False)
+               .values_list("user_id", flat=True)) == {zed.user_id}
+    waiting.refresh_from_db()
+    assert waiting.status == "waiting"
