@@ -25,7 +25,6 @@ from challenges.events import (
     account_group,
     challenge_json,
     game_json,
-    note_stream_loop,
 )
 from challenges.services import pending_received
 from games.api.auth import ApiError, api_view
@@ -66,7 +65,6 @@ async def account_events(user_id: int) -> AsyncIterator[bytes]:
     layer = get_channel_layer()
     if layer is None:
         raise RuntimeError("the account event stream needs a channel layer")
-    note_stream_loop(asyncio.get_running_loop())
     channel = await layer.new_channel(prefix="account-events.")
     group = account_group(user_id)
     await layer.group_add(group, channel)

@@ -9,12 +9,11 @@ channels-redis carry it alike.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Iterable
 from typing import Any
 
 from asgiref.sync import async_to_sync
-from channels.layers import InMemoryChannelLayer, get_channel_layer
+from channels.layers import get_channel_layer
 from django.db import transaction
 
 from challenges.models import Challenge
@@ -26,40 +25,16 @@ def account_group(user_id: int) -> str:
     return f"account.{user_id}"
 
 
-# The loop the streams of this process listen on (Daphne's one loop), noted by each stream.
-_stream_loop: asyncio.AbstractEventLoop | None = None
-
-
-def note_stream_loop(loop: asyncio.AbstractEventLoop) -> None:
-    global _stream_loop
-    _stream_loop = loop
-
-
 def _send(user_ids: Iterable[int], event: dict[str, Any]) -> None:
+    """From any thread: on the embedded default the layer hands a send from a thread with no
+    event loop (the task runner: bot moves, clocks) to the stream's loop, which wakes at once
+    (chudopoly_site/channel_layer.py)."""
     layer = get_channel_layer()
     if layer is None:
         return
     message = {"type": MESSAGE_TYPE, "event": event}
-    loop = _stream_loop
-    if (isinstance(layer, InMemoryChannelLayer) and loop is not None and loop.is_running()
-            and not _on(loop)):
-        # The in-memory layer's queues belong to the streams' loop: a thread with no loop of
-        # its own (the in-process task runner: bot moves, clocks) must hand the send to that
-        # loop, or the waiting stream is not woken until its loop next wakes for another
-        # reason (its keep-alive). channels-redis needs nothing of the kind.
-        for user_id in user_ids:
-            asyncio.run_coroutine_threadsafe(
-                layer.group_send(account_group(user_id), message), loop).result(timeout=5)
-        return
     for user_id in user_ids:
         async_to_sync(layer.group_send)(account_group(user_id), message)
-
-
-def _on(loop: asyncio.AbstractEventLoop) -> bool:
-    try:
-        return asyncio.get_running_loop() is loop
-    except RuntimeError:
-        return False
 
 
 def send_on_commit(user_ids: Iterable[int], event: dict[str, Any]) -> None:
