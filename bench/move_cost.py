@@ -4,6 +4,7 @@
     uv run python bench/move_cost.py --sqlite        # the embedded default
     uv run python bench/move_cost.py --database x    # another database, for runs side by side
     uv run python bench/move_cost.py --game boardroom # or commonwealth (default chudopoly)
+    uv run python bench/move_cost.py --parts         # also the CPU of each part of a move
 
 It drives the real `TableConsumer` code in one process: four sockets per 4-seat table (guests,
 the game's stock preset), each consumer connected as Daphne would connect it, with its frames
@@ -164,6 +165,7 @@ def run(tables: int, moves: int, seed: int, *, sqlite: bool = False,
 
     if _COUNTED:
         _count_handlers(TableConsumer)
+    parts = _timed_parts(TableConsumer) if _PARTS else {}
     others_cpu = 0.0
     # Older code (run with this script to compare) had no local pushes: its other seats'
     # pushes all come from the group message below.
@@ -202,6 +204,8 @@ def run(tables: int, moves: int, seed: int, *, sqlite: bool = False,
     for sockets in rooms:
         for each in sockets:  # the first pages are not pushes
             each.pushes = each.pushed_bytes = 0
+    for name in parts:  # nor are their renders parts of a move
+        parts[name] = 0.0
     with connection.execute_wrapper(count):
         for _ in range(moves):
             sockets = rng.choice(rooms)
@@ -259,6 +263,9 @@ def run(tables: int, moves: int, seed: int, *, sqlite: bool = False,
         "queries_per_move": queries / max(1, made),
         "bytes_per_push": sum(s.pushed_bytes for sockets in rooms for s in sockets)
         / max(1, pushes)}
+    if parts:
+        figures["parts_ms_per_move"] = {name: 1000 * seconds / max(1, made)
+                                        for name, seconds in parts.items()}
     if server_from is not None:
         figures["server_cpu_ms_per_move"] = (
             1000 * (_server_cpu(connection) - server_from) / max(1, made))
@@ -270,6 +277,45 @@ def run(tables: int, moves: int, seed: int, *, sqlite: bool = False,
 
 
 _COUNTED = False  # --count-handlers
+_PARTS = False  # --parts
+
+# The parts of a move --parts times, by the function that does each (module, attribute): the
+# move's transaction (the lock, the engine and its log row, the save) and each push's screen,
+# render and diff. Timed with the thread's CPU clock, where they run.
+PARTS = (
+    ("the move's transaction (table_move)", "games.platform.consumers", "table_move"),
+    ("  its lock and seats (round trip 1)", "games.platform.moverows", "lock_game_and_table"),
+    ("  the engine and the log row", "games.platform.services", "apply_locked"),
+    ("  deadlines, bots, the save (round trip 2)", "games.platform.services", "settle_locked"),
+    ("the pushes' screens (screen_from)", "games.platform.presenters", "screen_from"),
+    ("the pushes' renders (render_all)", "games.platform.presenters", "render_all"),
+    ("the pushes' diffs (_changes)", "games.platform.consumers", "TableConsumer._changes"),
+)
+
+
+def _timed_parts(consumer: Any) -> dict[str, float]:
+    """Wrap each of PARTS in a timer of the thread's CPU; the totals, in seconds, by name."""
+    import importlib
+
+    totals = dict.fromkeys((name for name, _, _ in PARTS), 0.0)
+    for name, module_name, attribute in PARTS:
+        owner: Any = importlib.import_module(module_name)
+        *path, last = attribute.split(".")
+        for step in path:
+            owner = getattr(owner, step)
+        setattr(owner, last, _timer(getattr(owner, last), name, totals))
+    return totals
+
+
+def _timer(function: Any, name: str, totals: dict[str, float]) -> Any:
+    def timed(*args: Any, **kwargs: Any) -> Any:
+        started = time.thread_time()
+        try:
+            return function(*args, **kwargs)
+        finally:
+            totals[name] += time.thread_time() - started
+
+    return timed
 
 
 def _count_handlers(consumer: Any) -> None:
@@ -341,6 +387,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--count-handlers", action="store_true",
                         help="under callgrind with --collect-atstart=no: collect only in the "
                              "moves' handlers (bench/instrument.py)")
+    parser.add_argument("--parts", action="store_true",
+                        help="also print the CPU per move of each part of it (PARTS)")
     args = parser.parse_args(argv)
     if args.deals is not None:
         import instrument
@@ -349,6 +397,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.count_handlers:
         global _COUNTED
         _COUNTED = True
+    if args.parts:
+        global _PARTS
+        _PARTS = True
     figures = run(args.tables, args.moves, args.seed, sqlite=args.sqlite, database=args.database,
                   game=args.game, fresh=not args.reuse_database)
     import live_latency
@@ -367,6 +418,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"PostgreSQL backend CPU: {figures['server_cpu_ms_per_move']:.2f} ms per move")
     if "wal_bytes_per_move" in figures:
         print(f"PostgreSQL WAL written: {figures['wal_bytes_per_move'] / 1024:.1f} KB per move")
+    for name, ms in figures.get("parts_ms_per_move", {}).items():
+        print(f"part: {name}: {ms:.2f} ms per move")
     return 0
 
 

@@ -49,6 +49,25 @@ def test_the_move_cost_bench_plays_the_game_with_no_refused_frame_but_races(game
     assert "B per push" in _line(lines, "refused frames:")
 
 
+def test_the_move_cost_bench_times_each_part_of_a_move_within_the_whole() -> None:
+    """--parts: the move's transaction with its two round trips, and the pushes' screens,
+    renders and diffs, each as CPU per move; together no more than the move's whole CPU."""
+    lines = _run("bench/move_cost.py", "--sqlite", "--database", "test_move_cost",
+                 "--reuse-database", "--tables", "2", "--moves", "20", "--parts")
+    summary = next(line for line in lines if " chudopoly moves over " in line)
+    whole = float(summary.split(": ", 1)[1].split(" ms CPU")[0])
+    parts = {line.removeprefix("part: ").rsplit(": ", 1)[0].strip():
+             float(line.rsplit(": ", 1)[1].split()[0])
+             for line in lines if line.startswith("part: ")}
+    assert set(parts) >= {"the move's transaction (table_move)",
+                          "its lock and seats (round trip 1)",
+                          "the pushes' renders (render_all)", "the pushes' diffs (_changes)"}
+    assert all(ms > 0 for ms in parts.values()), parts
+    top_level = sum(ms for name, ms in parts.items() if not name.startswith(("its", "the engine",
+                                                                             "deadlines")))
+    assert top_level <= whole * 1.01 + 0.01, (parts, whole)
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_the_live_latency_bench_plays_the_game_over_sockets_with_no_refused_frame_but_races(
         game: str) -> None:
