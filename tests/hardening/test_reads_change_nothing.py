@@ -245,6 +245,9 @@ def _still_who_it_was(client: Client, visitor: str, scene: Scene) -> None:
         assert session.get("_auth_user_id") == str(scene.user.pk)
 
 
+HEALTH_CHECK = "healthz"
+
+
 @pytest.mark.slow  # over 1,000 requests, each followed by a digest of every table
 # Committed data: the /api/ streams read through channels' database_sync_to_async, which
 # closes this thread's connection (and with it a test's enclosing transaction).
@@ -263,7 +266,10 @@ def test_no_get_or_head_of_any_url_changes_a_row_for_any_visitor() -> None:
                 changed = _changed(before, after)
                 assert not changed, (f"{method.__name__.upper()} {url} as {visitor} "
                                      f"({response.status_code}) changed {changed}")
-                assert response.status_code < 500, (url, visitor, response.status_code)
+                # /healthz answers 503 when a part it checks is down (in CI the suite's
+                # worker and beat heartbeats may be stale); that is its job, not an error.
+                if route.pattern != HEALTH_CHECK:
+                    assert response.status_code < 500, (url, visitor, response.status_code)
                 before = after
                 asked += 1
             routes_seen.add(route.pattern)
