@@ -498,8 +498,9 @@ def board_context(view: Mapping[str, Any], *, me: int | None, names: Sequence[st
         if p["active"]:
             # What a tile shows of a token, and no more: a tile is rendered once per distinct
             # content (shared_includes.include_each), and a cash change is not the tile's.
+            # Nothing of the viewer: the page marks its own token from the seat (CSS).
             tokens.setdefault(p["pos"], []).append(
-                {"seat": seat, "name": name, "is_me": p["is_me"], "colour": p["colour"]})
+                {"seat": seat, "name": name, "colour": p["colour"]})
     tiles = []
     for t in TILES:
         pos = t["pos"]
@@ -512,9 +513,11 @@ def board_context(view: Mapping[str, Any], *, me: int | None, names: Sequence[st
             "branches": range(view["level"][pos] if view["level"][pos] < 5 else 0),
             "holding": view["level"][pos] == 5,
             "owner_colour": SEAT_COLOURS[owner % 6] if owner is not None else None,
-            "owner_name": _name(names, owner, me, subject=True) if owner is not None else None,
+            # The tiles read alike for every viewer, so every socket of a process is served
+            # one render of the board a move (shared_includes.include_each).
+            "owner_name": _name(names, owner, None, subject=True) if owner is not None else None,
             "tokens": tokens.get(pos, []),
-            "card": tile_card(view, pos, names=names, me=me),
+            "card": tile_card(view, pos, names=names, me=None),
         })
     dice = view.get("dice")
     debts = []

@@ -349,8 +349,9 @@ def space_card(view: Mapping[str, Any], index: int, names: Sequence[str], me: in
         "colour": p["colour"], "colour_name": COLOUR_NAMES[p["colour"]], "price": p["price"],
         "slots": p["slots"], "fee": p["fee"], "payout": p["payout"],
         "payout_now": p["payout"] * (2 if both else 1), "both": both,
+        "manager": manager,
         "manager_name": _name(names, manager, me) if manager is not None else None,
-        "chips": [{"name": _name(names, c, me), "colour": SEAT_COLOURS[c % 4]}
+        "chips": [{"seat": c, "name": _name(names, c, me), "colour": SEAT_COLOURS[c % 4]}
                   for c in pr["chips"]],
         "open": pr["open"], "partner": _project(data.PARTNER[p["id"]])["name"],
     })
@@ -390,13 +391,15 @@ def _spaces(view: Mapping[str, Any], players: list[dict[str, Any]], me: int | No
         # What a space shows of a token, and no more: a space is rendered once per distinct
         # content (shared_includes.include_each), and a cash change is not the space's.
         tokens.setdefault(p["pos"], []).append(
-            {"seat": p["seat"], "name": p["name"], "is_me": p["is_me"], "colour": p["colour"],
+            {"seat": p["seat"], "name": p["name"], "colour": p["colour"],
              "in_jail": p["in_jail"]})
     out = []
     for s in data.SPACES:
         index = s["index"]
         row, col = grid_place(index)
-        card = space_card(view, index, names, me)
+        # The spaces read alike for every viewer, so every socket of a process is served one
+        # render of the board a move (shared_includes.include_each); the page marks "you".
+        card = space_card(view, index, names, None)
         out.append({
             "index": index, "name": s["name"], "short": data.SHORT_NAMES[index],
             "kind": s["kind"], "side": side(index),

@@ -8,7 +8,7 @@ from typing import Any
 from django.template import Context, Engine
 from django.utils.safestring import mark_safe
 
-from games.platform.templatetags.shared_includes import shared_renders, values_key
+from games.platform.templatetags.shared_includes import shared_renders, values_key, whole_renders
 
 TEMPLATES = {
     "card.html": "<p>{{ card.name }}{% if card.owner %} of {{ card.owner }}{% endif %}</p>",
@@ -63,8 +63,22 @@ def test_include_each_prints_what_a_loop_of_includes_with_only_prints_and_keeps_
     assert render("each.html", tiles=tiles) == render("board.html", tiles=tiles)
     shared_renders.put(("card.html", True, None, None, values_key({"card": tiles[1]})),
                        "<p>kept</p>")
+    whole_renders.clear()  # the joined whole is kept as well (below): put it aside here
     assert render("each.html", tiles=tiles) == "<p>Pier of Ann</p><p>kept</p>"
     assert render("each.html", tiles=[]) == ""
+
+
+def test_include_each_keeps_the_joined_whole_by_the_lists_content() -> None:
+    tiles = [{"name": "Wharf", "owner": "Dee"}, {"name": "Kiln", "owner": None}]
+    assert render("each.html", tiles=tiles) == "<p>Wharf of Dee</p><p>Kiln</p>"
+    # Another viewer's list that reads alike is served the whole, without a lookup per item.
+    shared_renders.put(("card.html", True, None, None, values_key({"card": tiles[1]})),
+                       "<p>not looked up</p>")
+    same = [dict(t) for t in tiles]
+    assert render("each.html", tiles=same) == "<p>Wharf of Dee</p><p>Kiln</p>"
+    # A list that differs in one item is a whole of its own.
+    other = [tiles[0], {"name": "Kiln", "owner": "Eve"}]
+    assert render("each.html", tiles=other) == "<p>Wharf of Dee</p><p>Kiln of Eve</p>"
 
 
 def test_include_each_of_a_template_with_a_clock_renders_every_time() -> None:

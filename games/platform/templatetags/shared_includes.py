@@ -14,7 +14,11 @@ renders), and with DEBUG (a template may change under a running process).
 
 `{% include_each "x.html" items "name" %}` is a loop of such includes, one per item of
 `items` (`{% include "x.html" with name=item only %}` each, joined): a board's forty tiles
-looked up in one tag, without a template loop's and an include node's work per tile.
+looked up in one tag, without a template loop's and an include node's work per tile. The
+joined whole is kept too, by the template and the list's content: when every viewer's list
+reads alike (a board whose tiles carry nothing of the viewer: "you" is marked by the page's
+CSS from seat numbers, static/css/site.css), the first socket of a move renders it and the others
+of the process are served it for one key.
 """
 
 from __future__ import annotations
@@ -82,11 +86,26 @@ class SharedRenders:
     def get(self, key: tuple[Any, ...]) -> str | None:
         return self._entries.get(key)
 
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+
     def put(self, key: tuple[Any, ...], html: str) -> None:
         self._entries.put(key, kept(html))
 
 
 shared_renders = SharedRenders()
+
+
+class WholeRenders(SharedRenders):
+    """`include_each`'s joined renders: a board's forty tiles are tens of kilobytes, and only
+    the latest move's are asked for again (by the move's other sockets, within moments), so
+    few are kept."""
+
+    MAX_ENTRIES = 128
+
+
+whole_renders = WholeRenders()
 _PURE: dict[str, bool] = {}
 
 
@@ -137,6 +156,14 @@ def include_each(context: Context, name: str, items: Any, as_name: str) -> SafeS
     keep = not engine.debug and _pure(name, context)
     flags = (name, context.autoescape, context.use_l10n, context.use_tz)
     as_name = str.__str__(as_name)  # a template's literal is safe text, which orjson refuses
+    whole_key = None
+    if keep:
+        whole = values_key({as_name: items})
+        if whole is not None:
+            whole_key = (*flags, whole)
+            html = whole_renders.get(whole_key)
+            if html is not None:
+                return SafeString(html)
     loaded = None
     out: list[str] = []
     for item in items:
@@ -151,7 +178,10 @@ def include_each(context: Context, name: str, items: Any, as_name: str) -> SafeS
             if content is not None:
                 shared_renders.put(key, html)
         out.append(html)
-    return SafeString("".join(out))
+    joined = "".join(out)
+    if whole_key is not None:
+        whole_renders.put(whole_key, joined)
+    return SafeString(joined)
 
 
 @register.tag("include")
