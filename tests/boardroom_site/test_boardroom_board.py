@@ -215,3 +215,14 @@ def test_before_the_roll_the_decision_panel_offers_closing_a_building_beside_the
     assert 'id="roll"' in panel
     assert "Close a building on Juice Stand (+25)" in panel
     assert actions_on(ctx, 4) == ["close"]
+
+
+def test_the_tiles_read_alike_for_every_viewer_so_one_render_serves_them_all() -> None:
+    # Each seat owns a tile and stands on one: "you" is the page's to mark (data-seat), so
+    # the forty tiles and their cards are the same for the two seats and a spectator.
+    st = scenario(seats=3, owners={1: 0, 3: 0, 4: 0, 5: 1}, levels={4: 1}, pos={0: 1, 1: 4, 2: 4})
+    tiles = [board_context(engine.view(st, me), me=me, names=NAMES, seats=SEATS)["tiles"]
+             for me in (0, 1, None)]
+    assert tiles[0] == tiles[1] == tiles[2]
+    assert tiles[0][1]["owner_name"] == "Ann" and tiles[0][1]["card"]["owner_name"] == "Ann"
+    assert [p["seat"] for p in tiles[0][4]["tokens"]] == [1, 2]

@@ -225,3 +225,18 @@ def test_during_an_auction_every_seat_and_a_spectator_see_the_projects_card_in_t
     before = scenario(seats=3, turn=1, pos={0: 0, 1: lot, 2: lot + 1},
                       step={"kind": "buy", "project": 9})
     assert [_centre_card(before, seat) for seat in (0, 2)] == ["0", str(lot + 1)]
+
+
+def test_the_spaces_read_alike_for_every_viewer_so_one_render_serves_them_all() -> None:
+    # Projects managed, chips placed and tokens moved: "you" is the page's to mark
+    # (data-seat), so the forty spaces and their cards are the same for every viewer.
+    rng = random.Random(3)
+    st = engine.new_game(seats=3, seed=3)
+    for _ in range(300):
+        if engine.result(st) is not None:
+            break
+        seat = engine.to_decide(st)[0]
+        st = engine.apply(st, seat, choose_action(engine.view(st, seat), "medium", rng)).state
+    spaces = [_context(st, seat)["spaces"] for seat in (0, 1, 2, None)]
+    assert spaces[0] == spaces[1] == spaces[2] == spaces[3]
+    assert any(s["card"].get("chips") for s in spaces[0])
