@@ -533,7 +533,8 @@ def board_context(view: Mapping[str, Any], *, me: int | None, names: Sequence[st
     groups = portfolio(view, me, dec)
     my_tiles = [t for group in groups for t in group["tiles"]]
     return {
-        "tiles": tiles, "players": players, "dice": dice,
+        # The viewer's seat, for the board's root (data-me): the page marks "you" from it.
+        "me": me, "tiles": tiles, "players": players, "dice": dice,
         "dice_total": sum(dice) if dice else None,
         "doubles": bool(dice) and dice[0] == dice[1],
         "turn_name": _name(names, view["turn"], me), "my_turn": view["turn"] == me,

@@ -543,7 +543,8 @@ def board_context(view: Mapping[str, Any], *, me: int | None, names: Sequence[st
                                     "chips": len(pr["chips"]), "slots": p["slots"]})
     fund = view["fund"]
     return {
-        "spaces": spaces, "players": players,
+        # The viewer's seat, for the board's root (data-me): the page marks "you" from it.
+        "me": me, "spaces": spaces, "players": players,
         "fund": fund, "fund_start": data.FUND_START,
         "fund_pct": max(0, min(100, fund * 100 // data.FUND_START)),
         "fund_low": fund < 300,
