@@ -17,8 +17,8 @@ renders), and with DEBUG (a template may change under a running process).
 looked up in one tag, without a template loop's and an include node's work per tile. The
 joined whole is kept too, by the template and the list's content: when every viewer's list
 reads alike (a board whose tiles carry nothing of the viewer: "you" is marked by the page's
-CSS from seat numbers, static/css/site.css), the first socket of a move renders it and the others
-of the process are served it for one key.
+CSS from seat numbers, static/css/site.css), the first socket of a move renders it and the
+others of the process are served it for one key.
 """
 
 from __future__ import annotations
@@ -87,8 +87,7 @@ class SharedRenders:
         return self._entries.get(key)
 
     def clear(self) -> None:
-        with self._lock:
-            self._entries.clear()
+        self._entries.clear()
 
     def put(self, key: tuple[Any, ...], html: str) -> None:
         self._entries.put(key, kept(html))
