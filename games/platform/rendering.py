@@ -86,7 +86,9 @@ def content_key(value: Any) -> bytes | str:
     of a push's partials and panels); what it refuses goes by `repr`. A tuple keys as the list
     of its items, which no partial prints apart."""
     try:
-        return orjson.dumps(value, default=_as_list, option=_KEY_OPTIONS)
+        # Copied to its own size: orjson's bytes keep the buffer they were written into (4 KB
+        # and more), and keys are kept by caches that outlive the push.
+        return bytes(memoryview(orjson.dumps(value, default=_as_list, option=_KEY_OPTIONS)))
     except TypeError:
         return repr(value)
 

@@ -63,3 +63,34 @@ def test_the_swaps_kept_for_a_pair_of_trees_keep_neither_tree_alive() -> None:
     del old
     gc.collect()
     assert gone() is None
+
+
+def test_a_key_written_by_orjson_is_kept_at_its_own_size() -> None:
+    import tracemalloc
+
+    import orjson
+
+    cache: BoundedCache[str] = BoundedCache(max_entries=1000, max_bytes=10_000_000)
+    tracemalloc.start()
+    try:
+        for n in range(200):
+            cache.put(("t.html", orjson.dumps({"tile": n, "name": "Dock"})), "<p>tile</p>")
+        held, _ = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert held < 200 * 1024  # orjson's own buffers were 4 KB and more a key
+    assert cache.get(("t.html", orjson.dumps({"tile": 7, "name": "Dock"}))) == "<p>tile</p>"
+
+
+def test_a_content_key_is_kept_at_its_own_size() -> None:
+    import tracemalloc
+
+    from games.platform.rendering import content_key
+
+    tracemalloc.start()
+    try:
+        keys = [content_key({"tile": n, "name": "Dock"}) for n in range(200)]
+        held, _ = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert len(keys) == 200 and held < 200 * 1024

@@ -9,8 +9,6 @@ and cached.
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Hashable, Iterable, Mapping
 from functools import lru_cache
 from html import escape as html_escape
@@ -30,6 +28,7 @@ from games.chudopoly.engine.cards import (
     build_deck,
     card_dict,
 )
+from games.platform.bounded_cache import BoundedCache
 from games.platform.rendering import content_key, kept, render_unlocalized
 
 register = template.Library()
@@ -344,9 +343,8 @@ def movable_cards(player: Mapping[str, Any]) -> list[Mapping[str, Any]]:
 # panels are now rendered once per distinct content and process. Keyed by the content itself,
 # so a stale panel cannot be served: any change makes a new key. A seat's own board is kept the
 # same way: most moves are someone else's and leave it as it was.
-_PANEL_MEMO: OrderedDict[Hashable, str] = OrderedDict()  # plain str: rendering.kept
-_PANEL_MEMO_SIZE = 2048
-_PANEL_LOCK = threading.Lock()
+# Bounded by bytes too (games/platform/bounded_cache.py); plain str values: rendering.kept.
+_PANEL_MEMO: BoundedCache[str] = BoundedCache(max_entries=2048, max_bytes=4 * 1024 * 1024)
 
 
 def _memo_render(template: str, context: dict[str, Any],
@@ -356,17 +354,11 @@ def _memo_render(template: str, context: dict[str, Any],
     equal keys must mean equal contexts)."""
     if key is None:
         key = (template, content_key(context))
-    with _PANEL_LOCK:
-        html = _PANEL_MEMO.get(key)
-        if html is not None:
-            _PANEL_MEMO.move_to_end(key)
+    html = _PANEL_MEMO.get(key)
     if html is not None:
         return SafeString(html)
     made = render_unlocalized(template, context)
-    with _PANEL_LOCK:
-        _PANEL_MEMO[key] = kept(made)
-        while len(_PANEL_MEMO) > _PANEL_MEMO_SIZE:
-            _PANEL_MEMO.popitem(last=False)
+    _PANEL_MEMO.put(key, kept(made))
     return made
 
 
