@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -19,6 +20,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.tokens import default_token_generator
 from django.contrib.contenttypes.models import ContentType
 from django.contrib.sessions.models import Session
+from django.db.backends.utils import CursorWrapper
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, resolve
 from django.utils.encoding import force_bytes
@@ -232,6 +234,37 @@ def _rows() -> dict[str, str]:
     return digests
 
 
+class WriteRecorder:
+    """Counts every statement but a SELECT that any connection of this process sends.
+
+    A row changes only through such a statement (INSERT, UPDATE, DELETE, or anything else that
+    is not a plain read), so a request that sent none changed no row and its digest is the
+    one before; a request that sent one has every table digested in full. It is patched on
+    Django's cursor class, so the /api/ streams' connections on other threads count too.
+    Savepoints and the like count as writes: they cost a digest, never a miss."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.writes = 0
+        self._lock = threading.Lock()
+        recorder = self
+        for name in ("execute", "executemany"):
+            original = getattr(CursorWrapper, name)
+
+            def recorded(cursor: CursorWrapper, sql: Any, *args: Any,
+                         _original: Any = original, **kwargs: Any) -> Any:
+                if not str(sql).lstrip().upper().startswith("SELECT"):
+                    with recorder._lock:
+                        recorder.writes += 1
+                return _original(cursor, sql, *args, **kwargs)
+
+            monkeypatch.setattr(CursorWrapper, name, recorded)
+        monkeypatch.setattr(CursorWrapper, "callproc", _refused_callproc)
+
+
+def _refused_callproc(*args: Any, **kwargs: Any) -> Any:
+    raise AssertionError("a stored procedure ran during the walk: the recorder cannot see it")
+
+
 def _changed(before: dict[str, str], after: dict[str, str]) -> list[str]:
     return sorted(table for table in before.keys() | after.keys()
                   if before.get(table) != after.get(table))
@@ -248,21 +281,27 @@ def _still_who_it_was(client: Client, visitor: str, scene: Scene) -> None:
 HEALTH_CHECK = "healthz"
 
 
-@pytest.mark.slow  # over 1,000 requests, each followed by a digest of every table
+@pytest.mark.slow  # over 1,000 requests, each that wrote followed by a digest of every table
 # Committed data: the /api/ streams read through channels' database_sync_to_async, which
 # closes this thread's connection (and with it a test's enclosing transaction).
 @pytest.mark.django_db(transaction=True)
-def test_no_get_or_head_of_any_url_changes_a_row_for_any_visitor() -> None:
+def test_no_get_or_head_of_any_url_changes_a_row_for_any_visitor(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    recorder = WriteRecorder(monkeypatch)
     scene = _scene()
+    assert recorder.writes > 0  # the recorder sees this backend's writes
     routes_seen: set[str] = set()
     asked = 0
     visitors = _visitors(scene)
-    before = _rows()
+    first = before = _rows()
     for visitor, client in visitors.items():
         for route, url in _urls(scene, visitor):
             for method in (client.get, client.head):
+                writes = recorder.writes
                 response = method(url)
-                after = _rows()
+                # No writing statement, no changed row: the digest stays the one before.
+                after = _rows() if recorder.writes != writes else before
                 changed = _changed(before, after)
                 assert not changed, (f"{method.__name__.upper()} {url} as {visitor} "
                                      f"({response.status_code}) changed {changed}")
@@ -274,6 +313,8 @@ def test_no_get_or_head_of_any_url_changes_a_row_for_any_visitor() -> None:
                 asked += 1
             routes_seen.add(route.pattern)
         _still_who_it_was(client, visitor, scene)
+    # The whole walk, digested in full once more, left every table as it found it.
+    assert not _changed(first, _rows())
     # Every pattern was asked (a pattern added later is walked without a word here).
     assert routes_seen == {route.pattern for route in _routes()}
     assert asked > 300
@@ -360,3 +401,25 @@ def test_every_page_that_answers_a_get_answers_a_head_too() -> None:
             assert head.status_code != 405, (f"HEAD {url} as {visitor}", head["Allow"])
             asked += 1
     assert asked > 50
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_walks_write_recorder_sees_a_write_made_on_another_thread(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The walk skips the digest after a request that sent no writing statement, so the
+    recorder must see writes from every connection (the /api/ streams use other threads')."""
+    from django.db import connection
+
+    recorder = WriteRecorder(monkeypatch)
+    get_user_model().objects.count()
+    assert recorder.writes == 0
+
+    def write() -> None:
+        get_user_model().objects.create_user(username="thread", password=PASSWORD)
+        connection.close()
+
+    thread = threading.Thread(target=write)
+    thread.start()
+    thread.join()
+    assert recorder.writes > 0
