@@ -463,17 +463,51 @@ def focus(view: Mapping[str, Any], me: int | None, dec: Mapping[str, Any]
     return (view["pos"][me] if me is not None else view["pos"][view["turn"]]), "token"
 
 
+def board_public(view: Mapping[str, Any], *, names: Sequence[str],
+                 seats: Sequence[Mapping[str, Any]] = ()) -> dict[str, Any]:
+    """The part of the board every viewer sees alike, from any viewer's view (the platform
+    builds it once per snapshot from the spectator's): the forty tiles with their tokens
+    and cards. Nothing in it names the viewer: the page marks its own token and tiles."""
+    tokens: dict[int, list[dict[str, Any]]] = {}
+    for seat in view["order"]:
+        if view["active"][seat]:
+            # What a tile shows of a token, and no more: a tile is rendered once per distinct
+            # content (shared_includes.include_each), and a cash change is not the tile's.
+            tokens.setdefault(view["pos"][seat], []).append(
+                {"seat": seat, "name": names[seat] if seat < len(names) else f"Seat {seat + 1}",
+                 "colour": SEAT_COLOURS[seat % 6]})
+    tiles = []
+    for t in TILES:
+        pos = t["pos"]
+        owner = view["owner"][pos]
+        row, col = grid_place(pos)
+        tiles.append({
+            "pos": pos, "name": t["name"], "short": SHORT_NAMES[pos], "kind": t["kind"],
+            "side": side(pos), "industry": t.get("industry") or "", "price": t.get("price"),
+            "row": row, "col": col, "owner": owner, "level": view["level"][pos],
+            "branches": range(view["level"][pos] if view["level"][pos] < 5 else 0),
+            "holding": view["level"][pos] == 5,
+            "owner_colour": SEAT_COLOURS[owner % 6] if owner is not None else None,
+            # The tiles read alike for every viewer, so every socket of a process is served
+            # one render of the board a move (shared_includes.include_each).
+            "owner_name": _name(names, owner, None, subject=True) if owner is not None else None,
+            "tokens": tokens.get(pos, []),
+            "card": tile_card(view, pos, names=names, me=None),
+        })
+    return {"tiles": tiles}
+
+
 def board_context(view: Mapping[str, Any], *, me: int | None, names: Sequence[str],
-                  seats: Sequence[Mapping[str, Any]], lot_deadline: str | None = None
-                  ) -> dict[str, Any]:
+                  seats: Sequence[Mapping[str, Any]], lot_deadline: str | None = None,
+                  public: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """`lot_deadline`: when a lot with no first bid is cancelled, if the site's clocks give
-    one (ISO time); any seat entry's "lot_deadline" is read too."""
+    one (ISO time); any seat entry's "lot_deadline" is read too. `public`: `board_public`'s,
+    shared by every viewer of a snapshot (else it is built here)."""
     n = view["seats"]
     if lot_deadline is None:
         lot_deadline = next((m.get("lot_deadline") for m in seats if m.get("lot_deadline")),
                             None)
     deciding = list(view.get("to_decide") or [])
-    tokens: dict[int, list[dict[str, Any]]] = {}
     players = []
     held = [0] * n
     for owner in view["owner"]:
@@ -495,30 +529,7 @@ def board_context(view: Mapping[str, Any], *, me: int | None, names: Sequence[st
             "debt": sum(d["amount"] for d in view.get("debts") or [] if d["seat"] == seat),
         }
         players.append(p)
-        if p["active"]:
-            # What a tile shows of a token, and no more: a tile is rendered once per distinct
-            # content (shared_includes.include_each), and a cash change is not the tile's.
-            # Nothing of the viewer: the page marks its own token from the seat (CSS).
-            tokens.setdefault(p["pos"], []).append(
-                {"seat": seat, "name": name, "colour": p["colour"]})
-    tiles = []
-    for t in TILES:
-        pos = t["pos"]
-        owner = view["owner"][pos]
-        row, col = grid_place(pos)
-        tiles.append({
-            "pos": pos, "name": t["name"], "short": SHORT_NAMES[pos], "kind": t["kind"],
-            "side": side(pos), "industry": t.get("industry") or "", "price": t.get("price"),
-            "row": row, "col": col, "owner": owner, "level": view["level"][pos],
-            "branches": range(view["level"][pos] if view["level"][pos] < 5 else 0),
-            "holding": view["level"][pos] == 5,
-            "owner_colour": SEAT_COLOURS[owner % 6] if owner is not None else None,
-            # The tiles read alike for every viewer, so every socket of a process is served
-            # one render of the board a move (shared_includes.include_each).
-            "owner_name": _name(names, owner, None, subject=True) if owner is not None else None,
-            "tokens": tokens.get(pos, []),
-            "card": tile_card(view, pos, names=names, me=None),
-        })
+    tiles = public["tiles"] if public is not None else board_public(view, names=names)["tiles"]
     dice = view.get("dice")
     debts = []
     for d in view.get("debts") or []:

@@ -384,15 +384,23 @@ def _players(view: Mapping[str, Any], me: int | None, names: Sequence[str],
     return out
 
 
-def _spaces(view: Mapping[str, Any], players: list[dict[str, Any]], me: int | None,
-            names: Sequence[str]) -> list[dict[str, Any]]:
+def board_public(view: Mapping[str, Any], *, names: Sequence[str],
+                 seats: Sequence[Mapping[str, Any]] = ()) -> dict[str, Any]:
+    """The part of the board every viewer sees alike, from any viewer's view (the platform
+    builds it once per snapshot from the spectator's): the forty spaces with their tokens,
+    chips and cards. Nothing in it names the viewer: the page marks its own token and chips."""
+    return {"spaces": _spaces(view, names)}
+
+
+def _spaces(view: Mapping[str, Any], names: Sequence[str]) -> list[dict[str, Any]]:
     tokens: dict[int, list[dict[str, Any]]] = {}
-    for p in players:
+    for seat in view["order"]:
+        p = view["players"][seat]
         # What a space shows of a token, and no more: a space is rendered once per distinct
         # content (shared_includes.include_each), and a cash change is not the space's.
         tokens.setdefault(p["pos"], []).append(
-            {"seat": p["seat"], "name": p["name"], "colour": p["colour"],
-             "in_jail": p["in_jail"]})
+            {"seat": seat, "name": names[seat] if seat < len(names) else f"Seat {seat + 1}",
+             "colour": SEAT_COLOURS[seat % 4], "in_jail": p["in_jail"]})
     out = []
     for s in data.SPACES:
         index = s["index"]
@@ -525,9 +533,11 @@ def focus(view: Mapping[str, Any], me: int | None) -> tuple[int, str]:
 
 
 def board_context(view: Mapping[str, Any], *, me: int | None, names: Sequence[str],
-                  seats: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+                  seats: Sequence[Mapping[str, Any]],
+                  public: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """`public`: `board_public`'s, shared by every viewer of a snapshot (else built here)."""
     players = _players(view, me, names, seats)
-    spaces = _spaces(view, players, me, names)
+    spaces = public["spaces"] if public is not None else _spaces(view, names)
     deciding = list(view.get("to_decide") or [])
     roll = view.get("last_roll")
     here, why = focus(view, me)

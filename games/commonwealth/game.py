@@ -237,11 +237,18 @@ class CommonwealthGame:
         "log": "commonwealth/_log.html",
     }
 
+    def board_public(self, view: Mapping[str, Any], *, names: Sequence[str],
+                     seats: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+        from .board import board_public
+
+        return board_public(view, names=names, seats=seats)
+
     def board_context(self, view: Mapping[str, Any], *, me: int | None, names: Sequence[str],
-                      seats: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+                      seats: Sequence[Mapping[str, Any]],
+                      public: Mapping[str, Any] | None = None) -> dict[str, Any]:
         from .board import board_context
 
-        return board_context(view, me=me, names=names, seats=seats)
+        return board_context(view, me=me, names=names, seats=seats, public=public)
 
     def describe_event(self, event: Mapping[str, Any], *, viewer: int | None,
                        names: Sequence[str], ruleset: Mapping[str, Any]) -> str | None:

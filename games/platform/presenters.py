@@ -26,7 +26,7 @@ from games.platform.bounded_cache import BoundedCache
 from games.platform.identity import Viewer
 from games.platform.interface import GameEngine, get_game
 from games.platform.models import ChatMessage, Game, GameAction, Seat, Table
-from games.platform.rendering import content_key, kept, render_unlocalized
+from games.platform.rendering import SharedList, content_key, kept, render_unlocalized
 from games.platform.services import Move, decision_token, out_place, ranked_table
 
 LOG_LINES = 40
@@ -265,6 +265,11 @@ def _public_board(screen: TableScreen, engine: GameEngine) -> tuple[Any, ...]:
             meta["rating"] = ratings["seats"].get(i)
         board = engine.board_public(_screen_view(engine, game.state, None), names=names,
                                     seats=seats_meta)
+        if isinstance(board, dict):
+            # Its lists are read by every viewer's render as they are: each keeps its key
+            # for the board's one render a process (`include_each`).
+            board = {key: SharedList(value) if type(value) is list else value
+                     for key, value in board.items()}
     return seats_meta, ratings, board, paused_seat, paused_left
 
 

@@ -93,6 +93,20 @@ def content_key(value: Any) -> bytes | str:
         return repr(value)
 
 
+class SharedList(list):  # type: ignore[type-arg]
+    """A list that stays as it is once made: a part of the board every viewer of a snapshot
+    shares (`board_public`'s, games/platform/presenters.py). It keeps its content's key for
+    `include_each` (games/platform/templatetags/shared_includes.py) by the name its items
+    are given, so the board's whole is looked up once per socket without writing the key
+    again."""
+
+    __slots__ = ("keys",)
+
+    def __init__(self, items: Any = ()) -> None:
+        super().__init__(items)
+        self.keys: dict[str, bytes | None] = {}
+
+
 def kept(html: str) -> str:
     """`html` as a plain str, for a cache that outlives the push it was made for.
 

@@ -42,7 +42,7 @@ from django.template.loader_tags import IncludeNode, do_include
 from django.utils.safestring import SafeData, SafeString
 
 from games.platform.bounded_cache import BoundedCache
-from games.platform.rendering import kept
+from games.platform.rendering import SharedList, kept
 
 register = template.Library()
 
@@ -157,7 +157,12 @@ def include_each(context: Context, name: str, items: Any, as_name: str) -> SafeS
     as_name = str.__str__(as_name)  # a template's literal is safe text, which orjson refuses
     whole_key = None
     if keep:
-        whole = values_key({as_name: items})
+        if isinstance(items, SharedList):
+            if as_name not in items.keys:
+                items.keys[as_name] = values_key({as_name: items})
+            whole = items.keys[as_name]
+        else:
+            whole = values_key({as_name: items})
         if whole is not None:
             whole_key = (*flags, whole)
             html = whole_renders.get(whole_key)
