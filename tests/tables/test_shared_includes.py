@@ -8,6 +8,7 @@ from typing import Any
 from django.template import Context, Engine
 from django.utils.safestring import mark_safe
 
+from games.platform.rendering import SharedList
 from games.platform.templatetags.shared_includes import shared_renders, values_key, whole_renders
 
 TEMPLATES = {
@@ -84,3 +85,12 @@ def test_include_each_keeps_the_joined_whole_by_the_lists_content() -> None:
 def test_include_each_of_a_template_with_a_clock_renders_every_time() -> None:
     tiles = [{"name": "Gate", "owner": "Cat"}]
     assert render("each_timed.html", tiles=tiles) != render("each_timed.html", tiles=tiles)
+
+
+def test_a_shared_lists_whole_is_keyed_once_for_every_socket_that_renders_it() -> None:
+    # A snapshot's public board (read-only once made) is rendered by every seat's screen:
+    # its content is written as a key once, the first time.
+    tiles = SharedList([{"name": "Mast", "owner": "Flo"}, {"name": "Sail", "owner": None}])
+    assert render("each.html", tiles=tiles) == "<p>Mast of Flo</p><p>Sail</p>"
+    assert tiles.keys == {"card": values_key({"card": list(tiles)})}
+    assert render("each.html", tiles=tiles) == "<p>Mast of Flo</p><p>Sail</p>"
