@@ -120,14 +120,26 @@ def test_the_worker_survives_redis_restarts_and_runs_tasks_after_them(
     try:
         assert _pinged(app, 60), log_path.read_text()[-3000:]
         for _ in range(3):
-            # Messages the worker holds unacknowledged (due later) and some due now.
+            # Messages the worker holds unacknowledged (due later) and some due now, all of
+            # them taken by the worker before the broker goes.
+            received = _logged(log_path, "] received")
             for _ in range(5):
                 app.send_task("chudopoly.ping", kwargs={"token": "later"}, countdown=120)
             for _ in range(20):
                 app.send_task("chudopoly.ping", kwargs={"token": "now"})
-            time.sleep(1)
-            throwaway_redis.restart(down_seconds=3)
-            time.sleep(3)
+            _wait_for("the worker did not take the tasks",
+                      lambda n=received: _logged(log_path, "] received") >= n + 25,
+                      60, log_path, worker)
+            lost = _logged(log_path, "Connection to broker lost")
+            connected = _logged(log_path, "Connected to redis://")
+            throwaway_redis.stop()
+            _wait_for("the worker did not notice the broker was gone",
+                      lambda n=lost: _logged(log_path, "Connection to broker lost") > n,
+                      60, log_path, worker)
+            throwaway_redis.start()
+            _wait_for("the worker did not connect again",
+                      lambda n=connected: _logged(log_path, "Connected to redis://") > n,
+                      60, log_path, worker)
             assert worker.poll() is None, log_path.read_text()[-3000:]
         assert _pinged(app, 60), log_path.read_text()[-3000:]
         log_text = log_path.read_text()
@@ -139,9 +151,17 @@ def test_the_worker_survives_redis_restarts_and_runs_tasks_after_them(
         _stop(worker)
 
 
-def _wait_for(what: str, done: Any, seconds: float, log_path: Path) -> None:
+def _logged(log_path: Path, text: str) -> int:
+    return log_path.read_text().count(text)
+
+
+def _wait_for(what: str, done: Any, seconds: float, log_path: Path,
+              process: subprocess.Popen[bytes] | None = None) -> None:
+    """Polls `done` until it holds; fails at the deadline, or at once if `process` exited."""
     deadline = time.monotonic() + seconds
     while not done():
+        assert process is None or process.poll() is None, (
+            f"{what}: the process exited: {log_path.read_text()[-3000:]}")
         assert time.monotonic() < deadline, f"{what}: {log_path.read_text()[-3000:]}"
         time.sleep(0.1)
 
