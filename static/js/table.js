@@ -169,7 +169,7 @@
     var active = document.activeElement;
     var snap = {
       focusId: active && active !== document.body && root.contains(active) ? active.id : null,
-      focusZone: null, scroll: {}, selects: {}, ticks: {}, rects: {},
+      focusZone: null, scroll: {}, selects: {}, ticks: {}, typed: {}, rects: {},
       decision: !!$("#decision.active"), myTurn: !!$("#status.my-turn"),
       complete: {}, result: !!$("#result"), approach: !!$(".final-approach"),
       lines: {}
@@ -185,6 +185,12 @@
     $$(".pay-form input[name=cards], .discard-form input[name=cards]").forEach(function (b) {
       if (b.checked) { snap.ticks[b.value] = true; }
     });
+    // A name half typed in the lobby (the host's invite form) outlives a push of the lobby.
+    $$(TYPED).forEach(function (i) {
+      if (i.id && i.value !== i.defaultValue) {
+        snap.typed[i.id] = { value: i.value, start: i.selectionStart, end: i.selectionEnd };
+      }
+    });
     if (!calm()) {
       $$("#hand [data-card-id], #players [data-card-id], #status .discard [data-card-id]").forEach(function (el) {
         var id = el.getAttribute("data-card-id");
@@ -197,6 +203,8 @@
     $$("#log li[data-k]").forEach(function (li) { snap.lines[li.getAttribute("data-k")] = true; });
     return snap;
   }
+
+  var TYPED = "#lobby input[id]:not([type]), #lobby input[id][type=text], #lobby input[id][type=search]";
 
   function firstControl(el) {
     return el && el.querySelector("button:not([disabled]), select, input:not([type=hidden]), summary, [tabindex='0']");
@@ -216,6 +224,10 @@
     $$(".pay-form input[name=cards], .discard-form input[name=cards]").forEach(function (b) {
       if (snap.ticks[b.value]) { b.checked = true; }
     });
+    Object.keys(snap.typed).forEach(function (id) {
+      var i = document.getElementById(id);
+      if (i && i.matches(TYPED) && i.value === i.defaultValue) { i.value = snap.typed[id].value; }
+    });
     var decision = $("#decision.active");
     var lost = !document.activeElement || document.activeElement === document.body || !document.activeElement.isConnected;
     if (decision && !snap.decision) {
@@ -232,6 +244,8 @@
       var zone = snap.focusZone && document.getElementById(snap.focusZone);
       var target = again || firstControl(zone) || document.getElementById("end-turn") || firstControl($("#hand"));
       if (target) { target.focus({ preventScroll: !!again }); }
+      var caret = again && snap.typed[snap.focusId];
+      if (caret && caret.start !== null) { again.setSelectionRange(caret.start, caret.end); }
     }
   }
 
