@@ -250,7 +250,22 @@
   }
 
   // FLIP: each card that moved glides from where it was; a card that arrived grows in.
+  var gliding = [];  // the glides still running, stopped at their end if motion is turned off
+  function still() {
+    gliding.forEach(function (a) { a.finish(); });
+    gliding = [];
+  }
+  if (reduced && reduced.addEventListener) {
+    reduced.addEventListener("change", function () { if (calm()) { still(); } });
+  }
+  function moved(anim) {
+    gliding.push(anim);
+    anim.onfinish = anim.oncancel = function () {
+      gliding = gliding.filter(function (a) { return a !== anim; });
+    };
+  }
   function glide(snap) {
+    if (calm()) { still(); }
     if (calm() || !Element.prototype.animate) { return; }
     var seen = {};
     $$("#hand [data-card-id], #players [data-card-id], #status .discard [data-card-id]").forEach(function (el) {
@@ -263,12 +278,12 @@
       if (was) {
         var dx = was.left - now.left, dy = was.top - now.top;
         if (Math.abs(dx) < 2 && Math.abs(dy) < 2) { return; }
-        el.animate([{ transform: "translate(" + dx + "px," + dy + "px)", zIndex: 10 },
-                    { transform: "none", zIndex: 10 }],
-                   { duration: 380, easing: "cubic-bezier(.2,.8,.2,1)" });
+        moved(el.animate([{ transform: "translate(" + dx + "px," + dy + "px)", zIndex: 10 },
+                          { transform: "none", zIndex: 10 }],
+                         { duration: 380, easing: "cubic-bezier(.2,.8,.2,1)" }));
       } else if (Object.keys(snap.rects).length) {
-        el.animate([{ transform: "scale(.6)", opacity: 0 }, { transform: "none", opacity: 1 }],
-                   { duration: 260, easing: "ease-out" });
+        moved(el.animate([{ transform: "scale(.6)", opacity: 0 }, { transform: "none", opacity: 1 }],
+                         { duration: 260, easing: "ease-out" }));
       }
     });
   }

@@ -197,7 +197,8 @@ def test_keyboard_only_play_motion_and_sound_preferences(live_server_url: str, d
     page.keyboard.press("Enter")
     assert summary.evaluate("s => s.parentElement.open")
 
-    # prefers-reduced-motion: a move makes no animation at all.
+    # prefers-reduced-motion: a move makes no animation at all, and the F-35's glide, if still
+    # under way when the preference turns on, stops at its end there and then.
     page.emulate_media(reduced_motion="reduce")
     bank = page.locator("#hand .play-form button", has_text="Bank it").first
     bank.focus()
