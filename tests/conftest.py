@@ -114,8 +114,9 @@ class _WorkerSupervisor:
     def ensure(self) -> None:
         from chudopoly_site.celery import app
 
+        # limit=1: a ping waits out its whole timeout unless told how many answers to expect.
         if self.process is not None and self.process.poll() is None:
-            if app.control.ping(timeout=2.0):
+            if app.control.ping(timeout=2.0, limit=1):
                 return
             _stop(self.process)
         self.process = subprocess.Popen(
@@ -125,7 +126,7 @@ class _WorkerSupervisor:
             cwd=ROOT, env=self.env, stdout=self.log, stderr=subprocess.STDOUT,
         )
         deadline = time.monotonic() + 30
-        while not app.control.ping(timeout=1.0):
+        while not app.control.ping(timeout=1.0, limit=1):
             if self.process.poll() is not None or time.monotonic() > deadline:
                 raise RuntimeError("the Celery worker did not start; see .celery-test.log")
 
