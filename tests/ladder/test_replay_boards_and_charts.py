@@ -72,9 +72,11 @@ def _spectator_view(game: Game, step: int) -> dict[str, Any]:
 
 
 def _tile_of_token(html: str, seat: int) -> int:
-    """The tile a Boardroom seat's token stands on in the page's board."""
+    """The tile a Boardroom seat's token stands on in the page's board (its token element: a
+    tile's owner mark carries the owner's `data-seat` too)."""
     tiles = re.findall(r'data-tile="(\d+)"(.*?)</div>', html, flags=re.S)
-    return next(int(pos) for pos, body in tiles if f'data-seat="{seat}"' in body)
+    token = re.compile(rf'<i class="token"[^>]*data-seat="{seat}"')
+    return next(int(pos) for pos, body in tiles if token.search(body))
 
 
 # --- a board in every replay ------------------------------------------------------------------
