@@ -132,6 +132,12 @@ def play_game(api: Api, game_id: int, choose: Policy) -> dict[str, Any] | None:
                 status, answer = api.post(f"/api/bot/game/{game_id}/move", body)
         except httpx.TransportError:
             continue  # not answered: the stream, reopened, tells whether it counted
+        if status >= 500:
+            # The site failed (a web process stopping, say): not a refusal. As with a lost
+            # connection, the stream, reopened, tells whether the move counted.
+            print(f"game {game_id}: the site answered {status}; waiting for the stream",
+                  flush=True)
+            continue
         answered = decision
         moves += status == 200
         if status not in (200, 409):

@@ -75,7 +75,8 @@ def test_with_no_environment_the_site_uses_the_embedded_defaults() -> None:
                             capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == (
-        '["django.db.backends.sqlite3", "channels.layers.InMemoryChannelLayer", "inprocess"]'
+        '["django.db.backends.sqlite3", '
+        '"chudopoly_site.channel_layer.LoopSafeInMemoryChannelLayer", "inprocess"]'
     )
 
 
