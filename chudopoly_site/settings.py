@@ -78,10 +78,15 @@ ROOT_URLCONF = "chudopoly_site.urls"
 ASGI_APPLICATION = "chudopoly_site.asgi.application"
 WSGI_APPLICATION = None
 
+# The platform's pieces of the board games' partials (games/_why_not.html, …), written in the
+# syntax both engines share and read by both: a game's partials include them whether they are
+# Django or Jinja2 templates.
+COMMON_TEMPLATES = BASE_DIR / "games" / "platform" / "common_templates"
+
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [BASE_DIR / "templates"],
+        "DIRS": [BASE_DIR / "templates", COMMON_TEMPLATES],
         "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [
@@ -98,7 +103,7 @@ TEMPLATES = [
     # renders them several times faster. Set to print what Django would (games/platform/jinja.py).
     {
         "BACKEND": "django.template.backends.jinja2.Jinja2",
-        "DIRS": [],
+        "DIRS": [COMMON_TEMPLATES],
         "APP_DIRS": True,
         "OPTIONS": {
             "environment": "games.platform.jinja.environment",

@@ -577,6 +577,6 @@ def board_context(view: Mapping[str, Any], *, me: int | None, names: Sequence[st
         "my_jail_card": me is not None and view["players"][me]["jail_card"],
         "fund_dry": (view.get("result") or {}).get("end_reason") == "fund_dry",
         "end_reason": (view.get("result") or {}).get("end_reason"),
-        # The auto move toggle's hover text (templates/games/_auto_move.html).
+        # The auto move toggle's hover text (games/platform/common_templates/games/_auto_move.html).
         "auto_move_words": AUTO_MOVE_WORDS, "auto_move_on_words": AUTO_MOVE_ON_WORDS,
     }

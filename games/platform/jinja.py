@@ -31,6 +31,8 @@ from django.utils.formats import localize
 from django.utils.module_loading import import_string
 from jinja2.compiler import CodeGenerator
 
+from games.platform import jinja_tags
+
 
 def as_django_prints(value: Any) -> str:
     """`{{ value }}` as Django writes it: already safe HTML as is, numbers unlocalized, the rest
@@ -146,6 +148,7 @@ def environment(*, helpers: Sequence[str] = (), **options: Any) -> jinja2.Enviro
     env = _DictFirstEnvironment(finalize=as_django_prints, **options)
     env.filters["pluralize"] = pluralize
     env.tests["none"] = _is_none
+    jinja_tags.helpers(env)  # the platform's tags: include_each, include_only, log_lines
     for path in helpers:
         import_string(path)(env)
     return env

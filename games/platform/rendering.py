@@ -33,11 +33,11 @@ def render_unlocalized(template: str, context: dict[str, Any]) -> str:
     if engine is not None:
         # The environment keeps the compiled template (and reloads it when DEBUG's
         # auto_reload sees the file change).
-        return SafeString(_render_jinja(engine.env.get_template(template), context))
+        return SafeString(render_jinja(engine.env.get_template(template), context))
     found = get_template(template)
     if isinstance(found, JinjaTemplate):
         _JINJA_ENGINE[template] = found.backend
-        return SafeString(_render_jinja(found.template, context))
+        return SafeString(render_jinja(found.template, context))
     compiled = found.template  # type: ignore[attr-defined]
     return compiled.render(Context(context, autoescape=True, use_l10n=False))
 
@@ -47,7 +47,7 @@ _FLAT_GLOBALS: weakref.WeakKeyDictionary[jinja2.Template, dict[str, Any]] = (
     weakref.WeakKeyDictionary())
 
 
-def _render_jinja(template: jinja2.Template, context: dict[str, Any]) -> str:
+def render_jinja(template: jinja2.Template, context: dict[str, Any]) -> str:
     """What `Template.render` does, with the globals merged from a dict made once: `render`
     flattens the template's globals (a ChainMap over the environment's) into every context,
     twice, about a twentieth of a small partial's render."""

@@ -24,6 +24,7 @@ others of the process are served it for one key.
 from __future__ import annotations
 
 import datetime
+from collections.abc import Callable
 from typing import Any
 
 import orjson
@@ -134,15 +135,26 @@ class SharedIncludeNode(IncludeNode):
                 or not _pure(name, context)):
             return super().render(context)
         values = {key: var.resolve(context) for key, var in self.extra_context.items()}
-        content = values_key(values)
-        if content is None:
-            return super().render(context)
-        key = (name, context.autoescape, context.use_l10n, context.use_tz, content)
-        html = shared_renders.get(key)
-        if html is None:
-            html = super().render(context)
-            shared_renders.put(key, html)
-        return SafeString(html)
+        return SafeString(include_kept(
+            (name, context.autoescape, context.use_l10n, context.use_tz), values,
+            lambda: super(SharedIncludeNode, self).render(context)))
+
+
+def include_kept(flags: tuple[Any, ...], values: dict[str, Any],
+                 render: Callable[[], str]) -> str:
+    """An include with `only` of the template `flags[0]` (then the context's flags), kept by
+    its values' content: `render()` when not kept yet, or when a value is not plain data. The
+    Django tag and the Jinja2 partials' `include_only` (games/platform/jinja_tags.py) share
+    these renders and their keys."""
+    content = values_key(values)
+    if content is None:
+        return render()
+    key = (*flags, content)
+    html = shared_renders.get(key)
+    if html is None:
+        html = render()
+        shared_renders.put(key, html)
+    return html
 
 
 @register.simple_tag(takes_context=True)
@@ -152,8 +164,26 @@ def include_each(context: Context, name: str, items: Any, as_name: str) -> SafeS
     if not items:
         return SafeString("")
     engine = context.template.engine
-    keep = not engine.debug and _pure(name, context)
-    flags = (name, context.autoescape, context.use_l10n, context.use_tz)
+    loaded: list[Any] = []
+
+    def render(values: dict[str, Any]) -> str:
+        if not loaded:
+            loaded.append(engine.get_template(name))
+        return loaded[0].render(context.new(values))
+
+    return SafeString(each_kept(
+        (name, context.autoescape, context.use_l10n, context.use_tz), items, as_name,
+        keep=not engine.debug and _pure(name, context), render=render))
+
+
+def each_kept(flags: tuple[Any, ...], items: Any, as_name: str, *, keep: bool,
+              render: Callable[[dict[str, Any]], str]) -> str:
+    """`include_each`'s work for either engine: `render({as_name: item})` for each item,
+    joined, each render (and with `keep`, the joined whole) kept by `flags` (the template's
+    name, then the context's flags) and the content. The Django tag above and the Jinja2
+    partials' `include_each` (games/platform/jinja_tags.py) share these renders and keys."""
+    if not items:
+        return ""
     as_name = str.__str__(as_name)  # a template's literal is safe text, which orjson refuses
     whole_key = None
     if keep:
@@ -167,8 +197,7 @@ def include_each(context: Context, name: str, items: Any, as_name: str) -> SafeS
             whole_key = (*flags, whole)
             html = whole_renders.get(whole_key)
             if html is not None:
-                return SafeString(html)
-    loaded = None
+                return html
     out: list[str] = []
     for item in items:
         values = {as_name: item}
@@ -176,16 +205,14 @@ def include_each(context: Context, name: str, items: Any, as_name: str) -> SafeS
         key = (*flags, content)
         html = shared_renders.get(key) if content is not None else None
         if html is None:
-            if loaded is None:
-                loaded = engine.get_template(name)
-            html = loaded.render(context.new(values))
+            html = render(values)
             if content is not None:
                 shared_renders.put(key, html)
         out.append(html)
     joined = "".join(out)
     if whole_key is not None:
         whole_renders.put(whole_key, joined)
-    return SafeString(joined)
+    return joined
 
 
 @register.tag("include")
