@@ -388,8 +388,38 @@ def board_public(view: Mapping[str, Any], *, names: Sequence[str],
                  seats: Sequence[Mapping[str, Any]] = ()) -> dict[str, Any]:
     """The part of the board every viewer sees alike, from any viewer's view (the platform
     builds it once per snapshot from the spectator's): the forty spaces with their tokens,
-    chips and cards. Nothing in it names the viewer: the page marks its own token and chips."""
-    return {"spaces": _spaces(view, names)}
+    chips and cards, the players' panels and the turn line. Nothing in it names the viewer:
+    the page marks its own token, chips, seat and turn (`data-me`, static/css/site.css)."""
+    players = _players(view, None, names, seats)
+    for p in players:  # the platform adds each seat's rating to a board's players
+        p["rating"] = seats[p["seat"]].get("rating") if p["seat"] < len(seats) else None
+    return {"spaces": _spaces(view, names), "players": players,
+            "turn": turn_line(view, names, seats)}
+
+
+def _seat_name(names: Sequence[str], seat: int) -> str:
+    return names[seat] if seat < len(names) else f"Seat {seat + 1}"
+
+
+def turn_line(view: Mapping[str, Any], names: Sequence[str],
+              seats: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """Whose turn, who decides and the clock, as every viewer reads them: each seat by its
+    name and number, "Your turn" and "You" marked by the page for the seat whose screen it is.
+    `always_deciding`: who decides is said even to the turn holder (an auction's bidders, a
+    deal's answer), else only to the others."""
+    deciding = list(view.get("to_decide") or [])
+    return {
+        "seat": view["turn"], "name": _seat_name(names, view["turn"]),
+        "number": view.get("turn_number"), "round": view.get("round"),
+        "deciding": [{"seat": s, "name": _seat_name(names, s)} for s in deciding],
+        "always_deciding": bool(_auction_step(view) or view.get("deal") is not None),
+        "deadline": next((seats[s].get("deadline") for s in deciding if s < len(seats)
+                          and seats[s].get("deadline")), None),
+    }
+
+
+def _auction_step(view: Mapping[str, Any]) -> bool:
+    return (view.get("step") or {}).get("kind") == "auction"
 
 
 def _spaces(view: Mapping[str, Any], names: Sequence[str]) -> list[dict[str, Any]]:
@@ -536,8 +566,10 @@ def board_context(view: Mapping[str, Any], *, me: int | None, names: Sequence[st
                   seats: Sequence[Mapping[str, Any]],
                   public: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """`public`: `board_public`'s, shared by every viewer of a snapshot (else built here)."""
-    players = _players(view, me, names, seats)
+    # The shared players name no viewer (the page marks its seat); a replay's own say "You".
+    players = public["players"] if public is not None else _players(view, me, names, seats)
     spaces = public["spaces"] if public is not None else _spaces(view, names)
+    turn = public["turn"] if public is not None else turn_line(view, names, seats)
     deciding = list(view.get("to_decide") or [])
     roll = view.get("last_roll")
     here, why = focus(view, me)
@@ -554,7 +586,8 @@ def board_context(view: Mapping[str, Any], *, me: int | None, names: Sequence[st
     fund = view["fund"]
     return {
         # The viewer's seat, for the board's root (data-me): the page marks "you" from it.
-        "me": me, "spaces": spaces, "players": players,
+        "me": me, "spaces": spaces, "players": players, "turn": turn,
+        "my_cash": view["players"][me]["cash"] if me is not None else None,
         "fund": fund, "fund_start": data.FUND_START,
         "fund_pct": max(0, min(100, fund * 100 // data.FUND_START)),
         "fund_low": fund < 300,
@@ -565,8 +598,7 @@ def board_context(view: Mapping[str, Any], *, me: int | None, names: Sequence[st
         "turn_number": view.get("turn_number"), "round": view.get("round"),
         "deciding_names": [_name(names, s, me) for s in deciding],
         "i_decide": me is not None and me in deciding,
-        "deadline": next((seats[s].get("deadline") for s in deciding if s < len(seats)
-                          and seats[s].get("deadline")), None),
+        "deadline": turn["deadline"],
         "deck_count": view.get("deck_count"),
         "auction": _auction(view, me, names), "deal": _deal(view, me, names),
         "jail_split": _jail_split(view, me, names),

@@ -391,12 +391,26 @@
     if (sound) { play(sound); }
   }
 
+  // --- the viewer's own seat ---------------------------------------------------------------
+  // A board game's players panel reads alike for every seat (it is rendered once for all of
+  // them): the board's root says whose screen it is (data-me on #status) and CSS marks that
+  // seat's look and its "You" (static/css/site.css). Its panel is also given the class "me"
+  // here, after every push, as the page's own seat was before, for whatever looks it up.
+  function markMe() {
+    var holder = $("[data-me]");
+    var me = holder ? holder.getAttribute("data-me") : null;
+    $$("#players li[data-seat]").forEach(function (li) {
+      li.classList.toggle("me", li.getAttribute("data-seat") === me);
+    });
+  }
+
   var pending = null;
   var errorTimer = null;
   document.body.addEventListener("htmx:wsBeforeMessage", function () { pending = snapshot(); });
   document.body.addEventListener("htmx:wsAfterMessage", function () {
     var snap = pending || snapshot();
     pending = null;
+    markMe();
     applyOpen();
     refreshForms();
     restore(snap);
@@ -534,6 +548,7 @@
     if (toggle) { toggle.click(); }
   });
 
+  markMe();
   applyOpen();
   refreshForms();
   tick();
