@@ -57,6 +57,27 @@ def test_chudopoly_s_board_partials_are_jinja2_templates() -> None:
         assert isinstance(get_template(template), JinjaTemplate), template
 
 
+def test_boardroom_s_board_partials_are_jinja2_templates() -> None:
+    for template in get_game("boardroom").board_templates.values():
+        assert isinstance(get_template(template), JinjaTemplate), template
+
+
+def test_a_boardroom_replay_draws_its_board_with_the_table_s_jinja2_partials() -> None:
+    tiles = [{"pos": 3, "kind": "business", "side": "bottom", "row": 11, "col": 8,
+              "name": "Dock & Co", "short": "Dock", "owner": None, "tokens": [],
+              "card": {"pos": 3, "name": "Dock & Co", "price": 60}}]
+    board = {"tiles": tiles, "dice": [2, 5], "stock": {"branches": 1, "holdings": 2},
+             "players": [], "me": 1, "focus_card": tiles[0]["card"]}
+    html = django_render("boardroom/_replay_board.html", {"board": board})
+    for partial, values in (("boardroom/_tiles.html", {"c": board}),
+                            ("boardroom/_dice.html", {"c": board}),
+                            ("boardroom/_tile_cards.html", {"c": board}),
+                            ("boardroom/_players.html", {"c": board, "game": True})):
+        assert render_unlocalized(partial, values) in html, partial
+    assert 'data-me="1"' in html and "Bank stock: 1 branch, 2 holdings" in html
+    assert html.count('data-card="3"') == 2  # the inspected card and the tile's card
+
+
 def test_a_board_partial_renders_the_same_through_every_path() -> None:
     # The page's render_to_string and the push's render_unlocalized.
     context = {"game": None, "oob": True, "c": {}}
