@@ -307,7 +307,8 @@ def board_context(view: Mapping[str, Any], *, me: int | None, names: Sequence[st
         "my_turn": turn is not None and turn == me,
         # What the hand and decision partials read only on this seat's own turn (the hint, the
         # end-turn nudge): the plays left and the hand to discard from, None otherwise, so
-        # another seat's play leaves those partials' inputs (game.board_inputs) as they were.
+        # another seat's play leaves what those partials read as it was (their renders are
+        # shared by what they read: games/platform/partial_reads.py).
         "my_plays_left": view.get("plays_left") if turn is not None and turn == me else None,
         "discard_hand": hand if discards else None,
         "deciding": me in to_decide,

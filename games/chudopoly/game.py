@@ -252,25 +252,6 @@ class ChudopolyGame:
         "decision": "chudopoly/_decision.html",
         "log": "chudopoly/_log.html",
     }
-    # What the status, hand and decision partials read (see GameEngine.board_inputs): most
-    # moves leave the hand and decision as they were for most seats, and the status reads the
-    # same for every seat that neither holds the turn nor owes an answer: they share one render.
-    board_inputs = {
-        "status": ("result", "placements", "rated", "winner_name", "replay_url", "charts_url",
-                   "host_at_result",
-                   "my_turn", "turn_name", "my_deadline", "my_paused", "waiting_on", "deciding",
-                   "armed", "contested", "contest_laps", "contest_bar", "view.turn_number",
-                   "view.plays_left", "view.surge", "view.surge_multiplier", "view.deck_count",
-                   "view.discard_top", "view.discard_count", "view.shuffle_count",
-                   "view.deck_cycle_limit", "view.ruleset.setsToWin", "view.ruleset.suddenDeath",
-                   "view.contest_lap_cap"),
-        "hand": ("me", "hand", "my_turn", "result", "view.hand_limit", "my_plays_left"),
-        "decision": ("result", "pays", "responds", "discards", "discard_count", "accept_pay",
-                     "owed_amount", "scoop", "pending_text", "pending", "pay_suggestions",
-                     "end_turn", "payable", "discard_hand", "view.hand_limit",
-                     "my_plays_left"),
-    }
-
     def board_public(self, view: Mapping[str, Any], *, names: Sequence[str],
                      seats: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         from games.chudopoly.board import board_public

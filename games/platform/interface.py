@@ -191,11 +191,12 @@ class GameEngine(Protocol):
     board_templates: dict[str, str]
     # Optional: `page_styles` / `page_scripts`, the game's static files (paths for {% static %})
     # the table page loads once, outside the partials a push replaces.
-    # Optional: `board_inputs`, partial name -> every path of the board context ("hand",
-    # "view.plays_left") its template reads besides `game` and `oob`. Such a partial is
-    # rendered once per distinct inputs and process and shared by every socket that shows
-    # the same (games/platform/presenters.py render_all); a path left out would serve one
-    # screen's HTML to another, so tests/tables/test_partial_inputs.py reads the templates.
+    # A Jinja2 board template (the game's `jinja2/` folder) is rendered once per distinct
+    # values it reads and process, and shared by every socket whose screen shows the same:
+    # what it reads is found from its source (games/platform/partial_reads.py), nothing to
+    # declare. So a partial every viewer sees alike should not read what differs by viewer
+    # (`me`, "You", a seat's own fields), and a helper it calls must be a function of its
+    # arguments. A Django template is rendered per socket.
     # A push sends each socket only the elements of its screen that changed, by their ids
     # (games/platform/swaps.py): a template gives an id (unique on the page, letters, digits,
     # "-" and "_") to whatever changes on its own, such as a tile, a panel or a log line

@@ -11,7 +11,8 @@ someone else's move, and of those only the elements that changed (games/platform
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Mapping, Sequence
+import contextlib
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import cached_property, lru_cache
@@ -26,7 +27,14 @@ from games.platform.bounded_cache import BoundedCache
 from games.platform.identity import Viewer
 from games.platform.interface import GameEngine, get_game
 from games.platform.models import ChatMessage, Game, GameAction, Seat, Table
-from games.platform.rendering import SharedList, content_key, kept, render_unlocalized
+from games.platform.partial_reads import Reads, Unreadable, reads_of
+from games.platform.rendering import (
+    SharedList,
+    content_key,
+    jinja_template,
+    kept,
+    render_unlocalized,
+)
 from games.platform.services import Move, decision_token, out_place, ranked_table
 
 LOG_LINES = 40
@@ -225,11 +233,11 @@ def build_context(screen: TableScreen, engine: GameEngine,
                       and callable(getattr(engine, "auto_move", None))
                       and out_place(game, me) is None else None),
         "my_paused": paused_left if me is not None and me == paused_seat else None,
-        # Also in the lobby's context; here too, so a board partial that shows it can declare
-        # it among its inputs (board_inputs).
+        # Also in the lobby's context; here too, so a board partial that shows it reads it
+        # from the board context and needs no lobby (render_all).
         "is_host": screen.me is not None and screen.me.pk == screen.table.host_id,
         # The same once the game has a result, None before: a result banner's rematch line
-        # reads it, and a partial declaring it is shared by host and guests while play lasts.
+        # reads it, and a partial reading it is shared by host and guests while play lasts.
         "host_at_result": (screen.me is not None and screen.me.pk == screen.table.host_id
                            if result else None),
         "finished": game.status == Game.Status.FINISHED,
@@ -451,7 +459,6 @@ def lobby_key(screen: TableScreen, extra: Mapping[str, Any] | None) -> tuple[Any
 
 
 PartialMemo = dict[str, tuple[tuple[Any, ...], str]]
-_NO_LOBBY: Mapping[str, Any] = {}
 
 
 def render_all(screen: TableScreen, *, oob: bool = True,
@@ -464,7 +471,7 @@ def render_all(screen: TableScreen, *, oob: bool = True,
     out: dict[str, str] = {
         "version": version_inputs(screen.version, decision_of(screen), oob=oob,
                                   now=None if oob else _epoch_now())}
-    # The lobby's context goes into the lobby's and the undeclared partials' contexts, made
+    # The lobby's context goes into the lobby's and the other partials' contexts, made
     # once, and only if one of those is rendered (during a game most pushes render neither).
     lobby: dict[str, Any] | None = None
 
@@ -482,22 +489,112 @@ def render_all(screen: TableScreen, *, oob: bool = True,
         if memo is not None:
             memo["lobby"] = (key, out["lobby"])
     # The board partials belong to the game; each template renders an empty element with its
-    # id before the start, so the page always has every swap target.
+    # id before the start, so the page always has every swap target. A Jinja2 partial is
+    # rendered once per distinct values it reads (found from its source: partial_reads.py)
+    # and process, and shared by every socket whose screen shows the same.
     engine = get_game(screen.table.game_kind)
-    inputs: Mapping[str, Sequence[str]] = getattr(engine, "board_inputs", {})
+    base: dict[str, Any] | None = None
     for name, template in engine.board_templates.items():
-        paths = inputs.get(name)
-        if paths is None:
+        partial = shared_partial(template)
+        if partial is None:
             out[name] = render(template)
             continue
-        key = _inputs_key(template, oob, screen, paths)
+        if base is None:
+            base = _base_context(screen, oob)
+        names = partial.reads.names
+        if not names.isdisjoint(LOBBY_NAMES) or (extra and not names.isdisjoint(extra)):
+            if lobby is None:
+                lobby = lobby_context(screen)
+            context = {**base, **lobby, **(extra or {})}
+        else:
+            # It reads neither: the lobby's and the browser's values would change nothing.
+            context = base
+        values = partial.key(context)
+        if values is None:  # a value that is not plain data, or a partial not shared now
+            out[name] = render_unlocalized(template, context)
+            continue
+        key = (template, oob, values)
         html = shared_partials.get(key)
         if html is None:
-            # It reads only its inputs (tests/tables/test_partial_inputs.py): no lobby.
-            html = render_partial(template, screen, oob=oob, lobby=_NO_LOBBY)
-            shared_partials.put(key, html)
+            html = render_unlocalized(template, context)
+            # Copied to its own size: orjson's bytes keep the buffer they were written into.
+            shared_partials.put((template, oob, bytes(memoryview(values))), html)
+        else:
+            partial.served += 1
         out[name] = html
     return out
+
+
+def _base_context(screen: TableScreen, oob: bool) -> dict[str, Any]:
+    """A partial's context without the lobby's values (render_partial's, in the same order)."""
+    return {"screen": screen, "table": screen.table, "oob": oob, "c": screen.ctx,
+            "version": screen.version, "game": screen.game}
+
+
+# The names lobby_context gives a partial's context (tests/tables/test_partial_reads.py), but
+# "table", the very object the context holds already.
+LOBBY_NAMES = frozenset({
+    "own_clocks", "leave_bankrupts", "bot_game", "paused", "out_place", "seat_count", "seats",
+    "me", "is_host", "host_seat", "free_seats", "joinable", "can_start", "can_rematch",
+    "lobby_open", "free_range", "invite_path", "viewer_is_guest", "bot_levels",
+    "can_add_bots", "rematch"})
+
+
+@dataclass
+class SharedPartial:
+    """A Jinja2 board partial's reads (games/platform/partial_reads.py), and whether keying its
+    contexts pays. A partial that differs for every screen (a panel that says "You", a log
+    whose lines are objects) is keyed for nothing, and its renders would crowd out the shared
+    ones: after a WINDOW of keys of which fewer than one in PAYS was served from the shared
+    renders, its next `rest` renders are the screens' own, unkeyed, and then it is tried
+    again, resting twice as long after each window that did not pay (up to MAX_REST)."""
+
+    WINDOW = 256
+    PAYS = 16
+    REST = 256
+    MAX_REST = 65536
+
+    reads: Reads
+    tried: int = 0
+    served: int = 0
+    resting: int = 0
+    rest: int = REST
+
+    def key(self, context: Mapping[str, Any]) -> bytes | None:
+        if self.resting:
+            self.resting -= 1
+            return None
+        if self.tried >= self.WINDOW:
+            if self.served * self.PAYS < self.tried:
+                self.resting = self.rest
+                self.rest = min(self.rest * 2, self.MAX_REST)
+            else:
+                self.rest = self.REST
+            self.tried = self.served = 0
+            if self.resting:
+                return None
+        self.tried += 1
+        return self.reads.key(context)
+
+
+_SHARED: dict[str, SharedPartial | None] = {}
+
+
+def shared_partial(template: str) -> SharedPartial | None:
+    """The board partial `template`'s reads of its context, found once per template and
+    process; None for a Django template, one whose reads cannot be listed, and while
+    templates reload (DEBUG)."""
+    try:
+        return _SHARED[template]
+    except KeyError:
+        pass
+    compiled = jinja_template(template)
+    found = None
+    if compiled is not None and not compiled.environment.auto_reload:
+        with contextlib.suppress(Unreadable):  # rendered per screen
+            found = SharedPartial(reads_of(compiled.environment, template))
+    _SHARED[template] = found
+    return found
 
 
 def version_inputs(version: int, decision: str, *, oob: bool, now: str | None) -> SafeString:
@@ -518,44 +615,6 @@ def version_inputs(version: int, decision: str, *, oob: bool, now: str | None) -
 def _epoch_now() -> str:
     now = datetime.now(UTC)
     return f"{int(now.timestamp())}.{now.microsecond:06d}"
-
-
-def _inputs_key(template: str, oob: bool, screen: TableScreen, paths: Sequence[str]
-                ) -> tuple[Any, ...]:
-    """Everything a partial with declared inputs shows, as one key: equal keys, equal HTML,
-    whichever seat or table it is for. The inputs are keyed together by one `content_key`."""
-    read = _input_reader(paths if type(paths) is tuple else tuple(paths))
-    return (template, oob, screen.game is not None, content_key(read(screen.ctx)))
-
-
-InputReader = Callable[[Mapping[str, Any]], list[Any]]
-
-
-@lru_cache(maxsize=64)
-def _input_reader(paths: tuple[str, ...]) -> InputReader:
-    """A function that reads the values at `paths` (dotted: "view.ruleset.setsToWin") from a
-    context, in one fixed order: the top-level keys first, each in one `map` of the context's
-    `get`, then each group of dotted paths read under its first key looked up once (a value
-    that is not a mapping reads as None for its whole group). A push reads some fifty inputs
-    for its three declared partials; looked up one by one, part by part, they were about a
-    twelfth of another seat's push."""
-    tops = tuple(path for path in paths if "." not in path)
-    below: dict[str, list[str]] = {}
-    for path in paths:
-        head, dot, rest = path.partition(".")
-        if dot:
-            below.setdefault(head, []).append(rest)
-    groups = tuple((head, _input_reader(tuple(rests))) for head, rests in below.items())
-
-    def read(ctx: Mapping[str, Any]) -> list[Any]:
-        values = list(map(ctx.get, tops))
-        for head, read_below in groups:
-            inner = ctx.get(head)
-            values.append(read_below(inner) if type(inner) is dict or isinstance(inner, Mapping)
-                          else None)
-        return values
-
-    return read
 
 
 class SharedPartials:

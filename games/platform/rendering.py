@@ -42,6 +42,18 @@ def render_unlocalized(template: str, context: dict[str, Any]) -> str:
     return compiled.render(Context(context, autoescape=True, use_l10n=False))
 
 
+def jinja_template(template: str) -> jinja2.Template | None:
+    """The compiled Jinja2 template of that name, or None for a Django template."""
+    engine = _JINJA_ENGINE.get(template)
+    if engine is not None:
+        return engine.env.get_template(template)
+    found = get_template(template)
+    if isinstance(found, JinjaTemplate):
+        _JINJA_ENGINE[template] = found.backend
+        return found.template
+    return None
+
+
 # Each Jinja2 template's globals as one plain dict, made once per template object.
 _FLAT_GLOBALS: weakref.WeakKeyDictionary[jinja2.Template, dict[str, Any]] = (
     weakref.WeakKeyDictionary())
