@@ -5,7 +5,8 @@ are equal see the same HTML, so it can be rendered once for all of them
 (presenters.render_all, `shared_partials`). Which values it reads is found once per template
 from Jinja2's syntax tree, following its includes, imports and macros: a name of the context
 used only through constant attributes and items (`c.view.turn_number`, `c["hand"]`) is read
-as those paths; only the truth of one used only as a condition (`{% if game %}`); and the
+as those paths; only the truth of one used only as a condition (`{% if game %}`), only the
+answer of a test without arguments (`{% if me is none %}`); and the
 whole value of one used any other way (printed, looped over, filtered, tested, passed to a
 helper, indexed by a variable, its method called). A context's key is the content of those
 values, written by orjson in one fixed order.
@@ -48,25 +49,33 @@ class Path:
 
     whole: bool = False
     truth: bool = False
+    tests: set[str] = field(default_factory=set)  # `x is none`: the test's answer alone
     below: dict[tuple[str, Any], Path] = field(default_factory=dict)
 
-    def add(self, steps: tuple[tuple[str, Any], ...], truth: bool) -> None:
+    def add(self, steps: tuple[tuple[str, Any], ...], truth: bool = False,
+            test: str | None = None) -> None:
         node = self
         for step in steps:
             if node.whole:
                 return
             node = node.below.setdefault(step, Path())
+        if node.whole:
+            return
         if truth:
             node.truth = True
+        elif test is not None:
+            node.tests.add(test)
         else:
             node.whole = True
             node.below.clear()
+            node.tests.clear()
 
     def paths(self, prefix: str = "") -> list[str]:
         """The reads as text ("c.view.turn_number", "game?" for a truth), for tests and docs."""
         if self.whole:
             return [prefix]
         out = [prefix + "?"] if self.truth else []
+        out += [f"{prefix} is {test}" for test in sorted(self.tests)]
         for (kind, key), child in self.below.items():
             out += child.paths(f"{prefix}.{key}" if kind == "a" else f"{prefix}[{key!r}]")
         return out
@@ -215,6 +224,12 @@ class _Walker:
                 self.expression(node.expr2, truth=truth)
         elif isinstance(node, nodes.Call):
             self._call(node)
+        elif (isinstance(node, nodes.Test) and not (node.args or node.kwargs or node.dyn_args
+                                                    or node.dyn_kwargs)
+              and _chain(node.node) is not None and _plain_test(self.env.tests.get(node.name))):
+            # `x is none`: the test's answer, as the compiled template gets it.
+            name, steps = _chain(node.node)  # type: ignore[misc]
+            self.roots.setdefault(name, Path()).add(steps, test=node.name)
         elif isinstance(node, nodes.Filter | nodes.Test):
             found = (self.env.filters if isinstance(node, nodes.Filter)
                      else self.env.tests).get(node.name)
@@ -245,6 +260,10 @@ class _Walker:
                 self.expression(child)
 
 
+def _plain_test(function: Any) -> bool:
+    return function is not None and _PassArg.from_obj(function) is None
+
+
 def _refuse_context(function: Any) -> None:
     """A filter, test or helper given the template's context may read any of it."""
     if function is not None and _PassArg.from_obj(function) is _PassArg.context:
@@ -264,11 +283,12 @@ def _reader(env: jinja2.Environment, roots: tuple[tuple[str, Path], ...]) -> Rea
     path, keying cost four times as much).
 
     Each name gives one item of the list, and each path read below it one item of its own
-    list: a whole value as it is, a truth as a bool, a path with reads below as the list of
-    them (its truth first if that is read too), or "!u" when it is undefined (everything
-    below an undefined value is undefined, and prints and tests alike: ChainableUndefined)
-    and "!n" when it is None (so is everything below it, found without raising and catching
-    two exceptions a path in the environment's `getattr`).
+    list: a whole value as it is, a truth as a bool, a path with reads below or tests as the
+    list of them (its truth first if that is read too, then the tests' answers), or "!u"
+    when it is undefined (everything below an undefined value is undefined, and prints and
+    tests alike: ChainableUndefined) and "!n" when it is None (so is everything below it,
+    found without raising and catching two exceptions a path in the environment's
+    `getattr`).
     So the shape of the written key follows the reads, and no two contexts' values can give
     the same key. A name the context does not hold is the global of that name (the same for
     every render) or undefined."""
@@ -280,7 +300,7 @@ def _reader(env: jinja2.Environment, roots: tuple[tuple[str, Path], ...]) -> Rea
         if path.whole:
             lines.append(f"{indent}{into}({var})")
             return
-        if not path.below:
+        if not path.below and not path.tests:
             lines.append(f"{indent}{into}(bool({var}))")
             return
         lines.append(f"{indent}if isinstance({var}, Undefined):")
@@ -296,6 +316,8 @@ def _reader(env: jinja2.Environment, roots: tuple[tuple[str, Path], ...]) -> Rea
         lines.append(f"{indent}{items} = []")
         if path.truth:
             lines.append(f"{indent}{items}.append(bool({var}))")
+        for test in sorted(path.tests):
+            lines.append(f"{indent}{items}.append(tests[{test!r}]({var}))")
         if any(kind == "a" for kind, _ in path.below):
             lines.append(f"{indent}{is_dict} = type({var}) is dict")
         for (kind, key), below in path.below.items():
@@ -325,7 +347,8 @@ def _reader(env: jinja2.Environment, roots: tuple[tuple[str, Path], ...]) -> Rea
     lines.append("    return out")
     namespace: dict[str, Any] = {
         "MISSING": _MISSING, "UNDEFINED": _UNDEFINED, "GLOBAL": _GLOBAL_TAG, "NONE": _NONE,
-        "Undefined": jinja2.Undefined, "getattr_": env.getattr, "getitem": env.getitem}
+        "Undefined": jinja2.Undefined, "getattr_": env.getattr, "getitem": env.getitem,
+        "tests": env.tests}
     exec(compile("\n".join(lines), "<partial_reads>", "exec"), namespace)
     return namespace["read"]  # type: ignore[no-any-return]
 
