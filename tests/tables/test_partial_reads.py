@@ -53,9 +53,18 @@ def test_a_new_template_is_read_path_by_path_with_no_declaration() -> None:
 
 def test_a_value_looped_over_filtered_tested_indexed_or_passed_is_read_whole() -> None:
     for source in ("{% for x in c.hand %}{{ x.id }}{% endfor %}", "{{ c.hand|length }}",
-                   "{% if c.hand is none %}{% endif %}", "{{ c.hand[c.pick] }}",
+                   "{% if c.hand is divisibleby(2) %}{% endif %}", "{{ c.hand[c.pick] }}",
                    "{{ helper(c.hand) }}", "{{ c.hand }}", "{{ c.hand.items() }}"):
         assert "c.hand" in _reads(source).paths(), source
+
+
+def test_a_test_without_arguments_is_keyed_by_its_answer_alone() -> None:
+    class Seat:
+        pass
+
+    reads = _reads("{% if me is not none %}<p>Yours</p>{% endif %}")
+    assert reads.paths() == ["me is none"]
+    assert reads.key({"me": Seat()}) == reads.key({"me": Seat()}) != reads.key({"me": None})
 
 
 def test_includes_imports_and_macros_are_followed() -> None:
