@@ -144,6 +144,10 @@ def test_chudopolys_status_hand_and_decision_are_shared_with_no_declaration() ->
         assert presenters.shared_partial(engine.board_templates[name]) is not None, name
 
 
+def test_a_django_partial_is_rendered_per_screen() -> None:
+    assert presenters.shared_partial("games/_lobby.html") is None
+
+
 @pytest.mark.django_db
 @pytest.mark.parametrize("kind", sorted(registered_games()))
 def test_every_screen_of_a_scripted_game_is_served_what_its_own_render_shows(kind: str) -> None:
