@@ -463,11 +463,71 @@ def focus(view: Mapping[str, Any], me: int | None, dec: Mapping[str, Any]
     return (view["pos"][me] if me is not None else view["pos"][view["turn"]]), "token"
 
 
+def _players(view: Mapping[str, Any], me: int | None, names: Sequence[str],
+             seats: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Every seat's panel in play order; `me` None (the shared panels, board_public) marks no
+    seat as the viewer's, and the page marks it (data-me)."""
+    deciding = list(view.get("to_decide") or [])
+    players = []
+    held = [0] * view["seats"]
+    for owner in view["owner"]:
+        if owner is not None:
+            held[owner] += 1
+    for seat in view["order"]:
+        meta = seats[seat] if seat < len(seats) else {}
+        p = {
+            "seat": seat, "name": _seat_name(names, seat), "is_me": seat == me,
+            "cash": view["cash"][seat],
+            "held": held[seat], "releases": view["releases"][seat],
+            "active": view["active"][seat], "under_audit": view["audit"][seat] is not None,
+            "audit_tries": view["audit"][seat], "pos": view["pos"][seat],
+            "tile_name": TILES[view["pos"][seat]]["name"], "colour": SEAT_COLOURS[seat % 6],
+            "colour_name": SEAT_COLOUR_NAMES[seat % 6], "is_turn": seat == view["turn"],
+            "deciding": seat in deciding, "is_bot": bool(meta.get("is_bot")),
+            "is_away": bool(meta.get("is_away")), "deadline": meta.get("deadline"),
+            "paused": meta.get("paused"),
+            "debt": sum(d["amount"] for d in view.get("debts") or [] if d["seat"] == seat),
+        }
+        players.append(p)
+    return players
+
+
+def _seat_name(names: Sequence[str], seat: int) -> str:
+    return names[seat] if seat < len(names) else f"Seat {seat + 1}"
+
+
+def turn_line(view: Mapping[str, Any], names: Sequence[str],
+              seats: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """Whose turn, who decides and the clock, as every viewer reads them: each seat by its
+    name and number, "Your turn" and "You" marked by the page for the seat whose screen it
+    is. `always_deciding`: who decides is said even to the turn holder (an auction's
+    bidders, a trade offer's answer), else only to the others."""
+    deciding = list(view.get("to_decide") or [])
+    return {
+        "seat": view["turn"], "name": _seat_name(names, view["turn"]),
+        "number": view.get("turn_number"),
+        "deciding": [{"seat": s, "name": _seat_name(names, s)} for s in deciding],
+        "always_deciding": view.get("auction") is not None or view.get("offer") is not None,
+        "deadline": next((seats[s].get("deadline") for s in deciding if s < len(seats)
+                          and seats[s].get("deadline")), None),
+    }
+
+
 def board_public(view: Mapping[str, Any], *, names: Sequence[str],
                  seats: Sequence[Mapping[str, Any]] = ()) -> dict[str, Any]:
     """The part of the board every viewer sees alike, from any viewer's view (the platform
     builds it once per snapshot from the spectator's): the forty tiles with their tokens
-    and cards. Nothing in it names the viewer: the page marks its own token and tiles."""
+    and cards, the players' panels and the turn line. Nothing in it names the viewer: the
+    page marks its own token, tiles, seat and turn (`data-me`, static/css/site.css)."""
+    players = _players(view, None, names, seats)
+    for p in players:  # the platform adds each seat's rating to a board's players
+        p["rating"] = seats[p["seat"]].get("rating") if p["seat"] < len(seats) else None
+    return {"tiles": _tiles(view, names), "players": players,
+            "turn": turn_line(view, names, seats)}
+
+
+def _tiles(view: Mapping[str, Any], names: Sequence[str]) -> list[dict[str, Any]]:
+    """The forty tiles with their tokens and cards, as every viewer sees them."""
     tokens: dict[int, list[dict[str, Any]]] = {}
     for seat in view["order"]:
         if view["active"][seat]:
@@ -494,7 +554,7 @@ def board_public(view: Mapping[str, Any], *, names: Sequence[str],
             "tokens": tokens.get(pos, []),
             "card": tile_card(view, pos, names=names, me=None),
         })
-    return {"tiles": tiles}
+    return tiles
 
 
 def board_context(view: Mapping[str, Any], *, me: int | None, names: Sequence[str],
@@ -503,33 +563,15 @@ def board_context(view: Mapping[str, Any], *, me: int | None, names: Sequence[st
     """`lot_deadline`: when a lot with no first bid is cancelled, if the site's clocks give
     one (ISO time); any seat entry's "lot_deadline" is read too. `public`: `board_public`'s,
     shared by every viewer of a snapshot (else it is built here)."""
-    n = view["seats"]
     if lot_deadline is None:
         lot_deadline = next((m.get("lot_deadline") for m in seats if m.get("lot_deadline")),
                             None)
     deciding = list(view.get("to_decide") or [])
-    players = []
-    held = [0] * n
-    for owner in view["owner"]:
-        if owner is not None:
-            held[owner] += 1
-    for seat in view["order"]:
-        meta = dict(seats[seat]) if seat < len(seats) else {}
-        name = names[seat] if seat < len(names) else f"Seat {seat + 1}"
-        p = {
-            "seat": seat, "name": name, "is_me": seat == me, "cash": view["cash"][seat],
-            "held": held[seat], "releases": view["releases"][seat],
-            "active": view["active"][seat], "under_audit": view["audit"][seat] is not None,
-            "audit_tries": view["audit"][seat], "pos": view["pos"][seat],
-            "tile_name": TILES[view["pos"][seat]]["name"], "colour": SEAT_COLOURS[seat % 6],
-            "colour_name": SEAT_COLOUR_NAMES[seat % 6], "is_turn": seat == view["turn"],
-            "deciding": seat in deciding, "is_bot": bool(meta.get("is_bot")),
-            "is_away": bool(meta.get("is_away")), "deadline": meta.get("deadline"),
-            "paused": meta.get("paused"),
-            "debt": sum(d["amount"] for d in view.get("debts") or [] if d["seat"] == seat),
-        }
-        players.append(p)
-    tiles = public["tiles"] if public is not None else board_public(view, names=names)["tiles"]
+    # The shared panels and turn line name no viewer (the page marks its seat, data-me); a
+    # replay's, built for one seat, say "You".
+    players = public["players"] if public is not None else _players(view, me, names, seats)
+    turn = public["turn"] if public is not None else turn_line(view, names, seats)
+    tiles = public["tiles"] if public is not None else _tiles(view, names)
     dice = view.get("dice")
     debts = []
     for d in view.get("debts") or []:
@@ -545,14 +587,15 @@ def board_context(view: Mapping[str, Any], *, me: int | None, names: Sequence[st
     my_tiles = [t for group in groups for t in group["tiles"]]
     return {
         # The viewer's seat, for the board's root (data-me): the page marks "you" from it.
-        "me": me, "tiles": tiles, "players": players, "dice": dice,
+        "me": me, "tiles": tiles, "players": players, "turn": turn, "dice": dice,
+        # The glance's "Your cash" (the players' panels name no viewer).
+        "my_cash": view["cash"][me] if me is not None and me in view["order"] else None,
         "dice_total": sum(dice) if dice else None,
         "doubles": bool(dice) and dice[0] == dice[1],
         "turn_name": _name(names, view["turn"], me), "my_turn": view["turn"] == me,
         "deciding_names": [_name(names, s, me) for s in deciding],
         "i_decide": me is not None and me in deciding,
-        "deadline": next((seats[s].get("deadline") for s in deciding if s < len(seats)
-                          and seats[s].get("deadline")), None),
+        "deadline": turn["deadline"],
         "stock": {"branches": view["stock"][0], "holdings": view["stock"][1]},
         "decks": {k: d["count"] for k, d in (view.get("decks") or {}).items()},
         "auction": _auction(view, me, names, seats, lot_deadline),

@@ -1,0 +1,96 @@
+"""Boardroom's players panel and turn line read alike for every seat and a spectator, so one
+render serves them all: the page marks "You", "Your turn" and "your clock" for the seat whose
+screen it is (data-me on the board's root, static/css/site.css); a seat's own cash in its
+glance line and its decisions stay its own."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from games.platform import presenters, services
+from games.platform.identity import Viewer
+from games.platform.interface import get_game
+from games.platform.models import Game, Table
+
+pytestmark = pytest.mark.django_db
+
+ENGINE = get_game("boardroom")
+TURN_LINE = re.compile(r'<p class="br-turn" id="turn-line">.*?</p>', re.S)
+
+
+def _guests() -> list[Viewer]:
+    return [Viewer(user_id=None, guest_key=f"guest-brshared-{i}-{'0' * 18}") for i in range(4)]
+
+
+def _started(players: list[Viewer]) -> Game:
+    table = services.table_create(viewer=players[0], name="Ann", ruleset_spec={},
+                                  max_seats=4, turn_seconds=0, response_seconds=0,
+                                  game_kind="boardroom")
+    for viewer, name in zip(players[1:], ("Bea", "Cy", "Dee"), strict=True):
+        services.seat_join(table_id=table.pk, viewer=viewer, name=name)
+    return services.game_start(table_id=table.pk, viewer=players[0])
+
+
+def _screens(game: Game, players: list[Viewer]) -> list[dict[str, str]]:
+    table = Table.objects.get(pk=game.table_id)
+    watcher = Viewer(user_id=None, guest_key=None)
+    return [presenters.render_all(presenters.load_screen(table, v), oob=True)
+            for v in [*players, watcher]]
+
+
+def _move(game: Game) -> Game:
+    seat = ENGINE.to_decide(game.state)[0]
+    action = ENGINE.bot_action(ENGINE.view(game.state, seat), "medium")
+    return services.table_apply_action(game_id=game.pk, seat=seat, action=action,
+                                       expected_version=game.version)
+
+
+def test_every_seat_and_a_spectator_get_the_same_players_panel_and_turn_line() -> None:
+    players = _guests()
+    game = _started(players)
+    told_who_decides = 0
+    for _ in range(40):
+        screens = _screens(game, players)
+        assert len({s["players"] for s in screens}) == 1
+        lines = {TURN_LINE.search(s["status"]).group(0) for s in screens}  # type: ignore[union-attr]
+        assert len(lines) == 1
+        told_who_decides += 'id="deciding"' in lines.pop()
+        game = _move(game)
+        if game.status != Game.Status.RUNNING:
+            break
+    assert told_who_decides
+
+
+def test_the_page_marks_the_viewers_own_seat_and_turn_from_the_boards_data_me() -> None:
+    players = _guests()
+    game = _started(players)
+    turn = game.state["turn"]
+    seats = [presenters.load_screen(game.table, v).seat for v in players]
+    screens = _screens(game, players)
+    for seat, screen in zip(seats, screens, strict=False):
+        assert f'data-me="{seat}"' in screen["status"]
+        # Every seat's "You" is in the panel; the page shows one, under its own data-me.
+        assert len(re.findall(r'<span class="you-mark" data-seat="\d"><strong>You</strong>',
+                              screen["players"])) == 4
+        assert (f'<span class="them-mark" data-seat="{turn}">'
+                f'{game.players[turn]["name"]}’s turn</span>') in screen["status"]
+        assert f'<span class="you-mark" data-seat="{turn}">Your turn</span>' in screen["status"]
+        assert "<strong>You</strong></span>" in screen["players"]
+        assert ' me"' not in screen["players"] and " me " not in screen["players"]
+    assert "data-me" not in screens[4]["status"]
+
+
+def test_a_seats_glance_line_shows_its_own_cash() -> None:
+    players = _guests()
+    game = _started(players)
+    game.state["cash"] = [1500, 1400, 1300, 1200]
+    game.save()
+    table = Table.objects.get(pk=game.table_id)
+    for viewer in players:
+        screen = presenters.load_screen(table, viewer)
+        cash = game.state["cash"][screen.seat]
+        html = presenters.render_all(screen, oob=True)["decision"]
+        assert f'Your cash <strong data-my-cash="{cash}">' in html
+        assert html.count("data-my-cash") == 1
