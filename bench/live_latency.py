@@ -35,6 +35,7 @@ import gc
 import json
 import os
 import random
+import signal
 import sys
 import time
 from pathlib import Path
@@ -162,7 +163,8 @@ def every_seat_latencies(stats: list[liveplay.Stats], *, seats_per_table: int = 
 
 async def run_step(stack: livestack.LiveStack, tables: int, *, think: float, duration: float,
                    warmup: float, seed: int, idle: bool = False,
-                   route: str = "socket", game: str = "chudopoly") -> dict[str, Any]:
+                   route: str = "socket", game: str = "chudopoly",
+                   profile: bool = False) -> dict[str, Any]:
     import livesetup
     from asgiref.sync import sync_to_async
 
@@ -203,6 +205,9 @@ async def run_step(stack: livestack.LiveStack, tables: int, *, think: float, dur
     pauses.reset()
     pg_pids = [] if stack.sqlite else _our_postgres_pids(stack.database)
     pids = stack.pids()
+    if profile:  # bench/profile_web.py: the measured seconds only
+        for pid in pids["web"]:
+            os.kill(pid, signal.SIGUSR1)
     cpu0 = {k: livestack.cpu_of(v) for k, v in pids.items()}
     cpu0["postgres"] = livestack.cpu_of(pg_pids)
     t0 = time.monotonic()
@@ -211,6 +216,9 @@ async def run_step(stack: livestack.LiveStack, tables: int, *, think: float, dur
     elapsed = time.monotonic() - t0
     client_cpu = (time.process_time() - client0) / elapsed
     cpu1 = {k: livestack.cpu_of(v) for k, v in pids.items()}
+    if profile:
+        for pid in pids["web"]:
+            os.kill(pid, signal.SIGUSR2)
     cpu1["postgres"] = livestack.cpu_of(pg_pids)
     rss_after = sum(liveplay.proc_rss_mb(p) for p in web_pids)
     pauses.stop()
@@ -298,7 +306,14 @@ def main(argv: list[str] | None = None) -> int:
                         help="keep the database if it is there (migrated, not made again)")
     parser.add_argument("--idle", action="store_true",
                         help="nobody moves: what idle sockets cost (reconnects, CPU)")
+    parser.add_argument("--profile", choices=("sample", "cprofile", "threads"),
+                        help="run the web processes under bench/profile_web.py, profiled over "
+                        "the measured seconds (written to .bench-logs/profile-PID.txt)")
     args = parser.parse_args(argv)
+    if args.profile:
+        os.environ["BENCH_DAPHNE_WRAPPER"] = str(Path(__file__).resolve().parent
+                                                 / "profile_web.py")
+        os.environ["BENCH_PROFILE"] = args.profile
     steps = [int(x) for x in args.tables.split(",") if x]
     if args.sqlite and args.web != 1:
         parser.error("--sqlite runs one web process")
@@ -312,7 +327,8 @@ def main(argv: list[str] | None = None) -> int:
         for tables in steps:
             out = asyncio.run(run_step(stack, tables, think=args.think, duration=args.duration,
                                        warmup=args.warmup, seed=args.seed, idle=args.idle,
-                                       route=args.route, game=args.game))
+                                       route=args.route, game=args.game,
+                                       profile=bool(args.profile)))
             results.append(out)
             if args.json:
                 print(json.dumps(out), flush=True)
