@@ -27,7 +27,7 @@ from games.api import ndjson
 from games.api.auth import api_view
 from games.api.game_state import GameRead, game_full, game_state, read_game, running
 from games.api.seats import ApiSeat, held_seat
-from games.platform.broadcast import group_name
+from games.platform.broadcast import group_name, listening, stream_answers
 from games.platform.models import ChatMessage
 from games.platform.services import seat_return
 
@@ -119,12 +119,21 @@ class _Inbox:
             return
         self.channel = await self.layer.new_channel("api-stream.")
         await self.layer.group_add(self.group, self.channel)
+        await self.announce()
         self.reader = asyncio.get_running_loop().create_task(self._read())
 
     async def rejoin(self) -> None:
         """Join the group again: a restarted Redis forgot who was in it."""
         if self.layer is not None and self.channel:
             await self.layer.group_add(self.group, self.channel)
+            await self.announce()
+
+    async def announce(self, *, reply: bool = False) -> None:
+        """Tell the table's sockets that this stream listens: a web process sends their
+        updates to the group only while something besides them does
+        (games/platform/table_sockets.py)."""
+        if self.layer is not None:
+            await self.layer.group_send(self.group, listening(socket=False, reply=reply))
 
     async def _read(self) -> None:
         assert self.layer is not None
@@ -189,6 +198,9 @@ async def seat_events(seat: ApiSeat, *,
                                                                message.get("id"))
                 if chat is not None:
                     yield ndjson.line(chat)
+                continue
+            elif stream_answers(message):  # a table's socket joined
+                await inbox.announce(reply=True)
                 continue
             elif message.get("type") != "table.update":
                 continue  # watcher counts and the like

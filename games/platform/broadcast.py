@@ -80,8 +80,42 @@ def _deliver(code: str, message: dict[str, Any]) -> None:
         async_to_sync(layer.group_send)(group_name(code), message)
 
 
+# This process, as the listeners of a table's group name theirs (see `listening`).
+PROCESS = uuid.uuid4().hex
+LISTENING = "table.listening"
+
+
+def listening(*, socket: bool, reply: bool = False) -> dict[str, Any]:
+    """The group message a listener sends when it joins a table's group (`socket`: a table
+    socket, which its own process shows every update to directly; otherwise an API stream),
+    or, with `reply`, a table's sockets' answer to one from another process. A web process
+    sends its sockets' updates to the group only while something else listens to the table
+    (games/platform/table_sockets.py): this is how it learns that something does."""
+    return {"type": LISTENING, "process": PROCESS, "socket": socket, "reply": reply,
+            "token": uuid.uuid4().hex}
+
+
+def socket_answers(message: dict[str, Any]) -> bool:
+    """Whether a table's sockets answer this group message: a listener in another process
+    joined (one in this process is known to them already)."""
+    return (message.get("type") == LISTENING and not message.get("reply")
+            and message.get("process") != PROCESS)
+
+
+def stream_answers(message: dict[str, Any]) -> bool:
+    """Whether an API stream answers this group message: a table socket joined, in any
+    process (its own process's sockets learn of the stream this way too)."""
+    return (message.get("type") == LISTENING and not message.get("reply")
+            and bool(message.get("socket")))
+
+
 def _update(version: int | None, **extra: Any) -> dict[str, Any]:
     return {"type": "table.update", "version": version, "token": uuid.uuid4().hex, **extra}
+
+
+def update(version: int | None) -> dict[str, Any]:
+    """A table update's group message (with a token of its own)."""
+    return _update(version)
 
 
 def table_changed_on_commit(code: str, *, version: int | None = None) -> None:

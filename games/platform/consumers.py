@@ -5,7 +5,9 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import contextvars
 import logging
+import os
 import threading
 import time
 from collections import deque
@@ -25,7 +27,15 @@ from django.template.loader import render_to_string
 from chudopoly_site import held_connection
 from chudopoly_site.client_address import client_address_of_scope
 from games.platform import presenters, swaps
-from games.platform.broadcast import group_name, held_updates
+from games.platform.broadcast import (
+    LISTENING,
+    PROCESS,
+    group_name,
+    held_updates,
+    listening,
+    socket_answers,
+    update,
+)
 from games.platform.checkins import open_sockets
 from games.platform.clocks import SOCKET_CHECK_IN_SECONDS, seat_connected, seat_disconnected
 from games.platform.frames import FrameError, parse_frame
@@ -59,6 +69,56 @@ log = logging.getLogger(__name__)
 # (docs/performance.md).
 _TABLE_LANE = concurrent.futures.ThreadPoolExecutor(max_workers=1,
                                                     thread_name_prefix="table-lane")
+
+
+# A handler's frames and group messages, kept for the event loop (see _outbox).
+Outbox = tuple[list[tuple["TableConsumer", dict[str, Any]]], list["GroupSend"]]
+
+
+def _on_lane(consumer: TableConsumer, message: dict[str, Any]) -> asyncio.Future[None]:
+    """Run `message`'s handler on the table lane; done, on the loop, when it has run.
+
+    Not asgiref's SyncToAsync: the lane hands the loop the handler's end and its frames in
+    one wake-up (`_end_on_loop`) where SyncToAsync's future took a second, and a hand-off
+    costs the loop no wrapper, context restoring or executor future of asgiref's
+    (docs/performance.md). The lane keeps its database connection from handler to handler
+    (chudopoly_site/held_connection.py), so not DatabaseSyncToAsync's either."""
+    loop = asyncio.get_running_loop()
+    done = loop.create_future()
+    _TABLE_LANE.submit(_run_on_lane, loop, done, contextvars.copy_context(), consumer,
+                       message)
+    return done
+
+
+def _run_on_lane(loop: asyncio.AbstractEventLoop, done: asyncio.Future[None],
+                 context: contextvars.Context, consumer: TableConsumer,
+                 message: dict[str, Any]) -> None:
+    # What SyncToAsync tells its threads: a handler's async_to_sync (a group_add) runs its
+    # coroutine on this loop, where the channel layer lives, and waits for it here.
+    local = SyncToAsync.threadlocal
+    local.main_event_loop, local.main_event_loop_pid = loop, os.getpid()
+    local.task_context = None
+    outbox: Outbox = ([], [])
+    error: BaseException | None = None
+    try:
+        context.run(consumer._handle_holding_connection, message, outbox)
+    except BaseException as exc:  # the consumer's own: raised where it awaits (dispatch)
+        error = exc
+    loop.call_soon_threadsafe(_end_on_loop, loop, done, outbox, error)
+
+
+def _end_on_loop(loop: asyncio.AbstractEventLoop, done: asyncio.Future[None], outbox: Outbox,
+                 error: BaseException | None) -> None:
+    """On the loop: write the handler's frames, start its group messages, and let its socket
+    go on to its next message."""
+    _write_frames(loop, *outbox)
+    if done.cancelled():  # the socket closed meanwhile
+        if error is not None:
+            log.warning("a table socket's handler failed after it closed: %r", error)
+    elif error is None:
+        done.set_result(None)
+    else:
+        done.set_exception(error)
 
 
 def _log_failed_send(future: concurrent.futures.Future[Any] | asyncio.Future[Any]) -> None:
@@ -173,35 +233,38 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
         kind = message.get("type")
         if kind == "table.update" and self._left_to_others(message):
             return  # not worth a thread (see table_update)
+        if kind == LISTENING:
+            self._listener_joined(message)
+            return
         if settings.DATABASES["default"]["ENGINE"].endswith("sqlite3"):
             await DatabaseSyncToAsync(self._handle)(message)  # the shared thread
         else:
-            # The lane keeps its database connection from handler to handler
-            # (chudopoly_site/held_connection.py), so not DatabaseSyncToAsync's.
-            await SyncToAsync(self._handle_holding_connection, thread_sensitive=False,
-                              executor=_TABLE_LANE)(message)
+            await _on_lane(self, message)
         if kind == "websocket.disconnect":
             raise StopConsumer  # here on the loop, not in the thread: see websocket_disconnect
 
-    def _handle_holding_connection(self, message: dict[str, Any]) -> None:
+    def _handle_holding_connection(self, message: dict[str, Any], outbox: Outbox) -> None:
         held_connection.ready()
         try:
-            self._handle(message)
+            self._handle(message, outbox)
         finally:
             held_connection.after()
 
-    def _handle(self, message: dict[str, Any]) -> None:
+    def _handle(self, message: dict[str, Any], outbox: Outbox | None = None) -> None:
+        """Run the message's handler, keeping its frames and group messages for the loop: in
+        `outbox` when given (the lane hands them over with the handler's end, `_on_lane`),
+        else handed over here when it ends."""
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
-        _outbox.frames = frames = []
-        _outbox.sends = sends = []
+        frames, sends = outbox if outbox is not None else ([], [])
+        _outbox.frames, _outbox.sends = frames, sends
         try:
             handler(message)
             self._check_in()
         finally:
             _outbox.frames = _outbox.sends = None
-            if frames or sends:
+            if outbox is None and (frames or sends):
                 # One wake-up of the loop per handler: each costs the handler's thread a write
                 # to the loop's pipe and the loop a turn (a move made two).
                 self.loop.call_soon_threadsafe(_write_frames, self.loop, frames, sends)
@@ -233,6 +296,7 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
         self.frames: deque[float] = deque()
         self.group = table.group_name
         async_to_sync(self.channel_layer.group_add)(self.group, self.channel_name)
+        self._deliver_soon(self.code, listening(socket=True))
         self.accept()
         # Counted for the disconnect grace; coming back to a running game takes the seat back
         # from the bot that held it (games/platform/clocks.py).
@@ -339,6 +403,9 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
         elsewhere (ours find it already shown)."""
         if message.get("type") == "table.update" and code == self.code:
             self.show_to_others(message)
+            if (message.get("version") is not None
+                    and not table_sockets.heard_elsewhere(self.table.pk)):
+                return  # nothing else listens: the group would only echo it back
         self._deliver_soon(code, message)
 
     def _deliver_soon(self, code: str, message: dict[str, Any]) -> None:
@@ -413,6 +480,31 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
             # than let the player find out when a move is refused.
             self.send(text_data=presenters.render_error(SEAT_MOVED_NOTICE, "seat_moved"))
 
+    def _listener_joined(self, event: dict[str, Any]) -> None:
+        """On the loop: something joined the table's group (broadcast.listening). Another
+        process's socket or an API stream anywhere makes this process send the table's
+        updates to the group from now on (table_sockets.heard_elsewhere), and the group hears
+        the newest version shown here at once, in case an update went unsent while the news
+        was on its way; another process's newcomer is answered, so that it learns of this
+        process too. A socket of this process needs none of it: it is shown every update."""
+        if not hasattr(self, "table"):
+            return
+        if event.get("process") == PROCESS and event.get("socket"):
+            return
+        token = event.get("token")
+        if not token or not table_sockets.claim(self.table.pk, token):
+            return  # another socket of the table here took it on
+        if socket_answers(event):
+            self._send_to_group(listening(socket=True, reply=True))
+        if table_sockets.listened_elsewhere(self.table.pk):
+            self._send_to_group(update(table_sockets.newest_version(self.table.pk)))
+
+    def _send_to_group(self, message: dict[str, Any]) -> None:
+        """On the loop: send the table's group a message without waiting for it."""
+        if self.channel_layer is not None:
+            self.loop.create_task(self.channel_layer.group_send(self.group, message)
+                                  ).add_done_callback(_log_failed_send)
+
     def _left_to_others(self, event: dict[str, Any]) -> bool:
         """Whether this socket need not handle an update: a push already showed it (most often
         the mover's own, or one another socket of the table showed it here), or another socket
@@ -444,6 +536,7 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
         if not hasattr(self, "group"):
             return
         async_to_sync(self.channel_layer.group_add)(self.group, self.channel_name)
+        self._deliver_soon(self.code, listening(socket=True))
         table = Table.objects.filter(pk=self.table.pk).first()
         if table is None:
             return

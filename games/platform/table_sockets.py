@@ -2,9 +2,14 @@
 
 Every socket of a table sits on one web process (deploy/nginx.conf routes by table code), so
 the socket that shows a table's update can show it to the table's other sockets at once, in the
-same handler: no round trip through Redis and no hand-off to the handler thread per socket. The
-group message still goes out, for sockets on other processes; here it finds every socket up to
-date and is dropped on the event loop (TableConsumer._already_shown).
+same handler: no round trip through Redis and no hand-off to the handler thread per socket.
+The group message goes out only when something else listens to the table: a socket in another
+web process, or an API stream anywhere (`heard_elsewhere`). Each listener says so when it joins
+the table's group (broadcast.listening), and the table's sockets here answer one from another
+process, so each side learns of the other whichever joined first. Otherwise the message would
+only come back to this process, find every socket up to date and be dropped
+(TableConsumer._already_shown): a publish to Redis, its echo and a wake-up of each socket, for
+nothing, at every move.
 """
 
 from __future__ import annotations
@@ -27,6 +32,9 @@ class TableSockets:
         self._lock = threading.Lock()
         self._sockets: dict[int, list[Any]] = {}
         self._claimed: dict[int, deque[str]] = {}
+        # Tables something else listens to (see the module's docstring): every update of
+        # theirs goes to the group too. Kept while the table has a socket here.
+        self._elsewhere: set[int] = set()
 
     def add(self, table_id: int, socket: Any) -> None:
         with self._lock:
@@ -44,6 +52,7 @@ class TableSockets:
             if not sockets:
                 del self._sockets[table_id]
                 self._claimed.pop(table_id, None)
+                self._elsewhere.discard(table_id)
 
     def others(self, table_id: int, socket: Any) -> list[Any]:
         """The table's other sockets here, in the order they connected."""
@@ -64,6 +73,29 @@ class TableSockets:
                 return False
             claimed.append(token)
             return True
+
+    def heard_elsewhere(self, table_id: int) -> bool:
+        """Whether a listener other than this process's sockets of the table is known: a
+        table none of whose sockets is registered here counts as heard elsewhere (its
+        updates go to the group, as they always did)."""
+        return table_id in self._elsewhere or table_id not in self._sockets
+
+    def listened_elsewhere(self, table_id: int) -> bool:
+        """Note that something else listens to the table; whether it is news (the caller
+        then sends the group the table's state, which that listener may have missed)."""
+        with self._lock:
+            if table_id in self._elsewhere or table_id not in self._sockets:
+                return False
+            self._elsewhere.add(table_id)
+            return True
+
+    def newest_version(self, table_id: int) -> int | None:
+        """The newest game version a socket of the table here has shown, if any."""
+        with self._lock:
+            sockets = list(self._sockets.get(table_id, ()))
+        versions = [s.seen[4][1] for s in sockets if getattr(s, "seen", None)
+                    and s.seen[4] is not None]
+        return max(versions, default=None)
 
 
 table_sockets = TableSockets()
