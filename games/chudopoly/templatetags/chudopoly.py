@@ -145,7 +145,10 @@ def _fit_class(label: str) -> str:
     return " fit-s" if longest >= 8 else " fit-m" if longest >= 6 else ""
 
 
-def _band(colour: str | None, label: str, *, cls: str = "", icon: str | None = None) -> str:
+def _band(colour: str | None, label: str, *, cls: str = "", icon: str | None = None,
+          mini: bool = False) -> str:
+    if mini:  # a mini card's band shows its symbol alone (site.css: "Mini cards")
+        return f'<span class="card-band{cls}">{glyph(icon or colour or "action")}</span>'
     label = BAND_LABELS.get(label, label)
     return (f'<span class="card-band{cls}">{glyph(icon or colour or "action")}'
             f'<span class="card-set{_fit_class(label)}">{escape(label)}</span></span>')
@@ -161,7 +164,11 @@ def _coin(value: int) -> str:
 
 
 def _face(cid: Any, kind: str, key: str, name: str, value: int, colours: tuple[str, ...],
-          colour: str | None) -> str:
+          colour: str | None, mini: bool = False) -> str:
+    """A card's face. `mini`: as a mini card shows it (on a board, in a bank, a payment, the
+    discard pile, a pending card, a log peek), without the parts site.css hides there (its
+    set label, picture, rent ladder and text, none of them seen or read out there): the
+    same card to the eye and to a screen reader, in about half the bytes."""
     classes = ["card", f"k-{kind}"]
     parts: list[str] = []
     title = name
@@ -169,31 +176,38 @@ def _face(cid: Any, kind: str, key: str, name: str, value: int, colours: tuple[s
     if kind == "property" and colours:
         col = colours[0]
         classes.append(f"c1-{col}")
-        parts += [_band(col, COLOURS[col].name),
-                  f'<span class="card-name">{_breakable(name)}</span>',
-                  f'<span class="card-art">{glyph(col)}</span>', _ladder(col), _coin(value)]
+        parts += [_band(col, COLOURS[col].name, mini=mini),
+                  f'<span class="card-name">{_breakable(name)}</span>']
+        if not mini:
+            parts += [f'<span class="card-art">{glyph(col)}</span>', _ladder(col)]
+        parts.append(_coin(value))
         title = f"{name} ({COLOURS[col].name}), {value}M"
     elif kind == "wild" and key == "wild_pair" and len(colours) >= 2:
         a, b = colours[:2]
         classes += [f"c1-{a}", f"c2-{b}"]
         if colour in (a, b):
             classes.append("on-1" if colour == a else "on-2")
-        parts += [_band(a, COLOURS[a].name, cls=" b1"), _ladder(a, " r1"),
-                  f'<span class="card-name">{_breakable(name)}</span>',
-                  _ladder(b, " r2"), _band(b, COLOURS[b].name, cls=" b2"), _coin(value)]
+        name_part = f'<span class="card-name">{_breakable(name)}</span>'
+        if mini:
+            parts += [_band(a, COLOURS[a].name, cls=" b1", mini=True), name_part,
+                      _band(b, COLOURS[b].name, cls=" b2", mini=True), _coin(value)]
+        else:
+            parts += [_band(a, COLOURS[a].name, cls=" b1"), _ladder(a, " r1"), name_part,
+                      _ladder(b, " r2"), _band(b, COLOURS[b].name, cls=" b2"), _coin(value)]
         title = f"Two-colour wild: {COLOURS[a].name} or {COLOURS[b].name}, {value}M"
     elif kind == "wild":
         classes.append("rainbow")
         if colour in COLOURS:
             classes.append(f"c1-{colour}")
         where = COLOURS[colour].name if colour in COLOURS else "Any colour"
-        parts += [_band(None, where, icon="wild"),
-                  f'<span class="card-name">{_breakable(name)}</span>',
-                  f'<span class="card-text">{escape(RAINBOW_WILD_TEXT)}</span>']
+        parts += [_band(None, where, icon="wild", mini=mini),
+                  f'<span class="card-name">{_breakable(name)}</span>']
+        if not mini:
+            parts.append(f'<span class="card-text">{escape(RAINBOW_WILD_TEXT)}</span>')
         title = f"{name}: any colour, no cash value"
     elif kind == "money":
         classes.append(f"m-{value}")
-        parts += [_band(None, "Money", icon="money"),
+        parts += [_band(None, "Money", icon="money", mini=mini),
                   f'<span class="card-big" aria-hidden="true">{value}M</span>', _coin(value)]
         title = f"Money, {value}M"
     elif kind == "rent":
@@ -206,9 +220,11 @@ def _face(cid: Any, kind: str, key: str, name: str, value: int, colours: tuple[s
             classes.append("rainbow")
             label = "Rent: any colour"
             text = RENT_ANY_TEXT
-        parts += [_band(None, "Rent", icon="rent"),
-                  f'<span class="card-name">{escape(label)}</span>',
-                  f'<span class="card-text">{escape(text)}</span>', _coin(value)]
+        parts += [_band(None, "Rent", icon="rent", mini=mini),
+                  f'<span class="card-name">{escape(label)}</span>']
+        if not mini:
+            parts.append(f'<span class="card-text">{escape(text)}</span>')
+        parts.append(_coin(value))
         title = f"{label}, {value}M"
     else:  # action (upgrades on a set included)
         action = ACTIONS.get(key)
@@ -216,9 +232,11 @@ def _face(cid: Any, kind: str, key: str, name: str, value: int, colours: tuple[s
         if colour in COLOURS:
             classes.append(f"c1-{colour}")
         icon = key if key in ("opsec", "upgrade", "foc") else "action"
-        parts += [_band(None, "Action", icon=icon),
-                  f'<span class="card-name">{_breakable(name)}</span>',
-                  f'<span class="card-text">{escape(text)}</span>', _coin(value)]
+        parts += [_band(None, "Action", icon=icon, mini=mini),
+                  f'<span class="card-name">{_breakable(name)}</span>']
+        if not mini:
+            parts.append(f'<span class="card-text">{escape(text)}</span>')
+        parts.append(_coin(value))
         title = f"{name}, {value}M: {text}" if text else f"{name}, {value}M"
     cid_attr = f' data-card-id="{int(cid)}"' if isinstance(cid, int) else ""
     return (f'<span class="{" ".join(classes)}"{cid_attr} data-key="{escape(key)}" '
@@ -228,12 +246,12 @@ def _face(cid: Any, kind: str, key: str, name: str, value: int, colours: tuple[s
 _cached_face = lru_cache(maxsize=4096)(_face)
 
 
-def render_card(card: Mapping[str, Any]) -> SafeString:
+def render_card(card: Mapping[str, Any], *, mini: bool = False) -> SafeString:
     """One card's HTML from a card dict ({"id", "kind", "key", "name", "value", "colours",
-    "colour"}), as views, events and `card_dict` give it."""
+    "colour"}), as views, events and `card_dict` give it; `mini` as _face says."""
     args = (card.get("id"), str(card.get("kind") or "action"), str(card.get("key") or ""),
             str(card.get("name") or "Card"), int(card.get("value") or 0),
-            tuple(card.get("colours") or ()), card.get("colour"))
+            tuple(card.get("colours") or ()), card.get("colour"), mini)
     return SafeString(_cached_face(*args))
 
 
@@ -242,6 +260,14 @@ def card_face(card: Mapping[str, Any] | None) -> SafeString:
     if not card:
         return mark_safe("")
     return render_card(card)
+
+
+def mini_card(card: Mapping[str, Any] | None) -> SafeString:
+    """A card as the mini cards of a board, a bank, a payment, the piles, a pending card and
+    the log's peeks show it (the Jinja2 partials' `{{ mini_card(card) }}`)."""
+    if not card:
+        return mark_safe("")
+    return render_card(card, mini=True)
 
 
 BACK = ('<span class="card card-back" aria-hidden="true"><span class="back-mark">'
@@ -486,7 +512,7 @@ def _log_piece(line: Any, peek: bool) -> tuple[str, str]:
         return rendered[peek]
     cards = event_cards(line.events) if peek else []
     peek_html = ('<span class="log-peek" aria-hidden="true">'
-                 + "".join(render_card(c) for c in cards) + "</span>") if cards else ""
+                 + "".join(render_card(c, mini=True) for c in cards) + "</span>") if cards else ""
     # The standard library's escape is Django's `escape` without its lazy-string wrapper.
     key = line.key
     dom_id = getattr(line, "dom_id", None)
@@ -498,13 +524,25 @@ def _log_piece(line: Any, peek: bool) -> tuple[str, str]:
     return piece
 
 
+def single_quoted(value: Any) -> SafeString:
+    """A value for an attribute written in single quotes (`value='{{ o.json|single_quoted }}'`):
+    a move's JSON keeps its double quotes as they are instead of six bytes each (`&#34;`), about
+    a fifth of a hand's forms."""
+    text = str(value)
+    if "&" in text:
+        text = text.replace("&", "&amp;")
+    return SafeString(text.replace("<", "&lt;").replace(">", "&gt;").replace("'", "&#39;"))
+
+
 def jinja_helpers(env: Any) -> None:
     """The tags and filters above as the Jinja2 partials call them (games/chudopoly/jinja2/,
     wired by the site's TEMPLATES): `{{ card_face(card) }}` for `{% card_face card %}`."""
     env.globals.update({
-        "card_face": card_face, "card_back": card_back, "opponent_panel": opponent_panel,
-        "my_panel": my_panel, "zone_panel": zone_panel, "log_items": log_items,
+        "card_face": card_face, "mini_card": mini_card, "card_back": card_back,
+        "opponent_panel": opponent_panel, "my_panel": my_panel, "zone_panel": zone_panel,
+        "log_items": log_items,
     })
     env.filters.update({
         "pips": pips, "fan": fan, "movable_cards": movable_cards, "colour_name": colour_name,
+        "single_quoted": single_quoted,
     })
