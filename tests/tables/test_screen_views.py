@@ -105,3 +105,35 @@ def test_compact_json_writes_what_orjson_would_write_apart_as_json_does(
         value: Any, sort_keys: bool) -> None:
     assert compact_json(value, sort_keys=sort_keys) == json.dumps(
         value, separators=(",", ":"), sort_keys=sort_keys)
+
+
+def _bot_played_states(kind: str, actions: int, seed: int) -> tuple[Any, list[dict[str, Any]]]:
+    """A game's engine and the states of one of its games, each decision made by the
+    game's stand-in bot from the seat's view."""
+    import random
+
+    from games.platform.interface import get_game
+
+    engine = get_game(kind)
+    state = engine.create(ruleset=engine.resolve_ruleset(None), seats=4, seed=seed)
+    rng = random.Random(seed)  # who of several deciding seats acts
+    states = [state]
+    while engine.result(state) is None and len(states) <= actions:
+        seat = rng.choice(engine.to_decide(state))
+        action = engine.bot_action(engine.view(state, seat), engine.bot_standin_level())
+        state = engine.apply(state, seat, action).state
+        states.append(state)
+    return engine, states
+
+
+@pytest.mark.parametrize("kind", ["chudopoly", "boardroom", "commonwealth"])
+def test_every_games_screen_view_reads_as_its_view_and_leaves_the_state_as_it_was(
+        kind: str) -> None:
+    engine, states = _bot_played_states(kind, 300, seed=11)
+    assert len(states) > 40
+    for state in states:
+        before = json.dumps(state, sort_keys=True)
+        screen_view = getattr(engine, "screen_view", engine.view)
+        for seat in (0, 1, 2, 3, None):
+            assert json.dumps(screen_view(state, seat)) == json.dumps(engine.view(state, seat))
+        assert json.dumps(state, sort_keys=True) == before
