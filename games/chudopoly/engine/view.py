@@ -23,39 +23,111 @@ def view(state: dict, seat: int | None, *, shared: bool = False) -> dict:
     entry, the discard pile, the hand's card dicts, the ruleset) are the same objects in every
     view that shows them, for callers that only read the view (bots in the arena). The
     content is the same either way."""
+    if shared:
+        return _shared_view(state, seat)
     cat = catalogue_for(state)
     card, cards = cat.card, cat.card_dicts
     pure = state["ruleset"]["pureSetRequired"]
     players = []
-    shown_zones = []  # shared: each seat's zones list, one object per content
     for s, p in enumerate(state["players"]):
-        known = None
-        if shared:
-            # A state is a value (apply copies a player it changes), so a player dict seen
-            # before shows the same board: found by identity, its content not even hashed;
-            # unless armed (the forecast reads the whole state), its whole entry too.
-            known = _BY_PLAYER.new.get(id(p)) or _BY_PLAYER.get(id(p))
-            if known is not None and known[0] is p and known[1] is cat and known[2] == s:
-                if known[3] is not None:
-                    players.append(known[3])
-                    shown_zones.append(known[3]["zones"])
-                    continue
-                board = known[4]
-            else:
-                known = None
-                board = _board(cat, p, pure)
+        bank_total, worth, sets, rows = _board(cat, p, pure)[:4]
+        zones = [{"colour": colour, "cards": cards(zone, colour),
+                  "upgrades": cards(ups, colour) if ups else [], "complete": complete,
+                  "rent": rent}
+                 for colour, zone, ups, complete, rent in rows]
+        # None for anyone not armed (checkpoint_forecast's first answer), without the call.
+        forecast = None if p["armed_at"] is None else checkpoint_forecast(state, s)
+        players.append({
+            "seat": s,
+            "active": p["active"],
+            "hand_count": len(p["hand"]),
+            "bank": cards(p["bank"]),
+            "bank_total": bank_total,
+            "zones": zones,
+            "sets": sets,
+            "net_worth": worth,
+            "armed": p["armed_at"] is not None,
+            "armed_at": p["armed_at"],
+            "checkpoint_turn": forecast[0] if forecast else None,
+            "opponent_turns_remaining": forecast[1] if forecast else None,
+        })
+    own = seat is not None and 0 <= seat < len(state["players"])
+    discard = state["discard"]
+    return {
+        "version": state["version"],
+        "viewer": seat,
+        "turn": state["turn"],
+        "order": state["order"][:],
+        "turn_number": state["turn_number"],
+        "phase": state["phase"],
+        "plays_left": state["plays_left"],
+        "rearranges_left": state["rearranges_left"],
+        "surge": state["surge"],
+        "surge_multiplier": 2 ** state["surge"],
+        "hand_limit": HAND_LIMIT,
+        "deck_count": len(state["deck"]),
+        "discard_count": len(discard),
+        "discard_top": card(discard[-1]) if discard else None,
+        "discard": cards(reversed(discard)),
+        "shuffle_count": state["shuffle_count"],
+        "deck_cycle_limit": DECK_CYCLE_LIMIT,
+        "players": players,
+        "hand": cards(state["players"][seat]["hand"]) if own else [],
+        "pending": _pending_view(state, cat),
+        "to_decide": to_decide(state),
+        "legal": legal_actions(state, seat) if own else [],
+        "contested": state["contested_since"] is not None,
+        "contest_laps": contest_laps(state),
+        "contest_lap_cap": CONTEST_LAP_CAP,
+        "contest_bar": contest_bar(state),
+        "ruleset": _copy_ruleset(state["ruleset"]),
+        "result": copy_result(state["result"]),
+    }
+
+
+def _shared_view(state: dict, seat: int | None) -> dict:
+    """`view(shared=True)`: every view of one state has the same public part (everything but
+    the viewer, its hand and its legal actions), built by the first view of that state asked
+    for and copied, a dict of references, by the others: a table's screens ask for four
+    seats' views and a spectator's of each new state. Read only, as every shared part."""
+    hit = _PUBLIC_VIEWS.new.get(id(state)) or _PUBLIC_VIEWS.get(id(state))
+    if hit is None or hit[0] is not state:
+        public = _public_part(state)
+        hit = (state, public)  # the state held: its id is not reused while here
+        _PUBLIC_VIEWS.put(id(state), hit)
+    public, shown_zones = hit[1]
+    v = dict(public)  # the same keys in the same order, three of them this viewer's
+    v["viewer"] = seat
+    if seat is not None and 0 <= seat < len(state["players"]):
+        v["hand"] = catalogue_for(state).shared_card_dicts(state["players"][seat]["hand"])
+        v["legal"] = _shared_legal(state, seat, shown_zones)
+    return v
+
+
+def _public_part(state: dict) -> tuple[dict, list[list[dict]]]:
+    """A shared view of `state` as a spectator's, with each seat's zones as shown (what a
+    seat's legal actions are found by)."""
+    cat = catalogue_for(state)
+    pure = state["ruleset"]["pureSetRequired"]
+    players = []
+    shown_zones = []
+    for s, p in enumerate(state["players"]):
+        # A state is a value (apply copies a player it changes), so a player dict seen
+        # before shows the same board: found by identity, its content not even hashed;
+        # unless armed (the forecast reads the whole state), its whole entry too.
+        known = _BY_PLAYER.new.get(id(p)) or _BY_PLAYER.get(id(p))
+        if known is not None and known[0] is p and known[1] is cat and known[2] == s:
+            if known[3] is not None:
+                players.append(known[3])
+                shown_zones.append(known[3]["zones"])
+                continue
+            board = known[4]
         else:
+            known = None
             board = _board(cat, p, pure)
-        bank_total, worth, sets, rows = board[:4]
-        if shared:
-            bank, zones = board[4] or _shown(cat, board, p)
-            shown_zones.append(zones)
-        else:
-            bank = cards(p["bank"])
-            zones = [{"colour": colour, "cards": cards(zone, colour),
-                      "upgrades": cards(ups, colour) if ups else [], "complete": complete,
-                      "rent": rent}
-                     for colour, zone, ups, complete, rent in rows]
+        bank_total, worth, sets, _ = board[:4]
+        bank, zones = board[4] or _shown(cat, board, p)
+        shown_zones.append(zones)
         # None for anyone not armed (checkpoint_forecast's first answer), without the call.
         forecast = None if p["armed_at"] is None else checkpoint_forecast(state, s)
         entry = {
@@ -73,17 +145,14 @@ def view(state: dict, seat: int | None, *, shared: bool = False) -> dict:
             "opponent_turns_remaining": forecast[1] if forecast else None,
         }
         players.append(entry)
-        if shared and known is None:
+        if known is None:
             _BY_PLAYER.put(id(p), (p, cat, s, entry if forecast is None else None, board))
-    own = seat is not None and 0 <= seat < len(state["players"])
     discard = state["discard"]
-    # Shared: the hand's card dicts are the catalogue's shared ones too (read only, as above).
-    hand_cards = cat.shared_card_dicts if shared else cards
-    # Shared: the top card is the shown pile's first card dict (the same content as `card`'s).
-    shown_discard = _shown_discard(cat, discard) if shared else None
+    # The top card is the shown pile's first card dict (the same content as `card`'s).
+    shown_discard = _shown_discard(cat, discard)
     return {
         "version": state["version"],
-        "viewer": seat,
+        "viewer": None,
         "turn": state["turn"],
         "order": state["order"][:],
         "turn_number": state["turn_number"],
@@ -95,24 +164,22 @@ def view(state: dict, seat: int | None, *, shared: bool = False) -> dict:
         "hand_limit": HAND_LIMIT,
         "deck_count": len(state["deck"]),
         "discard_count": len(discard),
-        "discard_top": (shown_discard[0] if shared else card(discard[-1])) if discard else None,
-        "discard": shown_discard if shared else cards(reversed(discard)),
+        "discard_top": shown_discard[0] if discard else None,
+        "discard": shown_discard,
         "shuffle_count": state["shuffle_count"],
         "deck_cycle_limit": DECK_CYCLE_LIMIT,
         "players": players,
-        "hand": hand_cards(state["players"][seat]["hand"]) if own else [],
+        "hand": [],
         "pending": _pending_view(state, cat),
         "to_decide": to_decide(state),
-        "legal": (_shared_legal(state, seat, shown_zones) if shared
-                  else legal_actions(state, seat))
-        if own else [],
+        "legal": [],
         "contested": state["contested_since"] is not None,
         "contest_laps": contest_laps(state),
         "contest_lap_cap": CONTEST_LAP_CAP,
         "contest_bar": contest_bar(state),
-        "ruleset": _shared_ruleset(state["ruleset"]) if shared else _copy_ruleset(state["ruleset"]),
+        "ruleset": _shared_ruleset(state["ruleset"]),
         "result": copy_result(state["result"]),
-    }
+    }, shown_zones
 
 
 # What a board shows (bank total, net worth, sets, per zone in colour-table order: colour,
@@ -132,6 +199,9 @@ _last_discard: tuple[Catalogue | None, list[int] | None, list[dict]] = (None, No
 # board). Only the latest states' players come back; the player is held, so its id is not
 # reused while here.
 _BY_PLAYER: Recent[int, tuple[dict, Catalogue, int, dict | None, list]] = Recent(64)
+# Shared views: id(state) -> (state, (its views' public part, each seat's zones as shown)):
+# the few latest states' (`_shared_view`).
+_PUBLIC_VIEWS: Recent[int, tuple[dict, tuple[dict, list[list[dict]]]]] = Recent(16)
 # Shared views: id(ruleset) -> (ruleset, its copy); a game's states share one ruleset dict.
 _RULESETS: Recent[int, tuple[dict, dict]] = Recent(64)
 
