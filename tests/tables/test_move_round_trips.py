@@ -67,6 +67,29 @@ def test_the_lock_brings_the_tables_seats_in_lobby_order(alice: Viewer) -> None:
     assert len(seats) == 3
 
 
+def test_the_locked_rows_are_the_instances_the_orm_reads_and_save_as_they_would(
+        alice: Viewer) -> None:
+    game = play_one(started_game(alice, bots=2))
+    with transaction.atomic():
+        locked = moverows.lock_game_and_table(game.pk)
+    assert locked is not None
+    mine, seats = locked
+
+    def fields(row: Any) -> dict[str, Any]:
+        return {k: v for k, v in vars(row).items() if k != "_state"}
+
+    orm = Game.objects.get(pk=game.pk)
+    assert fields(mine) == fields(orm)
+    assert fields(mine.table) == fields(orm.table)
+    assert [fields(s) for s in seats] == [fields(s) for s in
+                                          orm.table.seats.order_by("position")]
+    assert not mine._state.adding and mine._state.db == orm._state.db
+    assert mine.table is mine.table and mine.table.pk == mine.table_id
+    seats[0].name = "Renamed"
+    seats[0].save(update_fields=["name"])  # an update of the row, not an insert
+    assert orm.table.seats.get(pk=seats[0].pk).name == "Renamed"
+
+
 def test_a_missing_game_locks_nothing() -> None:
     with transaction.atomic():
         assert moverows.lock_game_and_table(0) is None
