@@ -11,6 +11,7 @@ the page sends it back unchanged), plus the deal forms (one per rival) with thei
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -434,25 +435,42 @@ def _spaces(view: Mapping[str, Any], names: Sequence[str]) -> list[dict[str, Any
     out = []
     for s in data.SPACES:
         index = s["index"]
-        row, col = grid_place(index)
         # The spaces read alike for every viewer, so every socket of a process is served one
         # render of the board a move (shared_includes.include_each); the page marks "you".
+        here = tokens.get(index)
+        if s["kind"] != "project":
+            # The same in every game but for its tokens: one entry, read only, for all.
+            plain = _plain_space(index)
+            out.append(plain if here is None else {**plain, "tokens": here})
+            continue
         card = space_card(view, index, names, None)
+        manager = card["manager"]
         out.append({
-            "index": index, "name": s["name"], "short": data.SHORT_NAMES[index],
-            "kind": s["kind"], "side": side(index),
-            "row": row, "col": col, "colour": card.get("colour", ""),
-            "price": card.get("price"), "manager": None, "manager_colour": None,
-            "chips": card.get("chips", []), "open_slots": range(card.get("open", 0)),
-            "tokens": tokens.get(index, []), "card": card,
+            **_space_place(index), "colour": card["colour"], "price": card["price"],
+            "manager": manager,
+            "manager_colour": SEAT_COLOURS[manager % 4] if manager is not None else None,
+            "chips": card["chips"], "open_slots": range(card["open"]),
+            "tokens": here or [], "card": card, "manager_name": card["manager_name"],
         })
-        if s["kind"] == "project":
-            manager = view["projects"][s["project"]]["manager"]
-            out[-1]["manager"] = manager
-            out[-1]["manager_colour"] = SEAT_COLOURS[manager % 4] if manager is not None \
-                else None
-            out[-1]["manager_name"] = card["manager_name"]
     return out
+
+
+@functools.cache
+def _space_place(index: int) -> dict[str, Any]:
+    """What a space is and where it stands on the grid: the same in every game."""
+    s = data.SPACES[index]
+    row, col = grid_place(index)
+    return {"index": index, "name": s["name"], "short": data.SHORT_NAMES[index],
+            "kind": s["kind"], "side": side(index), "row": row, "col": col}
+
+
+@functools.cache
+def _plain_space(index: int) -> dict[str, Any]:
+    """A space that is no project, with no token on it: the same in every game (read only:
+    every board shows this very dict)."""
+    return {**_space_place(index), "colour": "", "price": None, "manager": None,
+            "manager_colour": None, "chips": [], "open_slots": range(0), "tokens": [],
+            "card": space_card({}, index, (), None)}
 
 
 def _auction(view: Mapping[str, Any], me: int | None, names: Sequence[str]
