@@ -165,6 +165,11 @@ class CommonwealthGame:
     def view(self, state: dict[str, Any], seat: int | None) -> dict[str, Any]:
         return engine.view(state, seat)
 
+    def screen_view(self, state: dict[str, Any], seat: int | None) -> dict[str, Any]:
+        """`view`'s content with the public part shared by every view of the state (the
+        table's screens only read it): engine.screen_view."""
+        return engine.screen_view(state, seat)
+
     def events_for(self, events: Sequence[dict[str, Any]], seat: int | None
                    ) -> list[dict[str, Any]]:
         return engine.events_for(list(events), seat)

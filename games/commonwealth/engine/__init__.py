@@ -12,13 +12,14 @@ from .legal import can_offer, legal_actions, offer_problem, problem, to_decide
 from .scenario import card_id, scenario
 from .state import PRESET_NAMES, PRESETS, RulesetError, new_game, resolve_ruleset
 from .timeouts import CLOCKS, auto_action, clock_kind, timeout_actions
-from .view import events_for, view
+from .view import events_for, screen_view, view
 
 __all__ = [
     "CLOCKS", "PRESETS", "PRESET_NAMES", "Applied", "IllegalAction", "RulesetError",
     "apply", "auto_action", "can_offer", "card_id", "check_invariants", "clock_kind",
     "describe", "events_for", "legal_actions", "new_game", "offer_problem", "problem",
-    "replay", "resolve_ruleset", "result", "scenario", "timeout_actions", "to_decide", "view",
+    "replay", "resolve_ruleset", "result", "scenario", "screen_view", "timeout_actions",
+    "to_decide", "view",
 ]
 
 

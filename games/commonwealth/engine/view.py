@@ -10,6 +10,7 @@ stay on its proposer's view for the rest of the turn (why it was declined is tol
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 from . import data
@@ -78,6 +79,43 @@ def view(st: dict[str, Any], seat: int | None) -> dict[str, Any]:
         "result": None if st["result"] is None else {
             k: (list(v) if isinstance(v, list) else v) for k, v in st["result"].items()},
     }
+
+
+def screen_view(st: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    """`view`'s content for a caller that only reads it (the table's screens): every view of
+    one state has the same public part, built once (a spectator's view) and shared, and only
+    what is the seat's own is made for it: its kept card, the Chance cards it draws, an open
+    or declined deal it is party to, its legal actions. Read only: its parts are the very
+    objects other views of the state show."""
+    hit = _PUBLIC_VIEWS.get(id(st))
+    if hit is None or hit[0] is not st:
+        hit = (st, view(st, None))  # the state held: its id is not reused while here
+        _PUBLIC_VIEWS[id(st)] = hit
+        if len(_PUBLIC_VIEWS) > _PUBLIC_VIEWS_KEPT:  # the oldest out (another thread's may be)
+            with contextlib.suppress(StopIteration, RuntimeError):
+                _PUBLIC_VIEWS.pop(next(iter(_PUBLIC_VIEWS)), None)
+    v = dict(hit[1])
+    me = seat if type(seat) is int and 0 <= seat < st["seats"] else None
+    if me is None:
+        return v
+    v["viewer"] = me
+    kept = st["players"][me]["kept"]
+    if kept is not None:
+        players = v["players"] = list(v["players"])
+        players[me] = {**players[me], "kept": _card(kept)}
+    step = st["step"]
+    if step is not None and step["kind"] == "chance" and me == st["turn"]:
+        v["step"] = {**v["step"], "cards": [_card(c) for c in step["cards"]]}
+    v["deal"] = _deal(st["deal"], me)
+    v["declined"] = _declined(st.get("declined"), me)
+    v["legal"] = legal_actions(st, me)
+    v["can_offer"] = can_offer(st, me)
+    return v
+
+
+# id(state) -> (state, a spectator's view of it): the few latest states' (`screen_view`).
+_PUBLIC_VIEWS: dict[int, tuple[dict[str, Any], dict[str, Any]]] = {}
+_PUBLIC_VIEWS_KEPT = 16
 
 
 _SECRET_CARDS = ("draw", "return", "keep")
