@@ -126,6 +126,8 @@ class _Statements:
                            for model in (Game, Table, Seat)}
         self.attnames = {model: tuple(f.attname for f in model._meta.concrete_fields)
                          for model in (Game, Table, Seat)}
+        # Made on the first lock, once the connection is open (_timestamp_loader).
+        self.timestamp_loader: tuple[int, type] | bool | None = False
 
     def insert_log_rows(self, count: int) -> str:
         """One INSERT of `count` log rows."""
@@ -249,6 +251,31 @@ def _converters(model: type[Model], *, orjson_json: bool = False
     return out
 
 
+def _timestamp_loader(conn: Any) -> tuple[int, type] | None:
+    """psycopg's own compiled timestamptz loader, for the lock's rows, where it reads every
+    value as Django's would: Django's loader (psycopg's pure-Python parser, then the tzinfo
+    replaced by the connection's) cost about 10 µs a value, nine values a move, and the
+    compiled one half a microsecond. Checked on a value read both ways: same datetime, same
+    tzinfo object (the session's TimeZone is UTC, as Django sets it). None where it is not
+    so, or not PostgreSQL: the rows are read as the ORM reads them."""
+    if conn.vendor != "postgresql":
+        return None
+    import psycopg
+
+    raw = conn.connection
+    oid = raw.adapters.types["timestamptz"].oid
+    django_loader = raw.adapters.get_loader(oid, psycopg.pq.Format.TEXT)
+    compiled = psycopg.adapters.get_loader(oid, psycopg.pq.Format.TEXT)
+    if django_loader is None or compiled is None or django_loader is compiled:
+        return None
+    sample = b"2026-12-05 21:29:15.123456+00"
+    theirs = django_loader(oid, raw).load(sample)
+    ours = compiled(oid, raw).load(sample)
+    if theirs != ours or theirs.tzinfo is not ours.tzinfo:
+        return None
+    return oid, compiled
+
+
 def _statements() -> tuple[Any, _Statements]:
     """This thread's connection (looked up once: `connection` is a proxy that looks it up on
     every attribute) and its statements, made on first use."""
@@ -284,6 +311,11 @@ def lock_game_and_table(game_id: int) -> tuple[Game, tuple[Seat, ...]] | None:
     table's seats in lobby order, read once the lock is held."""
     conn, stmts = _statements()
     with conn.cursor() as cursor:
+        loader = stmts.timestamp_loader
+        if loader is False:
+            loader = stmts.timestamp_loader = _timestamp_loader(conn)
+        if loader:
+            cursor.cursor.adapters.register_loader(*loader)
         if stmts.batched:
             skip = _execute_prepared(conn, cursor, stmts,
                                      (("chudopoly_lock", 1), ("chudopoly_seats", 1)),

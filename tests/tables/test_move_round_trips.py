@@ -84,6 +84,7 @@ def test_the_locked_rows_are_the_instances_the_orm_reads_and_save_as_they_would(
     assert [fields(s) for s in seats] == [fields(s) for s in
                                           orm.table.seats.order_by("position")]
     assert not mine._state.adding and mine._state.db == orm._state.db
+    assert mine.started_at.tzinfo is orm.started_at.tzinfo  # the same zone object, too
     assert mine.table is mine.table and mine.table.pk == mine.table_id
     seats[0].name = "Renamed"
     seats[0].save(update_fields=["name"])  # an update of the row, not an insert
