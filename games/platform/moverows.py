@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
+from datetime import datetime
 from typing import Any
 
 import orjson
@@ -78,7 +79,27 @@ def _saver(field: Any, conn: Any) -> _Saver:
         from psycopg.types.json import Jsonb
 
         return lambda value: None if value is None else Jsonb(value, dumps=_orjson_dumps)
-    return lambda value: field.get_db_prep_save(value, conn)
+
+    def slow(value: Any) -> Any:
+        return field.get_db_prep_save(value, conn)
+
+    if conn.vendor != "postgresql":
+        return slow
+    # On PostgreSQL a plain int, str or aware datetime goes in as it is (what the field's own
+    # preparation returns for it, about 2 µs a value the long way); anything else, the field's.
+    internal = (field.target_field if field.is_relation else field).get_internal_type()
+    if internal == "DateTimeField":
+        return lambda value: (value if type(value) is datetime and value.tzinfo is not None
+                              else slow(value))
+    plain = int if internal in _INTEGER_FIELDS else str if internal == "CharField" else None
+    if plain is None:
+        return slow
+    return lambda value: value if type(value) is plain else slow(value)
+
+
+_INTEGER_FIELDS = frozenset(("AutoField", "BigAutoField", "SmallAutoField", "IntegerField",
+                             "BigIntegerField", "SmallIntegerField", "PositiveIntegerField",
+                             "PositiveBigIntegerField", "PositiveSmallIntegerField"))
 
 
 class _Statements:
