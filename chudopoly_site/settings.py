@@ -184,6 +184,11 @@ else:
 # collection stops every socket of the process for 50-250 ms, so it runs a tenth as often as
 # Python's default (every 100 middle-generation collections instead of 10).
 GC_FULL_EVERY = env_int("GC_FULL_EVERY", 100, minimum=1)
+# How many more container objects than freed a web process makes before a young collection
+# (Python's default: 700). A move makes and frees tens of thousands; at 700 a Chudopoly move
+# paid about 0.3 ms for some 0.2 young and 0.02 middle passes, most of it walking what lived a
+# moment longer; at 5000 about 0.15 ms, in passes of about 6 ms (docs/performance.md).
+GC_YOUNG_EVERY = env_int("GC_YOUNG_EVERY", 5000, minimum=100)
 # How long (microseconds) a thread of the web process may hold the GIL while another waits
 # for it (chudopoly_site/web_process.py). A move's handler gives the GIL up at each of its database
 # round trips and waits up to this long to get it back from the event loop; Python's default,

@@ -15,14 +15,16 @@ def settle_interpreter() -> None:
     left out of the collector's full passes, which then walk only what the sockets made since.
     Full passes are also spaced out (GC_FULL_EVERY): each one stops every socket of the process
     at once, the largest single cause of the slowest moves under load (docs/performance.md).
+    Young passes come after more allocations than Python's default (GC_YOUNG_EVERY): fewer
+    passes over what a move keeps for a moment, for less CPU in all.
     The GIL switch interval is set for the table lane (GIL_SWITCH_MICROSECONDS).
 
     Called by chudopoly_site/asgi.py, and by bench/move_cost.py so that it measures a move as
     the web process makes it."""
     load_site_code()
     gc.freeze()
-    young, middle, _ = gc.get_threshold()
-    gc.set_threshold(young, middle, settings.GC_FULL_EVERY)
+    _, middle, _ = gc.get_threshold()
+    gc.set_threshold(settings.GC_YOUNG_EVERY, middle, settings.GC_FULL_EVERY)
     sys.setswitchinterval(settings.GIL_SWITCH_MICROSECONDS / 1_000_000)
 
 

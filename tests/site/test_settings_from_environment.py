@@ -103,6 +103,14 @@ def test_the_web_process_keeps_what_it_loaded_out_of_full_collections_and_spaces
     assert _web_process_prints(script, "GC_FULL_EVERY", setting) == f"[{full_every}, true]"
 
 
+@pytest.mark.parametrize(("setting", "young_every"), [(None, 5000), ("700", 700)])
+def test_the_web_process_collects_its_young_objects_less_often_than_python_by_default(
+        setting: str | None, young_every: int) -> None:
+    # Each young collection walks what the moves keep for a moment (docs/performance.md).
+    script = "import gc; print(gc.get_threshold()[0])"
+    assert _web_process_prints(script, "GC_YOUNG_EVERY", setting) == str(young_every)
+
+
 @pytest.mark.parametrize(("setting", "seconds"), [(None, 0.001), ("250", 0.00025)])
 def test_the_web_process_hands_the_gil_between_its_threads_every_millisecond(
         setting: str | None, seconds: float) -> None:
