@@ -12,6 +12,7 @@ with their bounds for the forms.
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -537,24 +538,44 @@ def _tiles(view: Mapping[str, Any], names: Sequence[str]) -> list[dict[str, Any]
                 {"seat": seat, "name": names[seat] if seat < len(names) else f"Seat {seat + 1}",
                  "colour": SEAT_COLOURS[seat % 6]})
     tiles = []
-    for t in TILES:
-        pos = t["pos"]
-        owner = view["owner"][pos]
-        row, col = grid_place(pos)
-        tiles.append({
-            "pos": pos, "name": t["name"], "short": SHORT_NAMES[pos], "kind": t["kind"],
-            "side": side(pos), "industry": t.get("industry") or "", "price": t.get("price"),
-            "row": row, "col": col, "owner": owner, "level": view["level"][pos],
-            "branches": range(view["level"][pos] if view["level"][pos] < 5 else 0),
-            "holding": view["level"][pos] == 5,
-            "owner_colour": SEAT_COLOURS[owner % 6] if owner is not None else None,
-            # The tiles read alike for every viewer, so every socket of a process is served
-            # one render of the board a move (shared_includes.include_each).
-            "owner_name": _name(names, owner, None, subject=True) if owner is not None else None,
-            "tokens": tokens.get(pos, []),
-            "card": tile_card(view, pos, names=names, me=None),
-        })
+    owners, levels = view["owner"], view["level"]
+    for pos in range(len(TILES)):
+        here = tokens.get(pos)
+        if owners[pos] is None:
+            # Nobody's tile reads the same in every game at its level: one entry, read only.
+            plain = _unowned_tile(pos, levels[pos])
+            tiles.append(plain if here is None else {**plain, "tokens": here})
+        else:
+            tiles.append(_tile(view, pos, names, here or []))
     return tiles
+
+
+def _tile(view: Mapping[str, Any], pos: int, names: Sequence[str],
+          tokens: list[dict[str, Any]]) -> dict[str, Any]:
+    t = TILES[pos]
+    owner = view["owner"][pos]
+    row, col = grid_place(pos)
+    return {
+        "pos": pos, "name": t["name"], "short": SHORT_NAMES[pos], "kind": t["kind"],
+        "side": side(pos), "industry": t.get("industry") or "", "price": t.get("price"),
+        "row": row, "col": col, "owner": owner, "level": view["level"][pos],
+        "branches": range(view["level"][pos] if view["level"][pos] < 5 else 0),
+        "holding": view["level"][pos] == 5,
+        "owner_colour": SEAT_COLOURS[owner % 6] if owner is not None else None,
+        # The tiles read alike for every viewer, so every socket of a process is served
+        # one render of the board a move (shared_includes.include_each).
+        "owner_name": _name(names, owner, None, subject=True) if owner is not None else None,
+        "tokens": tokens,
+        "card": tile_card(view, pos, names=names, me=None),
+    }
+
+
+@functools.cache
+def _unowned_tile(pos: int, level: int) -> dict[str, Any]:
+    """A tile nobody owns, at `level`, with no token on it: what it shows reads only its
+    place and its level (tile_card: the bank's buyback), the same in every game."""
+    blank = {"owner": [None] * len(TILES), "level": [level] * len(TILES), "dice": None}
+    return _tile(blank, pos, (), [])
 
 
 def board_context(view: Mapping[str, Any], *, me: int | None, names: Sequence[str],
