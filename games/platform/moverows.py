@@ -147,6 +147,11 @@ class _Statements:
                            for model in (Game, Table, Seat)}
         self.attnames = {model: tuple(f.attname for f in model._meta.concrete_fields)
                          for model in (Game, Table, Seat)}
+        # Whether a model's instances may skip __init__: nothing listens for its init signals
+        # (asked once: asking is a walk of the receivers, twice a row).
+        self.plain_init = {model: not (pre_init.has_listeners(model)
+                                       or post_init.has_listeners(model))
+                           for model in (Game, Table, Seat)}
         # Made on the first lock, once the connection is open (_timestamp_loader).
         self.timestamp_loader: tuple[int, type] | bool | None = False
 
@@ -317,7 +322,7 @@ def _instance(model: type[Model], values: Sequence[Any], conn: Any, stmts: _Stat
     for index, converters, col in stmts.converters[model]:
         for convert in converters:
             row[index] = convert(row[index], col, conn)
-    if pre_init.has_listeners(model) or post_init.has_listeners(model):
+    if not stmts.plain_init[model]:
         return model.from_db(conn.alias, None, row)
     obj = model.__new__(model)
     obj.__dict__.update(zip(stmts.attnames[model], row, strict=True))
