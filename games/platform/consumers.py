@@ -44,7 +44,6 @@ from games.platform.identity import viewer_from_scope
 from games.platform.invites import INVITE_PARAM, TableHidden, TooManyMisses, table_for_visitor
 from games.platform.lobby import LOBBY_GROUP, public_tables
 from games.platform.models import ChatMessage, Game, Seat, Table
-from games.platform.rendering import kept
 from games.platform.services import Move, TableError, chat_post, normalize_code, table_move
 from games.platform.snapshot_cache import snapshots
 from games.platform.table_sockets import table_sockets
@@ -288,9 +287,9 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
             self.close(code=CLOSE_NO_TABLE)
             return
         self.table = table
-        # The screen this socket last sent, partial by partial: the HTML, read as a tree of
-        # elements with ids once a push compares with it (see push).
-        self.sent: dict[str, str | swaps.Tree] = {}
+        # The screen this socket last sent, partial by partial: each one's base, what the
+        # next push compares with (see _changes).
+        self.sent: dict[str, swaps.Base] = {}
         self.log_cache: presenters.LogCache = {}
         self.partial_memo: presenters.PartialMemo = {}
         self.frames: deque[float] = deque()
@@ -615,12 +614,7 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
             self.shown_for = self.mine
         if full:
             parts["chat-log"] = presenters.render_chat(self.table, oob=True)
-        changed: list[str] = []
-        for key, html in parts.items():
-            sent = self.sent.get(key)
-            if sent is not None and (sent if type(sent) is str else sent.html) == html:
-                continue
-            changed.append(self._changes(key, sent, html))
+        changed = [change for key, html in parts.items() if (change := self._changes(key, html))]
         # The same for every viewer of the snapshot: made once on it.
         seen = snapshot.shared.get("fingerprint")
         if seen is None:
@@ -632,28 +626,27 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
         if changed:
             self.send(text_data="\n".join(changed))
 
-    def _changes(self, key: str, sent: str | swaps.Tree | None, html: str) -> str:
-        """What this push sends of partial `key`, now `html`: the swaps from the screen this
-        socket last sent (`sent`), or the whole partial when it has none or they would not
-        say it. What it sent is kept read as a tree once a push has compared with it: a plain
-        str copy, so that what a socket keeps between pushes stays out of the collector's
-        walk (rendering.kept)."""
-        if sent is None or len(html) < swaps.SMALL:  # nothing to build on, or not worth it
-            self.sent[key] = kept(html)
+    def _changes(self, key: str, html: str) -> str:
+        """What this push sends of partial `key`, now `html`: nothing when the screen this
+        socket last sent shows it already, else the swaps from that screen, or the whole
+        partial when it has none or they would not say it. What the socket keeps is the new
+        HTML's base (digests, no HTML: swaps.Base), which sockets sent the same HTML share
+        with the one reading of it (swaps.trees)."""
+        new = swaps.trees.of(html)
+        sent = self.sent.get(key)
+        self.sent[key] = new.base
+        if sent is None:
+            return html  # nothing to build on
+        if sent.digest == new.base.digest:
+            return ""
+        if len(html) < swaps.SMALL:  # not worth it
             return html
-        old = self._tree(key, sent)
-        new = self.sent[key] = swaps.trees.of(kept(html), after=old)
-        found = swaps.swaps(old, new, self._elsewhere(key))
+        found = swaps.swaps(sent, new, self._elsewhere(key))
         return html if found is None else "\n".join(found)
 
-    def _tree(self, key: str, sent: str | swaps.Tree) -> swaps.Tree:
-        if type(sent) is str:
-            sent = self.sent[key] = swaps.trees.of(sent)
-        return sent  # type: ignore[return-value]
-
-    def _elsewhere(self, key: str) -> tuple[swaps.Tree, ...]:
-        """The trees of the screen's other partials, as last sent (see swaps.swaps)."""
-        return tuple(self._tree(other, sent) for other, sent in self.sent.items()
+    def _elsewhere(self, key: str) -> tuple[swaps.Base, ...]:
+        """The bases of the screen's other partials, as last sent (see swaps.swaps)."""
+        return tuple(sent for other, sent in self.sent.items()
                      if other != key and other != "chat-log")
 
     def send_error(self, message: str, code: str) -> None:

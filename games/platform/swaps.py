@@ -22,18 +22,26 @@ unique on the screen, plain (letters, digits, "-" and "_": htmx looks them up as
 inside a `<template>` (whose content is not in the document). A tree is the HTML it was read
 from, byte for byte, so a page that applied the swaps holds what the whole partials would
 have made (tests/tables/test_swaps.py checks it with an emulated page).
+
+What a socket keeps of what it sent is no HTML but its `Base`: each element's id and tag, and
+digests of its markup, of its start tag and of what lies between its start tag, its children
+and its end. The comparisons above need no more of the old screen than whether those are
+equal; the swaps are cut from the new HTML alone. A distinct HTML is read once per process
+(`trees`, by the HTML itself): the sockets it was rendered for share its tree and its base, and
+the swaps from one base to one new tree are made once (`_made`). The digests are Python's
+string hash (SipHash, keyed at random per process) combined by the tuple hash, an element's
+markup from its start tag, its gaps and its children's: two parts that differ have equal
+digests about once in 2**61 comparisons.
 """
 
 from __future__ import annotations
 
-import itertools
-import os
 import re
 import sys
 import threading
 import weakref
+from array import array
 from collections import OrderedDict
-from typing import Any
 
 from games.platform.bounded_cache import BoundedCache
 
@@ -54,9 +62,10 @@ def _tags_named(tag: str) -> re.Pattern[str]:
 
 class Element:
     """An element with an id (or a partial's top level: id None), by where it sits in its
-    tree's HTML: html[start:end] is the element, html[start:open_end] its start tag."""
+    tree's HTML: html[start:end] is the element, html[start:open_end] its start tag. `index`:
+    its place in its tree's base (document order, the top level 0)."""
 
-    __slots__ = ("children", "end", "id", "open_end", "start", "tag")
+    __slots__ = ("children", "end", "id", "index", "open_end", "start", "tag")
 
     def __init__(self, element_id: str | None, tag: str, start: int, open_end: int) -> None:
         self.id = element_id
@@ -64,55 +73,26 @@ class Element:
         self.start = start
         self.open_end = open_end
         self.end = open_end
+        self.index = 0
         self.children: list[Element] = []
 
 
 class Tree:
-    """A partial's HTML and its elements with ids. `ok` is False when the HTML could not be
-    read as well-formed elements: such a partial is only ever sent whole.
+    """A partial's HTML, its elements with ids, and its base (what a socket that sent it
+    keeps). `ok` is False when the HTML could not be read as well-formed elements: such a
+    partial is only ever sent whole."""
 
-    `Tree(html)` reads the whole HTML; `Tree(html, after=old)` reads only what changed since
-    `old`, the tree of the same partial's previous HTML: each element of `old` found again
-    whole (where it was, give or take what changed before it) is taken as it was, one found
-    by its id but changed is read again inside, and only what lies between is read anew.
-    What it cannot place (an element moved elsewhere, an id now twice) is read whole. The
-    tests check that both readings agree (CHECK_TREES)."""
+    __slots__ = ("__weakref__", "base", "html", "ids", "ok", "root")
 
-    __slots__ = ("__weakref__", "html", "ids", "ok", "root")
-
-    def __init__(self, html: str, after: Tree | None = None) -> None:
+    def __init__(self, html: str) -> None:
         self.html = html
         self.root = Element(None, "", 0, 0)
         self.root.end = len(html)
         self.ids: frozenset[str] = frozenset()
-        if after is not None and after.ok:
-            ids = _Ids()
-            if _follow(after, after.root, html, self.root, ids):
-                kept_ids = after.ids.difference(ids.gone)
-                added = frozenset(ids.added)
-                if len(added) == len(ids.added) and kept_ids.isdisjoint(added):
-                    self.ids = kept_ids | added
-                    self.ok = True
-                    if CHECK_TREES:
-                        _check_tree(self)
-                    return
-            self.root.children = []
         self.ok = _read(self)
-
-
-# Set for the tests (tests/conftest.py, inherited by the web processes they start): a tree read
-# after another is checked against the whole HTML read afresh.
-CHECK_TREES = os.environ.get("CHUDOPOLY_CHECK_TREES") == "1"
-
-
-def _check_tree(tree: Tree) -> None:
-    whole = Tree(tree.html)
-
-    def shape(e: Element) -> tuple[Any, ...]:
-        return (e.id, e.tag, e.start, e.open_end, e.end, tuple(map(shape, e.children)))
-
-    assert whole.ok and shape(whole.root) == shape(tree.root) and whole.ids == tree.ids, (
-        "a tree read after another differs from the HTML read afresh")
+        if not self.ok:
+            self.root.children = []
+        self.base = _base_of(self)
 
 
 def _read(tree: Tree) -> bool:
@@ -123,7 +103,7 @@ def _read(tree: Tree) -> bool:
     if found is None:
         return False
     ids: list[str] = []
-    if not _nest(tree.root, found, ids, count=True):
+    if not _nest(tree.root, found, ids):
         return False
     tree.ids = frozenset(ids)
     return True
@@ -196,15 +176,13 @@ def _element_at(html: str, start: int, element_id: str, tag: str, close: int
     return None
 
 
-def _nest(root: Element, found: list[Element], ids: list[str], *, count: bool) -> bool:
+def _nest(root: Element, found: list[Element], ids: list[str]) -> bool:
     """Put `found` (in document order) under `root` as they nest; False if they overlap or
-    one ends past `root`. An id found twice is no id (with `count`; else the caller
-    checks)."""
+    one ends past `root`. An id found twice is no id."""
     shown = [e for e in found if _PLAIN_ID.match(e.id)]  # type: ignore[arg-type]
     counts: dict[str, int] = {}
-    if count:
-        for e in shown:
-            counts[e.id] = counts.get(e.id, 0) + 1  # type: ignore[index]
+    for e in shown:
+        counts[e.id] = counts.get(e.id, 0) + 1  # type: ignore[index]
     parents = [root]
     for e in shown:  # in document order: each is inside the innermost open one, or after it
         if counts.get(e.id, 1) > 1:  # type: ignore[arg-type]
@@ -220,118 +198,127 @@ def _nest(root: Element, found: list[Element], ids: list[str], *, count: bool) -
     return True
 
 
-def _shifted(e: Element, by: int) -> Element:
-    if not by:
-        return e
-    moved = Element(e.id, e.tag, e.start + by, e.open_end + by)
-    moved.end = e.end + by
-    moved.children = [_shifted(c, by) for c in e.children]
-    return moved
+class Shape:
+    """A partial's elements with ids, without what they hold: their ids and tags in document
+    order (the top level first, id None), where each one's subtree ends in that order
+    (`after`), and the ids that count (unique, plain, outside a <template>). One object per
+    shape and process (`_shape`): a board's shape is the same from seat to seat and from move
+    to move, and every base of it shares it."""
+
+    __slots__ = ("__weakref__", "after", "element_ids", "ids", "ok", "tags")
+
+    def __init__(self, element_ids: tuple[str | None, ...], tags: tuple[str, ...],
+                 after: tuple[int, ...], ids: frozenset[str], ok: bool) -> None:
+        self.element_ids = element_ids
+        self.tags = tags
+        self.after = after
+        self.ids = ids
+        self.ok = ok
 
 
-class _Ids:
-    """The ids a reading after an old tree added and dropped."""
-
-    __slots__ = ("added", "gone")
-
-    def __init__(self) -> None:
-        self.added: list[str] = []
-        self.gone: list[str] = []
+_SHAPES: weakref.WeakValueDictionary[int, Shape] = weakref.WeakValueDictionary()
 
 
-def _follow(old: Tree, was: Element, html: str, now: Element, ids: _Ids) -> bool:
-    """Fill `now`, the element `was` of `old` found again in `html` (its start tag and end
-    known), with its children, noting in `ids` the ids added and dropped below it; False when
-    they do not fall into place."""
-    if was.tag == "template":
-        return True  # its content is not in the document
-    cursor = now.open_end
-    closing = len(was.tag) + 3 if was.id is not None else 0  # its end tag
-    limit, old_limit = now.end - closing, was.end - closing
-    before = was.open_end
-    oh = old.html
-    for child in was.children:
-        gap = oh[before:child.start]
-        at = cursor + len(gap)
-        before = child.end
-        if html.startswith(oh[child.start:child.end], at) and html.startswith(gap, cursor):
-            found: Element | None = _shifted(child, at - child.start)
+def _shape(element_ids: tuple[str | None, ...], tags: tuple[str, ...],
+           after: tuple[int, ...], ids: frozenset[str], ok: bool) -> Shape:
+    key = hash((element_ids, tags, after, ok))
+    found = _SHAPES.get(key)
+    if (found is None or found.element_ids != element_ids or found.tags != tags
+            or found.after != after or found.ok != ok):
+        found = Shape(element_ids, tags, after, ids, ok)
+        _SHAPES[key] = found
+    return found
+
+
+# A base's digests of an element, at 4 * its index: its markup (the element's whole HTML), its
+# start tag, what lies between its start tag and its children and between them (0 when
+# nothing does: its children run one after another from its start tag), and what follows its
+# last child to its end (or all it holds, when it has no children with ids).
+MARKUP, START_TAG, BETWEEN, TAIL = range(4)
+
+
+class Base:
+    """What a socket keeps of a partial it sent: its shape and four digests an element
+    (`MARKUP` and the rest), about 32 bytes an element and no HTML."""
+
+    __slots__ = ("__weakref__", "digests", "shape")
+
+    def __init__(self, shape: Shape, digests: array[int]) -> None:
+        self.shape = shape
+        self.digests = digests
+
+    @property
+    def ids(self) -> frozenset[str]:
+        return self.shape.ids
+
+    @property
+    def ok(self) -> bool:
+        return self.shape.ok
+
+    @property
+    def digest(self) -> int:
+        """The digest of the partial's whole HTML."""
+        return self.digests[MARKUP]
+
+    def children(self, index: int) -> list[int]:
+        after = self.shape.after
+        found: list[int] = []
+        at, end = index + 1, after[index]
+        while at < end:
+            found.append(at)
+            at = after[at]
+        return found
+
+
+_NO_DIGESTS = (0, 0, 0, 0)
+
+
+def _base_of(tree: Tree) -> Base:
+    """The base of a tree just read (and each element's index in it)."""
+    html = tree.html
+    element_ids: list[str | None] = []
+    tags: list[str] = []
+    after: list[int] = []
+    digests = array("q")
+
+    def visit(e: Element) -> int:
+        index = e.index = len(element_ids)
+        element_ids.append(e.id)
+        tags.append(e.tag)
+        after.append(0)
+        digests.extend(_NO_DIGESTS)
+        start_tag = hash(html[e.start:e.open_end])
+        kids = e.children
+        if kids:
+            gaps = [html[e.open_end:kids[0].start]]
+            marks = [visit(kids[0])]
+            for n in range(1, len(kids)):
+                gaps.append(html[kids[n - 1].end:kids[n].start])
+                marks.append(visit(kids[n]))
+            between = (hash(tuple(gaps)) or 1) if any(gaps) else 0
+            tail = hash(html[kids[-1].end:e.end])
         else:
-            found = _found_again(old, child, html, cursor, (limit, old_limit), ids)
-            if found is _GONE:
-                ids.gone.append(child.id)  # type: ignore[arg-type]
-                _ids_below(child, ids.gone)
-                continue
-            if found is None or not _read_into(now, html, cursor, found.start, ids.added):
-                return False  # something new before it that does not close by then
-        now.children.append(found)  # type: ignore[arg-type]
-        cursor = found.end  # type: ignore[union-attr]
-    return _read_into(now, html, cursor, limit, ids.added)
+            marks, between, tail = [], 0, hash(html[e.open_end:e.end])
+        # The markup is its start tag, its gaps and its children's markup, in order: equal
+        # digests, equal HTML (but for a clash of hashes).
+        markup = hash((start_tag, between, tail, *marks))
+        at = 4 * index
+        digests[at:at + 4] = array("q", (markup, start_tag, between, tail))
+        after[index] = len(element_ids)
+        return markup
 
-
-_GONE = Element(None, "", 0, 0)
-
-
-def _found_again(old: Tree, child: Element, html: str, cursor: int,
-                 limits: tuple[int, int], ids: _Ids) -> Element | None:
-    """`child` of `old` in `html` from `cursor`: as it was (moved), read again inside when it
-    changed, _GONE when its id is nowhere now, None when it cannot be told. `limits`: where
-    its parent's content ends, now and in `old`."""
-    limit, old_limit = limits
-    at = html.find(f' id="{child.id}"', cursor, limit)
-    if at < 0:
-        return _GONE if html.find(f' id="{child.id}"') < 0 else None
-    start = html.rfind("<", cursor, at)
-    if start < 0 or html.find(">", start, at) >= 0 or not html.startswith(
-            "<" + child.tag, start):
-        return None
-    oh = old.html
-    if html.startswith(oh[child.start:child.end], start):
-        return _shifted(child, start - child.start)
-    close = html.find(">", html.find('"', at + 5))
-    # When all that follows it in its parent is as it was, it ends where that begins: no
-    # need to look for its end tag through all it holds.
-    tail = oh[child.end:old_limit]
-    end = limit - len(tail)
-    end_tag = f"</{child.tag}>"
-    if (child.tag not in VOID and close >= 0 and end > close and html.startswith(tail, end)
-            and html.startswith(end_tag, end - len(end_tag))):
-        element: Element | None = Element(child.id, child.tag, start, close + 1)
-        element.end = end  # type: ignore[union-attr]
-    else:
-        element = _element_at(html, start, child.id, child.tag, close)  # type: ignore[arg-type]
-    if element is None or element.end > limit or not _follow(old, child, html, element, ids):
-        return None
-    return element
-
-
-def _ids_below(e: Element, ids: list[str]) -> None:
-    for c in e.children:
-        ids.append(c.id)  # type: ignore[arg-type]
-        _ids_below(c, ids)
-
-
-def _read_into(parent: Element, html: str, start: int, end: int, ids: list[str]) -> bool:
-    """Add to `parent` the elements with ids between `start` and `end` of `html`, read
-    afresh; False when one does not end by `end`."""
-    if start >= end or html.find(' id="', start, end) < 0:
-        return True
-    found = _elements(html, start, end)
-    if found is None:
-        return False
-    part = Element(None, "", start, start)
-    part.end = end
-    if not _nest(part, found, ids, count=False):
-        return False
-    parent.children.extend(part.children)
-    return True
+    visit(tree.root)
+    shape = _shape(tuple(element_ids), tuple(tags), tuple(after), tree.ids, tree.ok)
+    tree.ids = shape.ids
+    return Base(shape, digests)
 
 
 class Trees:
     """Trees by their HTML, the most recent MAX_ENTRIES and no more than about MAX_BYTES
     (games/platform/bounded_cache.py), for every socket of the process: a partial rendered
-    once for several sockets is read once (the sockets of a table are pushed one after
-    another, in one handler)."""
+    alike for several sockets is read once (the sockets of a table are pushed one after
+    another, in one handler). Sockets keep their bases, not the trees: a tree is wanted only
+    while a move's pushes are made from it."""
 
     MAX_ENTRIES = 512
     MAX_BYTES = 2 * 1024 * 1024
@@ -339,18 +326,21 @@ class Trees:
     def __init__(self) -> None:
         self._entries: BoundedCache[Tree] = BoundedCache(
             self.MAX_ENTRIES, self.MAX_BYTES, size=lambda html, tree: tree_size(tree))
+        self.reads = 0  # trees read, for the tests and the benches
 
-    def of(self, html: str, after: Tree | None = None) -> Tree:
-        """The tree of `html`; read after `after` (the same partial's previous tree) when it
-        is not kept already."""
+    def of(self, html: str) -> Tree:
+        """The tree of `html`, read when it is not kept already."""
         tree = self._entries.get(html)
         if tree is None:
-            tree = Tree(html, after)
-            self._entries.put(html, tree)
+            # A plain str: a SafeString is an object the collector tracks (rendering.kept).
+            tree = Tree(html if type(html) is str else str.__str__(html))
+            self.reads += 1
+            self._entries.put(tree.html, tree)
         return tree
 
 
-# About what an element with an id costs in a tree (its object, its list of children, its id).
+# About what an element with an id costs in a tree (its object, its list of children, its id,
+# its digests).
 ELEMENT_BYTES = 200
 
 
@@ -362,15 +352,18 @@ def tree_size(tree: Tree) -> int:
 trees = Trees()
 
 
-def swaps(old: Tree, new: Tree, elsewhere: tuple[Tree, ...] = ()) -> list[str] | None:
+def swaps(old: Base | Tree, new: Tree, elsewhere: tuple[Base | Tree, ...] = ()
+          ) -> list[str] | None:
     """The out-of-band swaps that turn what `old` showed into what `new` shows, or None when
     only the whole partial can (or it would be no smaller). `elsewhere` holds the screen's
-    other partials: an id found there too is not swapped by. Made once per pair of trees and
-    process: sockets that showed the same and show the same again share them."""
+    other partials: an id found there too is not swapped by. Made once per pair (old base,
+    new tree) and process: sockets that showed the same and show the same again share them."""
+    if isinstance(old, Tree):
+        old = old.base
     made = _made.get(old, new)
     if made is None:
         out = _Swaps()
-        if not old.ok or not new.ok or not _children(old, old.root, new, new.root, out) or (
+        if not old.ok or not new.ok or not _children(old, 0, new, new.root, out) or (
                 sum(map(len, out)) >= len(new.html)):
             made = (None, frozenset())
         else:
@@ -389,9 +382,9 @@ Made = tuple[tuple[str, ...] | None, frozenset[str]]
 
 
 class _MadeSwaps:
-    """The swaps of the latest pairs of trees, by the trees' identity. An entry refers to its
-    trees weakly (an identity is never another tree's while they live): it keeps no tree
-    alive that no socket shows any more."""
+    """The swaps of the latest pairs (old base, new tree), by their identity. An entry refers
+    to both weakly (an identity is never another object's while they live): it keeps alive no
+    base that no socket holds any more, nor a tree the reads let go."""
 
     # A move's pushes share them (a table's sockets are pushed one after another).
     MAX_ENTRIES = 64
@@ -399,15 +392,15 @@ class _MadeSwaps:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._entries: OrderedDict[tuple[int, int],
-                                   tuple[weakref.ref[Tree], weakref.ref[Tree], Made]] = (
+                                   tuple[weakref.ref[Base], weakref.ref[Tree], Made]] = (
             OrderedDict())
 
-    def get(self, old: Tree, new: Tree) -> Made | None:
+    def get(self, old: Base, new: Tree) -> Made | None:
         with self._lock:
             entry = self._entries.get((id(old), id(new)))
         return entry[2] if entry is not None and entry[0]() is old and entry[1]() is new else None
 
-    def put(self, old: Tree, new: Tree, made: Made) -> None:
+    def put(self, old: Base, new: Tree, made: Made) -> None:
         with self._lock:
             self._entries[(id(old), id(new))] = (weakref.ref(old), weakref.ref(new), made)
             while len(self._entries) > self.MAX_ENTRIES:
@@ -433,10 +426,10 @@ class _Swaps(list[str]):
         self.ids |= other.ids
 
 
-def _element(old: Tree, o: Element, new: Tree, n: Element, out: _Swaps) -> None:
-    """The swaps for one element with an id, present before and after."""
-    if o.end - o.start == n.end - n.start and new.html.startswith(
-            old.html[o.start:o.end], n.start):
+def _element(old: Base, o: int, new: Tree, n: Element, out: _Swaps) -> None:
+    """The swaps for one element with an id, present before (`o`, its index in `old`) and
+    after."""
+    if old.digests[4 * o] == new.base.digests[4 * n.index]:
         return
     mine = _Swaps()
     if (_children(old, o, new, n, mine)
@@ -446,16 +439,22 @@ def _element(old: Tree, o: Element, new: Tree, n: Element, out: _Swaps) -> None:
     out.by(n.id, whole(new, n))
 
 
-def _children(old: Tree, o: Element, new: Tree, n: Element, out: _Swaps) -> bool:
+def _children(old: Base, o: int, new: Tree, n: Element, out: _Swaps) -> bool:
     """Swaps for an element's children alone, when they can say the whole change."""
-    oc, nc = o.children, n.children
+    oc, nc = old.children(o), n.children
     if not oc or not nc:
         return False
-    same = len(oc) == len(nc) and all(a.id == b.id for a, b in zip(oc, nc, strict=True))
-    if same:
-        if not _same_between(old, o, new, n):
+    old_ids = old.shape.element_ids
+    if len(oc) == len(nc) and all(old_ids[a] == b.id for a, b in zip(oc, nc, strict=True)):
+        # What lies around and between the children (the element's own markup, but for its
+        # start tag when it has an id: see _attributes) must be the same.
+        od, nd = old.digests, new.base.digests
+        at, to = 4 * o, 4 * n.index
+        if od[at + BETWEEN] != nd[to + BETWEEN] or od[at + TAIL] != nd[to + TAIL]:
             return False
-        if old.html[o.start:o.open_end] != new.html[n.start:n.open_end]:
+        if od[at + START_TAG] != nd[to + START_TAG]:
+            if old_ids[o] is None or old.shape.tags[o] != n.tag:
+                return False
             out.by(None, _attributes(new, n))  # its start tag alone changed
         for a, b in zip(oc, nc, strict=True):
             _element(old, a, new, b, out)
@@ -476,28 +475,14 @@ def _attributes(tree: Tree, element: Element) -> str:
             f"</{element.tag}>")
 
 
-def _same_between(old: Tree, o: Element, new: Tree, n: Element) -> bool:
-    """Whether what lies around and between the children (the element's own markup, but
-    for its start tag when it has an id: see _attributes) is the same before and after."""
-    oh, nh = old.html, new.html
-    oc, nc = o.children, n.children
-    if o.id is None or o.tag != n.tag:
-        if oh[o.start:oc[0].start] != nh[n.start:nc[0].start]:
-            return False
-    elif oh[o.open_end:oc[0].start] != nh[n.open_end:nc[0].start]:
-        return False
-    if oh[oc[-1].end:o.end] != nh[nc[-1].end:n.end]:
-        return False
-    return all(oh[a.end:b.start] == nh[c.end:d.start]
-               for a, b, c, d in zip(oc, oc[1:], nc, nc[1:], strict=False))
-
-
-def _list(old: Tree, o: Element, new: Tree, n: Element, out: _Swaps) -> bool:
+def _list(old: Base, o: int, new: Tree, n: Element, out: _Swaps) -> bool:
     """A list that grew on top and lost items at its end (see the module's docstring)."""
-    if o.id is None:
+    shape = old.shape
+    list_id = shape.element_ids[o]
+    if list_id is None:
         return False
-    oc, nc = o.children, n.children
-    old_ids = [c.id for c in oc]
+    oc, nc = old.children(o), n.children
+    old_ids = [shape.element_ids[c] for c in oc]
     new_ids = [c.id for c in nc]
     try:
         added = new_ids.index(old_ids[0])
@@ -507,23 +492,22 @@ def _list(old: Tree, o: Element, new: Tree, n: Element, out: _Swaps) -> bool:
     if (kept > len(old_ids) or new_ids[added:] != old_ids[:kept]
             or not set(new_ids[:added]).isdisjoint(old_ids)):
         return False
-    oh, nh = old.html, new.html
     # The items start right after the start tag, follow one another, and what closes the
     # list is the same: prepending and deleting then leave what the new HTML says.
-    if (oc[0].start != o.open_end or nc[0].start != n.open_end
-            or oh[o.start:o.open_end] != nh[n.start:n.open_end]
-            or oh[oc[-1].end:o.end] != nh[nc[-1].end:n.end]
-            or any(a.end != b.start for a, b in itertools.pairwise(oc))
-            or any(a.end != b.start for a, b in itertools.pairwise(nc))):
+    od, nd = old.digests, new.base.digests
+    at, to = 4 * o, 4 * n.index
+    if (od[at + BETWEEN] or nd[to + BETWEEN] or od[at + START_TAG] != nd[to + START_TAG]
+            or od[at + TAIL] != nd[to + TAIL]):
         return False
     if added:
-        items = nh[nc[0].start:nc[added - 1].end]
-        out.by(o.id, f'<{o.tag} hx-swap-oob="afterbegin:#{o.id}">{items}</{o.tag}>')
+        items = new.html[nc[0].start:nc[added - 1].end]
+        out.by(list_id, f'<{n.tag} hx-swap-oob="afterbegin:#{list_id}">{items}</{n.tag}>')
     for a, b in zip(oc, nc[added:], strict=False):
         _element(old, a, new, b, out)
     for gone in oc[kept:]:
-        close = "" if gone.tag in VOID else f"</{gone.tag}>"
-        out.by(gone.id, f'<{gone.tag} hx-swap-oob="delete:#{gone.id}">{close}')
+        tag, gone_id = shape.tags[gone], shape.element_ids[gone]
+        close = "" if tag in VOID else f"</{tag}>"
+        out.by(gone_id, f'<{tag} hx-swap-oob="delete:#{gone_id}">{close}')
     return True
 
 

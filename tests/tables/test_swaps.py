@@ -3,8 +3,6 @@ they leave is the page the whole partial would have made (games/platform/swaps.p
 
 from __future__ import annotations
 
-import itertools
-
 from oob_page import Page, fresh
 
 from games.platform.swaps import Tree, swaps
@@ -115,27 +113,6 @@ def test_an_id_another_partial_holds_too_is_not_swapped_by() -> None:
 def test_swaps_that_weigh_as_much_as_the_partial_give_way_to_it() -> None:
     old = f'<p id="tiny"{OOB}><b id="a">1</b><b id="b">2</b></p>'
     assert pushed(old, old.replace(">1<", ">3<").replace(">2<", ">4<")) is None
-
-
-def shape(tree: Tree) -> list[tuple[object, ...]]:
-    out: list[tuple[object, ...]] = []
-
-    def walk(e: object, depth: int) -> None:
-        out.append((depth, e.id, e.tag, e.start, e.open_end, e.end))  # type: ignore[attr-defined]
-        for c in e.children:  # type: ignore[attr-defined]
-            walk(c, depth + 1)
-
-    walk(tree.root, 0)
-    return out
-
-
-def test_a_tree_read_after_the_last_one_is_the_tree_read_afresh() -> None:
-    pages = [board("Ann", "Ben", "Cat"), board("Ann", "Bea", "Cat"),
-             board("Ann", "Bea", "Cat", "Dan"), board("Ann", "Cat", "Dan", note="turn 2"),
-             board("Cat", "Ann", "Dan"), log(*"4321"), log("6", "5", *"432"), log(*"65"),
-             board("Ann")]
-    for old, new in itertools.pairwise(pages):
-        assert shape(Tree(new, after=Tree(old))) == shape(Tree(new))
 
 
 def test_ids_in_a_template_without_an_id_are_not_swapped_by_either() -> None:
