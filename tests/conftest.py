@@ -23,6 +23,9 @@ import pytest
 # Playwright's sync API runs an event loop on the test thread; Django would otherwise refuse
 # ORM calls made by the test itself next to it.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+# Every tree of a pushed partial read after the one before it is checked against the whole HTML
+# read afresh (games/platform/swaps.py, CHECK_TREES).
+os.environ.setdefault("CHUDOPOLY_CHECK_TREES", "1")
 
 ROOT = Path(__file__).resolve().parent.parent
 

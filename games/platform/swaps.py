@@ -36,12 +36,13 @@ digests about once in 2**61 comparisons.
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 import threading
 import weakref
-from array import array
 from collections import OrderedDict
+from typing import Any
 
 from games.platform.bounded_cache import BoundedCache
 
@@ -60,12 +61,66 @@ def _tags_named(tag: str) -> re.Pattern[str]:
     return found
 
 
-class Element:
-    """An element with an id (or a partial's top level: id None), by where it sits in its
-    tree's HTML: html[start:end] is the element, html[start:open_end] its start tag. `index`:
-    its place in its tree's base (document order, the top level 0)."""
+class Node:
+    """An element with an id (or a partial's top level: id None) without its HTML: its id and
+    tag, its length (`size`) and its start tag's (`open`), its children with ids at their
+    offsets from its start, and the digests of its markup (the whole element), of its start
+    tag, of what lies between its start tag and its children and between them (`between`:
+    0 when nothing does), and of what follows its last child to its end (`tail`: all it holds
+    when it has no children with ids).
 
-    __slots__ = ("children", "end", "id", "index", "open_end", "start", "tag")
+    A node holds nothing of where it sits: an element found again as it was in a tree read
+    after another is that tree's node itself, so trees of similar HTML (the seats of a move,
+    a partial from move to move) share what they hold alike, and what a socket keeps of its
+    screen (its partials' top nodes) is mostly shared with the others'."""
+
+    __slots__ = ("between", "id", "kids", "markup", "offsets", "open", "size", "start_tag",
+                 "tag", "tail")
+
+    def __init__(self, element_id: str | None, tag: str, size: int, open_size: int,
+                 kids: tuple[Node, ...], offsets: tuple[int, ...],
+                 digests: tuple[int, int, int, int]) -> None:
+        self.id = element_id
+        self.tag = tag
+        self.size = size
+        self.open = open_size
+        self.kids = kids
+        self.offsets = offsets
+        self.markup, self.start_tag, self.between, self.tail = digests
+
+
+def _node(html: str, element_id: str | None, tag: str, start: int, open_end: int, end: int,
+          kids: list[Node], offsets: list[int]) -> Node:
+    """The node of html[start:end] (its start tag to `open_end`), with children `kids` at
+    `offsets` from `start`: its digests from its start tag, its gaps and its children's."""
+    start_tag = hash(html[start:open_end])
+    if kids:
+        gaps = [html[open_end:start + offsets[0]]]
+        gaps.extend(html[start + offsets[n - 1] + kids[n - 1].size:start + offsets[n]]
+                    for n in range(1, len(kids)))
+        between = (hash(tuple(gaps)) or 1) if any(gaps) else 0
+        tail = hash(html[start + offsets[-1] + kids[-1].size:end])
+    else:
+        between, tail = 0, hash(html[open_end:end])
+    # The markup is its start tag, its gaps and its children's markup, in order: equal
+    # digests, equal HTML (but for a clash of hashes).
+    markup = hash((start_tag, between, tail, *(k.markup for k in kids)))
+    return Node(element_id, tag, end - start, open_end - start, tuple(kids), tuple(offsets),
+                (markup, start_tag, between, tail))
+
+
+def _node_of(html: str, e: Element) -> Node:
+    """The node of an element read afresh, and of its children."""
+    return _node(html, e.id, e.tag, e.start, e.open_end, e.end,
+                 [_node_of(html, c) for c in e.children],
+                 [c.start - e.start for c in e.children])
+
+
+class Element:
+    """An element with an id being read, by where it sits in the HTML: html[start:end] is
+    the element, html[start:open_end] its start tag."""
+
+    __slots__ = ("children", "end", "id", "open_end", "start", "tag")
 
     def __init__(self, element_id: str | None, tag: str, start: int, open_end: int) -> None:
         self.id = element_id
@@ -73,40 +128,117 @@ class Element:
         self.start = start
         self.open_end = open_end
         self.end = open_end
-        self.index = 0
         self.children: list[Element] = []
 
 
+class Base:
+    """What a socket keeps of a partial it sent: its top node (digests, ids and tags, no
+    HTML) and its ids. One per tree: the sockets sent the same HTML share it."""
+
+    __slots__ = ("__weakref__", "ids", "ok", "root")
+
+    def __init__(self, root: Node, ids: frozenset[str], ok: bool) -> None:
+        self.root = root
+        self.ids = ids
+        self.ok = ok
+
+    @property
+    def digest(self) -> int:
+        """The digest of the partial's whole HTML."""
+        return self.root.markup
+
+
 class Tree:
-    """A partial's HTML, its elements with ids, and its base (what a socket that sent it
-    keeps). `ok` is False when the HTML could not be read as well-formed elements: such a
-    partial is only ever sent whole."""
+    """A partial's HTML and its elements with ids (`base.root`, the top level). `ok` is False
+    when the HTML could not be read as well-formed elements: such a partial is only ever sent
+    whole.
 
-    __slots__ = ("__weakref__", "base", "html", "ids", "ok", "root")
+    `Tree(html)` reads the whole HTML; `Tree(html, after=other)` reads only what differs from
+    `other`, the tree of like HTML (the same partial, for another seat or at another move):
+    each element of `other` found again whole (where it was, give or take what changed before
+    it) is taken as it was, its node itself; one found by its id but changed is read again
+    inside, and only what lies between is read anew. What it cannot place (an element moved
+    elsewhere, an id now twice) is read whole. The tests check that both readings agree
+    (CHECK_TREES)."""
 
-    def __init__(self, html: str) -> None:
+    __slots__ = ("__weakref__", "base", "html", "ids", "ok")
+
+    def __init__(self, html: str, after: Tree | None = None) -> None:
         self.html = html
-        self.root = Element(None, "", 0, 0)
-        self.root.end = len(html)
-        self.ids: frozenset[str] = frozenset()
-        self.ok = _read(self)
+        root: Node | None = None
+        if after is not None and after.ok:
+            ids = _Ids()
+            root = _follow(after.html, after.base.root, 0, html, 0, 0, len(html), ids)
+            if root is not None:
+                kept_ids = after.ids.difference(ids.gone)
+                added = frozenset(ids.added)
+                if len(added) == len(ids.added) and kept_ids.isdisjoint(added):
+                    self.ids = _interned(kept_ids | added)
+                    self.ok = True
+                else:
+                    root = None
+        if root is None:
+            root = self._read()
+        self.base = Base(root, self.ids, self.ok)
+        if CHECK_TREES and after is not None:
+            _check_tree(self)
+
+    def _read(self) -> Node:
+        """Read the whole HTML: each start tag with an id, and where its element ends (the
+        end tag that closes as many tags of its name as opened since). Not ok if an element
+        does not close, or elements overlap. Ids found more than once are no ids."""
+        html = self.html
+        top = Element(None, "", 0, 0)
+        top.end = len(html)
+        found = _elements(html, 0, len(html))
+        ids: list[str] = []
+        self.ok = found is not None and _nest(top, found, ids, count=True)
         if not self.ok:
-            self.root.children = []
-        self.base = _base_of(self)
+            top.children = []
+            ids = []
+        self.ids = _interned(frozenset(ids))
+        return _node_of(html, top)
+
+    @property
+    def root(self) -> Element:
+        """The top level and its elements with ids, where each sits in the HTML."""
+        def placed(node: Node, start: int) -> Element:
+            e = Element(node.id, node.tag, start, start + node.open)
+            e.end = start + node.size
+            e.children = [placed(k, start + o)
+                          for k, o in zip(node.kids, node.offsets, strict=True)]
+            return e
+
+        return placed(self.base.root, 0)
 
 
-def _read(tree: Tree) -> bool:
-    """Fill `tree` from its HTML: each start tag with an id, and where its element ends (the
-    end tag that closes as many tags of its name as opened since). False if an element does
-    not close, or elements overlap. Ids found more than once are no ids."""
-    found = _elements(tree.html, 0, len(tree.html))
-    if found is None:
-        return False
-    ids: list[str] = []
-    if not _nest(tree.root, found, ids):
-        return False
-    tree.ids = frozenset(ids)
-    return True
+# Set for the tests (tests/conftest.py, inherited by the web processes they start): a tree read
+# after another is checked against the whole HTML read afresh.
+CHECK_TREES = os.environ.get("CHUDOPOLY_CHECK_TREES") == "1"
+
+
+def _check_tree(tree: Tree) -> None:
+    whole = Tree(tree.html)
+
+    def shape(n: Node) -> tuple[Any, ...]:
+        return (n.id, n.tag, n.size, n.open, n.offsets, n.markup, n.start_tag, n.between,
+                n.tail, tuple(map(shape, n.kids)))
+
+    assert whole.ok == tree.ok and shape(whole.base.root) == shape(tree.base.root) and (
+        whole.ids == tree.ids), "a tree read after another differs from the HTML read afresh"
+
+
+# The process's sets of ids, one object per set: a board's ids are the same from seat to seat
+# and move to move, and a socket keeps the set of each partial it sent.
+_ID_SETS: weakref.WeakValueDictionary[int, frozenset[str]] = weakref.WeakValueDictionary()
+
+
+def _interned(ids: frozenset[str]) -> frozenset[str]:
+    key = hash(ids)
+    found = _ID_SETS.get(key)
+    if found is None or found != ids:
+        _ID_SETS[key] = found = ids
+    return found
 
 
 def _elements(html: str, start: int, end: int) -> list[Element] | None:
@@ -176,13 +308,15 @@ def _element_at(html: str, start: int, element_id: str, tag: str, close: int
     return None
 
 
-def _nest(root: Element, found: list[Element], ids: list[str]) -> bool:
+def _nest(root: Element, found: list[Element], ids: list[str], *, count: bool) -> bool:
     """Put `found` (in document order) under `root` as they nest; False if they overlap or
-    one ends past `root`. An id found twice is no id."""
+    one ends past `root`. An id found twice is no id (with `count`; else the caller
+    checks)."""
     shown = [e for e in found if _PLAIN_ID.match(e.id)]  # type: ignore[arg-type]
     counts: dict[str, int] = {}
-    for e in shown:
-        counts[e.id] = counts.get(e.id, 0) + 1  # type: ignore[index]
+    if count:
+        for e in shown:
+            counts[e.id] = counts.get(e.id, 0) + 1  # type: ignore[index]
     parents = [root]
     for e in shown:  # in document order: each is inside the innermost open one, or after it
         if counts.get(e.id, 1) > 1:  # type: ignore[arg-type]
@@ -198,127 +332,137 @@ def _nest(root: Element, found: list[Element], ids: list[str]) -> bool:
     return True
 
 
-class Shape:
-    """A partial's elements with ids, without what they hold: their ids and tags in document
-    order (the top level first, id None), where each one's subtree ends in that order
-    (`after`), and the ids that count (unique, plain, outside a <template>). One object per
-    shape and process (`_shape`): a board's shape is the same from seat to seat and from move
-    to move, and every base of it shares it."""
+class _Ids:
+    """The ids a reading after another tree added and dropped."""
 
-    __slots__ = ("__weakref__", "after", "element_ids", "ids", "ok", "tags")
+    __slots__ = ("added", "gone")
 
-    def __init__(self, element_ids: tuple[str | None, ...], tags: tuple[str, ...],
-                 after: tuple[int, ...], ids: frozenset[str], ok: bool) -> None:
-        self.element_ids = element_ids
-        self.tags = tags
-        self.after = after
-        self.ids = ids
-        self.ok = ok
+    def __init__(self) -> None:
+        self.added: list[str] = []
+        self.gone: list[str] = []
 
 
-_SHAPES: weakref.WeakValueDictionary[int, Shape] = weakref.WeakValueDictionary()
+def _follow(oh: str, was: Node, at: int, html: str, start: int, open_end: int, end: int,
+            ids: _Ids) -> Node | None:
+    """The node of html[start:end] (its start tag to `open_end`), the element `was` of the
+    other tree (at `at` in its HTML `oh`) found again, read after `was`; ids added and
+    dropped below it noted in `ids`. None when its children do not fall into place."""
+    kids: list[Node] = []
+    offsets: list[int] = []
+    if was.tag == "template":  # its content is not in the document
+        return _node(html, was.id, was.tag, start, open_end, end, kids, offsets)
+    closing = len(was.tag) + 3 if was.id is not None else 0  # its end tag
+    limit = end - closing
+    added, gone = len(ids.added), len(ids.gone)
+    if not _follow_children(oh, was, at, html, start, open_end, limit, ids, kids, offsets):
+        # What it holds moved about (a line of a table now elsewhere in it): read it afresh,
+        # it alone.
+        del ids.added[added:], ids.gone[gone:], kids[:], offsets[:]
+        _ids_below(was, ids.gone)
+        if not _read_into(kids, offsets, html, start, open_end, limit, ids.added):
+            return None
+    return _node(html, was.id, was.tag, start, open_end, end, kids, offsets)
 
 
-def _shape(element_ids: tuple[str | None, ...], tags: tuple[str, ...],
-           after: tuple[int, ...], ids: frozenset[str], ok: bool) -> Shape:
-    key = hash((element_ids, tags, after, ok))
-    found = _SHAPES.get(key)
-    if (found is None or found.element_ids != element_ids or found.tags != tags
-            or found.after != after or found.ok != ok):
-        found = Shape(element_ids, tags, after, ids, ok)
-        _SHAPES[key] = found
-    return found
-
-
-# A base's digests of an element, at 4 * its index: its markup (the element's whole HTML), its
-# start tag, what lies between its start tag and its children and between them (0 when
-# nothing does: its children run one after another from its start tag), and what follows its
-# last child to its end (or all it holds, when it has no children with ids).
-MARKUP, START_TAG, BETWEEN, TAIL = range(4)
-
-
-class Base:
-    """What a socket keeps of a partial it sent: its shape and four digests an element
-    (`MARKUP` and the rest), about 32 bytes an element and no HTML."""
-
-    __slots__ = ("__weakref__", "digests", "shape")
-
-    def __init__(self, shape: Shape, digests: array[int]) -> None:
-        self.shape = shape
-        self.digests = digests
-
-    @property
-    def ids(self) -> frozenset[str]:
-        return self.shape.ids
-
-    @property
-    def ok(self) -> bool:
-        return self.shape.ok
-
-    @property
-    def digest(self) -> int:
-        """The digest of the partial's whole HTML."""
-        return self.digests[MARKUP]
-
-    def children(self, index: int) -> list[int]:
-        after = self.shape.after
-        found: list[int] = []
-        at, end = index + 1, after[index]
-        while at < end:
-            found.append(at)
-            at = after[at]
-        return found
-
-
-_NO_DIGESTS = (0, 0, 0, 0)
-
-
-def _base_of(tree: Tree) -> Base:
-    """The base of a tree just read (and each element's index in it)."""
-    html = tree.html
-    element_ids: list[str | None] = []
-    tags: list[str] = []
-    after: list[int] = []
-    digests = array("q")
-
-    def visit(e: Element) -> int:
-        index = e.index = len(element_ids)
-        element_ids.append(e.id)
-        tags.append(e.tag)
-        after.append(0)
-        digests.extend(_NO_DIGESTS)
-        start_tag = hash(html[e.start:e.open_end])
-        kids = e.children
-        if kids:
-            gaps = [html[e.open_end:kids[0].start]]
-            marks = [visit(kids[0])]
-            for n in range(1, len(kids)):
-                gaps.append(html[kids[n - 1].end:kids[n].start])
-                marks.append(visit(kids[n]))
-            between = (hash(tuple(gaps)) or 1) if any(gaps) else 0
-            tail = hash(html[kids[-1].end:e.end])
+def _follow_children(oh: str, was: Node, at: int, html: str, start: int, open_end: int,
+                     limit: int, ids: _Ids, kids: list[Node], offsets: list[int]) -> bool:
+    """Fill `kids` and `offsets` with the children of the element at `start` read after
+    `was` (see _follow); False when they do not fall into place."""
+    cursor = open_end
+    old_limit = at + was.size - (len(was.tag) + 3 if was.id is not None else 0)
+    before = at + was.open
+    for child, offset in zip(was.kids, was.offsets, strict=True):
+        child_at = at + offset
+        gap = oh[before:child_at]
+        here = cursor + len(gap)
+        before = child_at + child.size
+        if html.startswith(oh[child_at:before], here) and html.startswith(gap, cursor):
+            found: Node | None = child
         else:
-            marks, between, tail = [], 0, hash(html[e.open_end:e.end])
-        # The markup is its start tag, its gaps and its children's markup, in order: equal
-        # digests, equal HTML (but for a clash of hashes).
-        markup = hash((start_tag, between, tail, *marks))
-        at = 4 * index
-        digests[at:at + 4] = array("q", (markup, start_tag, between, tail))
-        after[index] = len(element_ids)
-        return markup
+            placed = _found_again(oh, child, child_at, html, cursor, (limit, old_limit), ids)
+            if placed is None:
+                return False
+            found, here = placed
+            if found is None:  # gone
+                ids.gone.append(child.id)  # type: ignore[arg-type]
+                _ids_below(child, ids.gone)
+                continue
+            if not _read_into(kids, offsets, html, start, cursor, here, ids.added):
+                return False  # something new before it that does not close by then
+        kids.append(found)  # type: ignore[arg-type]
+        offsets.append(here - start)
+        cursor = here + found.size  # type: ignore[union-attr]
+    return _read_into(kids, offsets, html, start, cursor, limit, ids.added)
 
-    visit(tree.root)
-    shape = _shape(tuple(element_ids), tuple(tags), tuple(after), tree.ids, tree.ok)
-    tree.ids = shape.ids
-    return Base(shape, digests)
+
+def _found_again(oh: str, child: Node, child_at: int, html: str, cursor: int,
+                 limits: tuple[int, int], ids: _Ids) -> tuple[Node | None, int] | None:
+    """`child` of the other tree (at `child_at` in `oh`) in `html` from `cursor`, and where:
+    as it was (moved), read again inside when it changed, (None, -1) when its id is nowhere
+    now, None when it cannot be told. `limits`: where its parent's content ends, now and in
+    `oh`."""
+    limit, old_limit = limits
+    at = html.find(f' id="{child.id}"', cursor, limit)
+    if at < 0:
+        return (None, -1) if html.find(f' id="{child.id}"') < 0 else None
+    start = html.rfind("<", cursor, at)
+    if start < 0 or html.find(">", start, at) >= 0 or not html.startswith(
+            "<" + child.tag, start):
+        return None
+    if html.startswith(oh[child_at:child_at + child.size], start):
+        return child, start
+    close = html.find(">", html.find('"', at + 5))
+    # When all that follows it in its parent is as it was, it ends where that begins: no
+    # need to look for its end tag through all it holds.
+    tail = oh[child_at + child.size:old_limit]
+    end = limit - len(tail)
+    end_tag = f"</{child.tag}>"
+    if (child.tag not in VOID and close >= 0 and end > close and html.startswith(tail, end)
+            and html.startswith(end_tag, end - len(end_tag))):
+        element_end = end
+    else:
+        element = _element_at(html, start, child.id, child.tag, close)  # type: ignore[arg-type]
+        if element is None:
+            return None
+        element_end = element.end
+    if element_end > limit:
+        return None
+    node = _follow(oh, child, child_at, html, start, close + 1, element_end, ids)
+    return None if node is None else (node, start)
+
+
+def _ids_below(node: Node, ids: list[str]) -> None:
+    for kid in node.kids:
+        ids.append(kid.id)  # type: ignore[arg-type]
+        _ids_below(kid, ids)
+
+
+def _read_into(kids: list[Node], offsets: list[int], html: str, parent_start: int,
+               start: int, end: int, ids: list[str]) -> bool:
+    """Add to `kids` the elements with ids between `start` and `end` of `html`, read
+    afresh, at their offsets from `parent_start`; False when one does not end by `end`."""
+    if start >= end or html.find(' id="', start, end) < 0:
+        return True
+    found = _elements(html, start, end)
+    if found is None:
+        return False
+    part = Element(None, "", start, start)
+    part.end = end
+    if not _nest(part, found, ids, count=False):
+        return False
+    for e in part.children:
+        kids.append(_node_of(html, e))
+        offsets.append(e.start - parent_start)
+    return True
 
 
 class Trees:
     """Trees by their HTML, the most recent MAX_ENTRIES and no more than about MAX_BYTES
     (games/platform/bounded_cache.py), for every socket of the process: a partial rendered
     alike for several sockets is read once (the sockets of a table are pushed one after
-    another, in one handler). Sockets keep their bases, not the trees: a tree is wanted only
-    while a move's pushes are made from it."""
+    another, in one handler). A new HTML is read after the latest tree of the same partial
+    (`like`): the seats of a move differ by a few words, and so do most of a partial's HTML
+    from move to move. Sockets keep the trees' bases, not the trees."""
 
     MAX_ENTRIES = 512
     MAX_BYTES = 2 * 1024 * 1024
@@ -326,21 +470,25 @@ class Trees:
     def __init__(self) -> None:
         self._entries: BoundedCache[Tree] = BoundedCache(
             self.MAX_ENTRIES, self.MAX_BYTES, size=lambda html, tree: tree_size(tree))
+        self._latest: dict[str, Tree] = {}  # by the partial's name, a few in all
         self.reads = 0  # trees read, for the tests and the benches
 
-    def of(self, html: str) -> Tree:
-        """The tree of `html`, read when it is not kept already."""
+    def of(self, html: str, like: str | None = None) -> Tree:
+        """The tree of `html`, read (after the latest tree of partial `like`) when it is not
+        kept already."""
         tree = self._entries.get(html)
         if tree is None:
+            after = self._latest.get(like) if like is not None else None
             # A plain str: a SafeString is an object the collector tracks (rendering.kept).
-            tree = Tree(html if type(html) is str else str.__str__(html))
+            tree = Tree(html if type(html) is str else str.__str__(html), after)
             self.reads += 1
             self._entries.put(tree.html, tree)
+            if like is not None:
+                self._latest[like] = tree
         return tree
 
 
-# About what an element with an id costs in a tree (its object, its list of children, its id,
-# its digests).
+# About what an element with an id costs in a tree (its node, its digests, its id).
 ELEMENT_BYTES = 200
 
 
@@ -363,7 +511,8 @@ def swaps(old: Base | Tree, new: Tree, elsewhere: tuple[Base | Tree, ...] = ()
     made = _made.get(old, new)
     if made is None:
         out = _Swaps()
-        if not old.ok or not new.ok or not _children(old, 0, new, new.root, out) or (
+        if not old.ok or not new.ok or not _children(old.root, new.html, new.base.root, 0,
+                                                     out) or (
                 sum(map(len, out)) >= len(new.html)):
             made = (None, frozenset())
         else:
@@ -426,63 +575,56 @@ class _Swaps(list[str]):
         self.ids |= other.ids
 
 
-def _element(old: Base, o: int, new: Tree, n: Element, out: _Swaps) -> None:
-    """The swaps for one element with an id, present before (`o`, its index in `old`) and
-    after."""
-    if old.digests[4 * o] == new.base.digests[4 * n.index]:
+def _element(o: Node, html: str, n: Node, at: int, out: _Swaps) -> None:
+    """The swaps for one element with an id, present before (`o`) and after (`n`, at `at` in
+    the new `html`)."""
+    if o.markup == n.markup:
         return
     mine = _Swaps()
-    if (_children(old, o, new, n, mine)
-            and sum(map(len, mine)) < n.end - n.start):
+    if _children(o, html, n, at, mine) and sum(map(len, mine)) < n.size:
         out.take(mine)
         return
-    out.by(n.id, whole(new, n))
+    out.by(n.id, whole(html, n, at))
 
 
-def _children(old: Base, o: int, new: Tree, n: Element, out: _Swaps) -> bool:
+def _children(o: Node, html: str, n: Node, at: int, out: _Swaps) -> bool:
     """Swaps for an element's children alone, when they can say the whole change."""
-    oc, nc = old.children(o), n.children
+    oc, nc = o.kids, n.kids
     if not oc or not nc:
         return False
-    old_ids = old.shape.element_ids
-    if len(oc) == len(nc) and all(old_ids[a] == b.id for a, b in zip(oc, nc, strict=True)):
+    if len(oc) == len(nc) and all(a.id == b.id for a, b in zip(oc, nc, strict=True)):
         # What lies around and between the children (the element's own markup, but for its
         # start tag when it has an id: see _attributes) must be the same.
-        od, nd = old.digests, new.base.digests
-        at, to = 4 * o, 4 * n.index
-        if od[at + BETWEEN] != nd[to + BETWEEN] or od[at + TAIL] != nd[to + TAIL]:
+        if o.between != n.between or o.tail != n.tail:
             return False
-        if od[at + START_TAG] != nd[to + START_TAG]:
-            if old_ids[o] is None or old.shape.tags[o] != n.tag:
+        if o.start_tag != n.start_tag:
+            if o.id is None or o.tag != n.tag:
                 return False
-            out.by(None, _attributes(new, n))  # its start tag alone changed
-        for a, b in zip(oc, nc, strict=True):
-            _element(old, a, new, b, out)
+            out.by(None, _attributes(html, n, at))  # its start tag alone changed
+        for a, b, offset in zip(oc, nc, n.offsets, strict=True):
+            _element(a, html, b, at + offset, out)
         return True
-    return _list(old, o, new, n, out)
+    return _list(o, html, n, at, out)
 
 
 _ID_OR_SWAP = re.compile(r"""\s(?:id|hx-swap-oob)\s*=\s*(?:"[^"]*"|'[^']*')""")
 
 
-def _attributes(tree: Tree, element: Element) -> str:
+def _attributes(html: str, n: Node, at: int) -> str:
     """A swap that gives an element (by its id) the attributes of its new start tag, and
     leaves what it holds alone ("attrs", static/js/table.js): one that carries no id, so that
     nothing takes it for the element itself."""
-    start_tag = tree.html[element.start + 1 + len(element.tag):element.open_end - 1]
+    start_tag = html[at + 1 + len(n.tag):at + n.open - 1]
     attributes = _ID_OR_SWAP.sub("", start_tag)
-    return (f'<{element.tag} hx-swap-oob="attrs:#{element.id}"{attributes}>'
-            f"</{element.tag}>")
+    return f'<{n.tag} hx-swap-oob="attrs:#{n.id}"{attributes}></{n.tag}>'
 
 
-def _list(old: Base, o: int, new: Tree, n: Element, out: _Swaps) -> bool:
+def _list(o: Node, html: str, n: Node, at: int, out: _Swaps) -> bool:
     """A list that grew on top and lost items at its end (see the module's docstring)."""
-    shape = old.shape
-    list_id = shape.element_ids[o]
-    if list_id is None:
+    if o.id is None:
         return False
-    oc, nc = old.children(o), n.children
-    old_ids = [shape.element_ids[c] for c in oc]
+    oc, nc = o.kids, n.kids
+    old_ids = [c.id for c in oc]
     new_ids = [c.id for c in nc]
     try:
         added = new_ids.index(old_ids[0])
@@ -494,28 +636,23 @@ def _list(old: Base, o: int, new: Tree, n: Element, out: _Swaps) -> bool:
         return False
     # The items start right after the start tag, follow one another, and what closes the
     # list is the same: prepending and deleting then leave what the new HTML says.
-    od, nd = old.digests, new.base.digests
-    at, to = 4 * o, 4 * n.index
-    if (od[at + BETWEEN] or nd[to + BETWEEN] or od[at + START_TAG] != nd[to + START_TAG]
-            or od[at + TAIL] != nd[to + TAIL]):
+    if o.between or n.between or o.start_tag != n.start_tag or o.tail != n.tail:
         return False
     if added:
-        items = new.html[nc[0].start:nc[added - 1].end]
-        out.by(list_id, f'<{n.tag} hx-swap-oob="afterbegin:#{list_id}">{items}</{n.tag}>')
-    for a, b in zip(oc, nc[added:], strict=False):
-        _element(old, a, new, b, out)
+        items = html[at + n.offsets[0]:at + n.offsets[added - 1] + nc[added - 1].size]
+        out.by(o.id, f'<{n.tag} hx-swap-oob="afterbegin:#{o.id}">{items}</{n.tag}>')
+    for a, b, offset in zip(oc, nc[added:], n.offsets[added:], strict=False):
+        _element(a, html, b, at + offset, out)
     for gone in oc[kept:]:
-        tag, gone_id = shape.tags[gone], shape.element_ids[gone]
-        close = "" if tag in VOID else f"</{tag}>"
-        out.by(gone_id, f'<{tag} hx-swap-oob="delete:#{gone_id}">{close}')
+        close = "" if gone.tag in VOID else f"</{gone.tag}>"
+        out.by(gone.id, f'<{gone.tag} hx-swap-oob="delete:#{gone.id}">{close}')
     return True
 
 
-def whole(tree: Tree, element: Element) -> str:
+def whole(html: str, n: Node, at: int) -> str:
     """An element as a push sends it alone: swapped by its id."""
-    html = tree.html[element.start:element.end]
-    start_tag = tree.html[element.start:element.open_end]
-    if "hx-swap-oob" in start_tag:
-        return html
-    at = 1 + len(element.tag)
-    return f'{html[:at]} hx-swap-oob="true"{html[at:]}'
+    element = html[at:at + n.size]
+    if "hx-swap-oob" in element[:n.open]:
+        return element
+    cut = 1 + len(n.tag)
+    return f'{element[:cut]} hx-swap-oob="true"{element[cut:]}'

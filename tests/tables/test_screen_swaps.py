@@ -264,3 +264,79 @@ def test_two_seats_screens_of_one_move_keep_each_seats_private_parts_to_it(kind:
     assert checked, "the audit saw no private part to look for"
     for socket in sockets:
         socket.close()
+
+
+# --- what a socket keeps of its screen ------------------------------------------------------
+
+def strings_reachable(root: object) -> set[str]:
+    """Every str an object holds, through its containers and its objects' slots."""
+    import gc
+
+    seen: set[int] = set()
+    found: set[str] = set()
+    todo = [root]
+    while todo:
+        obj = todo.pop()
+        if id(obj) in seen or isinstance(obj, type):
+            continue
+        seen.add(id(obj))
+        if isinstance(obj, str):
+            found.add(obj)
+        else:
+            todo.extend(gc.get_referents(obj))
+    return found
+
+
+@pytest.mark.parametrize("kind", list(PRESETS))
+def test_a_socket_keeps_no_html_of_its_screen_between_pushes(kind: str) -> None:
+    """What a socket keeps to build its next push on is its partials' digests, ids and tags:
+    not their HTML, which for a board game weighed fifty kilobytes a socket."""
+    players = guests(2)
+    game = started(kind, players)
+    ann, ben = (Socket(game.table.code, v) for v in players)
+    for n in range(4):
+        game = move(game, n)
+        ann.hear(game)
+    for socket in (ann, ben):
+        socket.take()
+        assert socket.consumer.sent, "a push keeps a base of every partial"
+        kept = strings_reachable(socket.consumer.sent)
+        assert not [s for s in kept if "<" in s or len(s) > 64]
+    ann.close()
+    ben.close()
+
+
+@pytest.mark.parametrize("kind", list(PRESETS))
+def test_sockets_sent_the_same_partial_share_one_reading_of_it_and_one_making_of_its_swaps(
+        kind: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two watchers see the same screen: each new partial is read once for both, both keep
+    the same base of it, and the swaps from that base to the new partial are made once."""
+    from games.platform import swaps
+
+    players = guests(2)
+    game = started(kind, players)
+    watchers = [Socket(game.table.code, None) for _ in range(2)]
+    made: list[tuple[int, int]] = []
+    compare = swaps._children
+
+    def counted(o: swaps.Node, html: str, n: swaps.Node, at: int, out: swaps._Swaps) -> bool:
+        if o.id is None:  # a partial's top level: the swaps of a pair (old base, new tree)
+            made.append((id(o), id(n)))
+        return compare(o, html, n, at, out)
+
+    monkeypatch.setattr(swaps, "_children", counted)
+    reads = []
+    for n in range(6):
+        game = move(game, n)
+        before = swaps.trees.reads
+        watchers[0].hear(game)
+        reads.append(swaps.trees.reads - before)
+        frames = [w.take() for w in watchers]
+        assert frames[0] == frames[1]
+        first, second = (w.consumer.sent for w in watchers)
+        assert first.keys() == second.keys()
+        assert all(first[key] is second[key] for key in first)
+    assert max(reads) <= len(watchers[0].consumer.sent)  # once a partial, not once a socket
+    assert made and len(made) == len(set(made))
+    for watcher in watchers:
+        watcher.close()

@@ -3,9 +3,11 @@ they leave is the page the whole partial would have made (games/platform/swaps.p
 
 from __future__ import annotations
 
+import itertools
+
 from oob_page import Page, fresh
 
-from games.platform.swaps import Tree, swaps
+from games.platform.swaps import Tree, Trees, swaps
 
 OOB = ' hx-swap-oob="true"'
 
@@ -115,6 +117,53 @@ def test_swaps_that_weigh_as_much_as_the_partial_give_way_to_it() -> None:
     assert pushed(old, old.replace(">1<", ">3<").replace(">2<", ">4<")) is None
 
 
+def shape(tree: Tree) -> list[tuple[object, ...]]:
+    out: list[tuple[object, ...]] = []
+
+    def walk(e: object, depth: int) -> None:
+        out.append((depth, e.id, e.tag, e.start, e.open_end, e.end))  # type: ignore[attr-defined]
+        for c in e.children:  # type: ignore[attr-defined]
+            walk(c, depth + 1)
+
+    walk(tree.root, 0)
+    return out
+
+
+def test_a_tree_read_after_the_last_one_is_the_tree_read_afresh() -> None:
+    pages = [board("Ann", "Ben", "Cat"), board("Ann", "Bea", "Cat"),
+             board("Ann", "Bea", "Cat", "Dan"), board("Ann", "Cat", "Dan", note="turn 2"),
+             board("Cat", "Ann", "Dan"), log(*"4321"), log("6", "5", *"432"), log(*"65"),
+             board("Ann")]
+    for old, new in itertools.pairwise(pages):
+        assert shape(Tree(new, after=Tree(old))) == shape(Tree(new))
+
+
 def test_ids_in_a_template_without_an_id_are_not_swapped_by_either() -> None:
     html = f'<div id="cards"{OOB}><template><p id="inner">a</p></template><p id="x">b</p></div>'
     assert Tree(html).ids == {"cards", "x"}
+
+
+def test_the_same_html_is_read_once_and_what_is_kept_of_it_holds_no_html() -> None:
+    trees = Trees()
+    html = board("Ann", "Ben")
+    tree = trees.of(html)
+    assert trees.of(html) is tree and trees.reads == 1
+    kept = [tree.base.root]
+    while kept:
+        node = kept.pop()
+        assert not [v for v in (node.id, node.tag) if v is not None and "<" in v]
+        kept.extend(node.kids)
+
+
+def test_a_tree_read_after_another_shares_the_elements_they_hold_alike() -> None:
+    before = Tree(board("Ann", "Ben", "Cat"))
+    after = Tree(board("Ann", "Bea", "Cat"), after=before)
+    (old_status,), (new_status,) = before.base.root.kids, after.base.root.kids
+    (old_grid, old_turn), (new_grid, new_turn) = old_status.kids, new_status.kids
+    assert new_turn is old_turn
+    assert [a is b for a, b in zip(old_grid.kids, new_grid.kids, strict=True)] == [
+        True, False, True]
+    assert swaps(before.base, after) == swaps(before, after) == [
+        f'<div{OOB} class="tile" id="tile-1"><b>Bea</b></div>']
+    assert after.base.digest != before.base.digest
+    assert Tree(board("Ann", "Ben", "Cat")).base.digest == before.base.digest
