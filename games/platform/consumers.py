@@ -632,7 +632,7 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
         partial when it has none or they would not say it. What the socket keeps is the new
         HTML's base (digests, no HTML: swaps.Base), which sockets sent the same HTML share
         with the one reading of it (swaps.trees)."""
-        new = swaps.trees.of(html, like=key)
+        new = swaps.trees.of(html, like=(key, (key, self.mine[1])))
         sent = self.sent.get(key)
         self.sent[key] = new.base
         if sent is None:

@@ -42,6 +42,7 @@ import sys
 import threading
 import weakref
 from collections import OrderedDict
+from collections.abc import Hashable
 from typing import Any
 
 from games.platform.bounded_cache import BoundedCache
@@ -367,10 +368,12 @@ def _follow(oh: str, was: Node, at: int, html: str, start: int, open_end: int, e
 def _follow_children(oh: str, was: Node, at: int, html: str, start: int, open_end: int,
                      limit: int, ids: _Ids, kids: list[Node], offsets: list[int]) -> bool:
     """Fill `kids` and `offsets` with the children of the element at `start` read after
-    `was` (see _follow); False when they do not fall into place."""
+    `was` (see _follow); False when they do not fall into place. A child found before the
+    one it followed (a seat's own panel, first on its screen) is placed all the same."""
     cursor = open_end
     old_limit = at + was.size - (len(was.tag) + 3 if was.id is not None else 0)
     before = at + was.open
+    placed: list[tuple[int, Node]] = []
     for child, offset in zip(was.kids, was.offsets, strict=True):
         child_at = at + offset
         gap = oh[before:child_at]
@@ -379,20 +382,32 @@ def _follow_children(oh: str, was: Node, at: int, html: str, start: int, open_en
         if html.startswith(oh[child_at:before], here) and html.startswith(gap, cursor):
             found: Node | None = child
         else:
-            placed = _found_again(oh, child, child_at, html, cursor, (limit, old_limit), ids)
-            if placed is None:
+            limits = (limit, old_limit)
+            again = _found_again(oh, child, child_at, html, cursor, limits, ids)
+            if again is None and cursor > open_end:  # elsewhere in its parent
+                again = _found_again(oh, child, child_at, html, open_end, limits, ids)
+            if again is None:
                 return False
-            found, here = placed
+            found, here = again
             if found is None:  # gone
                 ids.gone.append(child.id)  # type: ignore[arg-type]
                 _ids_below(child, ids.gone)
                 continue
-            if not _read_into(kids, offsets, html, start, cursor, here, ids.added):
-                return False  # something new before it that does not close by then
-        kids.append(found)  # type: ignore[arg-type]
-        offsets.append(here - start)
+        placed.append((here, found))  # type: ignore[arg-type]
         cursor = here + found.size  # type: ignore[union-attr]
+    placed.sort(key=_first)
+    cursor = open_end
+    for here, found in placed:
+        if here < cursor or not _read_into(kids, offsets, html, start, cursor, here, ids.added):
+            return False  # overlapping, or something new before it that does not close by then
+        kids.append(found)
+        offsets.append(here - start)
+        cursor = here + found.size
     return _read_into(kids, offsets, html, start, cursor, limit, ids.added)
+
+
+def _first(placed: tuple[int, Node]) -> int:
+    return placed[0]
 
 
 def _found_again(oh: str, child: Node, child_at: int, html: str, cursor: int,
@@ -406,12 +421,13 @@ def _found_again(oh: str, child: Node, child_at: int, html: str, cursor: int,
     if at < 0:
         return (None, -1) if html.find(f' id="{child.id}"') < 0 else None
     start = html.rfind("<", cursor, at)
-    if start < 0 or html.find(">", start, at) >= 0 or not html.startswith(
-            "<" + child.tag, start):
+    if start < 0 or html.find(">", start, at) >= 0:
         return None
     if html.startswith(oh[child_at:child_at + child.size], start):
         return child, start
     close = html.find(">", html.find('"', at + 5))
+    if not html.startswith("<" + child.tag, start):
+        return _anew(child, html, start, close, limit, ids)
     # When all that follows it in its parent is as it was, it ends where that begins: no
     # need to look for its end tag through all it holds.
     tail = oh[child_at + child.size:old_limit]
@@ -429,6 +445,29 @@ def _found_again(oh: str, child: Node, child_at: int, html: str, cursor: int,
         return None
     node = _follow(oh, child, child_at, html, start, close + 1, element_end, ids)
     return None if node is None else (node, start)
+
+
+def _anew(child: Node, html: str, start: int, close: int, limit: int, ids: _Ids
+          ) -> tuple[Node, int] | None:
+    """The element with `child`'s id at `start` (its ">" at `close`), now of another tag (a
+    seat's own panel and another's), read afresh."""
+    name = _TAG_NAME.match(html, start)
+    if name is None or close < 0:
+        return None
+    tag = sys.intern(name.group(1).lower())
+    element = _element_at(html, start, child.id, tag, close)  # type: ignore[arg-type]
+    if element is None or element.end > limit:
+        return None
+    ids.gone.append(child.id)  # type: ignore[arg-type]
+    _ids_below(child, ids.gone)
+    ids.added.append(child.id)  # type: ignore[arg-type]
+    kids: list[Node] = []
+    offsets: list[int] = []
+    if tag != "template" and not _read_into(kids, offsets, html, start, element.open_end,
+                                            element.end, ids.added):
+        return None
+    return _node(html, child.id, tag, start, element.open_end, element.end, kids,
+                 offsets), start
 
 
 def _ids_below(node: Node, ids: list[str]) -> None:
@@ -470,21 +509,28 @@ class Trees:
     def __init__(self) -> None:
         self._entries: BoundedCache[Tree] = BoundedCache(
             self.MAX_ENTRIES, self.MAX_BYTES, size=lambda html, tree: tree_size(tree))
-        self._latest: dict[str, Tree] = {}  # by the partial's name, a few in all
+        # By a partial's name, and by its name and a seat: a few dozen in all.
+        self._latest: dict[Hashable, Tree] = {}
         self.reads = 0  # trees read, for the tests and the benches
 
-    def of(self, html: str, like: str | None = None) -> Tree:
-        """The tree of `html`, read (after the latest tree of partial `like`) when it is not
-        kept already."""
+    def of(self, html: str, like: tuple[Hashable, ...] = ()) -> Tree:
+        """The tree of `html`, read when it is not kept already: after the latest tree read
+        for one of `like` (a partial's name, the name and a seat), the one nearest in
+        length."""
         tree = self._entries.get(html)
         if tree is None:
-            after = self._latest.get(like) if like is not None else None
+            after = None
+            for kind in like:
+                latest = self._latest.get(kind)
+                if latest is not None and (after is None or abs(len(latest.html) - len(html))
+                                           < abs(len(after.html) - len(html))):
+                    after = latest
             # A plain str: a SafeString is an object the collector tracks (rendering.kept).
             tree = Tree(html if type(html) is str else str.__str__(html), after)
             self.reads += 1
             self._entries.put(tree.html, tree)
-            if like is not None:
-                self._latest[like] = tree
+            for kind in like:
+                self._latest[kind] = tree
         return tree
 
 
