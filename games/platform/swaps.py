@@ -513,14 +513,14 @@ class Trees:
         self._latest: dict[Hashable, Tree] = {}
         self.reads = 0  # trees read, for the tests and the benches
 
-    def of(self, html: str, like: tuple[Hashable, ...] = ()) -> Tree:
-        """The tree of `html`, read when it is not kept already: after the latest tree read
-        for one of `like` (a partial's name, the name and a seat), the one nearest in
-        length."""
+    def of(self, html: str, like: tuple[Hashable, ...] = (), after: Tree | None = None
+           ) -> Tree:
+        """The tree of `html`, read when it is not kept already: after `after` when given
+        (the tree of what the socket showed), else after the latest tree read for one of
+        `like` (a partial's name, the name and a seat), the one nearest in length."""
         tree = self._entries.get(html)
         if tree is None:
-            after = None
-            for kind in like:
+            for kind in like if after is None else ():
                 latest = self._latest.get(kind)
                 if latest is not None and (after is None or abs(len(latest.html) - len(html))
                                            < abs(len(after.html) - len(html))):
@@ -572,6 +572,14 @@ def swaps(old: Base | Tree, new: Tree, elsewhere: tuple[Base | Tree, ...] = ()
 
 # A partial smaller than this goes whole: its swaps would save next to nothing.
 SMALL = 400
+
+# A socket keeps the tree (the HTML) of a partial smaller than this, its base (digests, no
+# HTML) of a larger one. A seat's own partials (a hand, a players panel that puts the viewer
+# apart) differ from seat to seat: read after the socket's own last tree they cost a tenth of
+# a reading after another seat's. A large partial is most often alike for every seat (a
+# board), read after the move's first seat's at little cost, and its HTML was most of what a
+# socket kept (a board game's `_status.html`, 52 KB).
+KEEP_TREE_BELOW = 16 * 1024
 
 Made = tuple[tuple[str, ...] | None, frozenset[str]]
 
