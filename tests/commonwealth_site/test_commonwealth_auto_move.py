@@ -4,6 +4,7 @@ scheduled; it never plays for another seat; the board shows the toggle and the g
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -120,3 +121,24 @@ def test_the_board_shows_the_toggle_by_the_dice_and_their_glow_when_on(alice: Vi
     Seat.objects.filter(table_id=game.table_id, is_bot=False).update(auto_move=True)
     page = client.get(f"/t/{game.table.code}/").content.decode()
     assert 'class="cw-dice auto-on" id="dice"' in page and 'aria-pressed="true"' in page
+
+
+def test_the_toggle_posts_with_the_pages_own_csrf_token_not_one_of_its_own(
+        alice: Viewer) -> None:
+    # The toggle sits on the board every seat's socket is pushed; the token each socket would
+    # put in it is sent instead by htmx from the page (hx-headers on the body).
+    game = vs_bots(alice)
+    client = Client(enforce_csrf_checks=True)
+    session = client.session
+    session[GUEST_SESSION_KEY] = alice.guest_key
+    session.save()
+    page = client.get(f"/t/{game.table.code}/").content.decode()
+    toggle_form = page[page.index('class="auto-move-form"'):]
+    toggle_form = toggle_form[:toggle_form.index("</form>")]
+    assert "csrfmiddlewaretoken" not in toggle_form
+    token = re.search(r'hx-headers=\'\{"X-CSRFToken": "([^"]+)"\}\'', page).group(1)
+    refused = client.post(f"/t/{game.table.code}/auto/", {"on": "1"}, HTTP_HX_REQUEST="true")
+    assert refused.status_code == 403
+    client.post(f"/t/{game.table.code}/auto/", {"on": "1"}, HTTP_HX_REQUEST="true",
+                HTTP_X_CSRFTOKEN=token)
+    assert Seat.objects.get(table_id=game.table_id, is_bot=False).auto_move
