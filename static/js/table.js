@@ -361,6 +361,23 @@
     } catch (e) { /* sound is a nicety */ }
   }
 
+  // A set completed by a push hops once (site.css .just-completed). The class comes off when
+  // its animation ends or is cancelled, or at once if none started (a zone in a closed panel
+  // is not rendered): left on, it lingered until a later push happened to replace the zone, so
+  // the live page differed from a fresh load of the same table.
+  function celebrate(z) {
+    function done(evt) {
+      if (evt && evt.target !== z) { return; }  // a card's own animation, bubbled up
+      z.classList.remove("just-completed");
+      z.removeEventListener("animationend", done);
+      z.removeEventListener("animationcancel", done);
+    }
+    z.addEventListener("animationend", done);
+    z.addEventListener("animationcancel", done);
+    z.classList.add("just-completed");
+    if (z.getAnimations && !z.getAnimations().length) { done(); }
+  }
+
   // --- after every push --------------------------------------------------------------------
   function react(snap) {
     var fresh = $$("#log li[data-k]").filter(function (li) { return !snap.lines[li.getAttribute("data-k")]; });
@@ -371,7 +388,7 @@
       });
     }
     var completed = $$(".zone.complete").filter(function (z) { return !snap.complete[z.id]; });
-    if (!calm()) { completed.forEach(function (z) { z.classList.add("just-completed"); }); }
+    if (!calm()) { completed.forEach(celebrate); }
     var decision = $("#decision.active");
     if (decision && !snap.decision) {
       var title = $("#decision-heading");
