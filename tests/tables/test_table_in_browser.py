@@ -68,16 +68,19 @@ def test_a_guest_starts_a_table_adds_a_bot_and_plays_by_clicking(live_server_url
 BOARD_JS = """() => ({version: document.getElementById('table-version').value,
   players: document.getElementById('players').innerHTML,
   log: document.getElementById('log').innerHTML,
-  open: Array.from(document.querySelectorAll('details.opponent')).map(d => d.open)})"""
+  open: Array.from(document.querySelectorAll('details.opponent')).map(d => d.open),
+  celebrating: document.querySelectorAll('.just-completed').length})"""
 
 
 def _settled_board(page: Any) -> dict[str, Any]:
-    """The players and the log once the table has been still for a moment (no push coming)."""
+    """The players and the log once the table has been still for a moment (no push coming) and
+    calm: a set a push completed hops for .9 s under a class (just-completed) a fresh load has
+    not, so a board read during the hop is not yet the page it leaves."""
     board = page.evaluate(BOARD_JS)
     for _ in range(50):
         page.wait_for_timeout(400)
         again = page.evaluate(BOARD_JS)
-        if again == board:
+        if again == board and not board["celebrating"]:
             return board
         board = again
     raise AssertionError("the table never stood still")
