@@ -634,6 +634,8 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
         shared by the sockets sent the same HTML, read once (swaps.trees)."""
         sent = self.sent.get(key)
         own = sent if type(sent) is swaps.Tree else None
+        if own is not None and own.html == html:
+            return ""  # shown already: no need to look it up among the trees
         new = swaps.trees.of(html, like=(key, (key, self.mine[1])), after=own)
         self.sent[key] = new if len(html) < swaps.KEEP_TREE_BELOW else new.base
         if sent is None:
