@@ -609,8 +609,6 @@ def board_context(view: Mapping[str, Any], *, me: int | None, names: Sequence[st
     return {
         # The viewer's seat, for the board's root (data-me): the page marks "you" from it.
         "me": me, "tiles": tiles, "players": players, "turn": turn, "dice": dice,
-        # The glance's "Your cash" (the players' panels name no viewer).
-        "my_cash": view["cash"][me] if me is not None and me in view["order"] else None,
         "dice_total": sum(dice) if dice else None,
         "doubles": bool(dice) and dice[0] == dice[1],
         "turn_name": _name(names, view["turn"], me), "my_turn": view["turn"] == me,

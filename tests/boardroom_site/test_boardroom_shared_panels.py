@@ -1,7 +1,7 @@
-"""Boardroom's players panel and turn line read alike for every seat and a spectator, so one
-render serves them all: the page marks "You", "Your turn" and "your clock" for the seat whose
-screen it is (data-me on the board's root, static/css/site.css); a seat's own cash in its
-glance line and its decisions stay its own."""
+"""Boardroom's players panel, turn line and glance line read alike for every seat and a
+spectator, so one render serves them all: the page marks "You", "Your turn", "your clock" and
+"Your cash" for the seat whose screen it is (data-me on the board's root, static/css/site.css).
+The seats that wait share one decision panel; a deciding seat's choices stay its own."""
 
 from __future__ import annotations
 
@@ -72,25 +72,45 @@ def test_the_page_marks_the_viewers_own_seat_and_turn_from_the_boards_data_me() 
     for seat, screen in zip(seats, screens, strict=False):
         assert f'data-me="{seat}"' in screen["status"]
         # Every seat's "You" is in the panel; the page shows one, under its own data-me.
-        assert len(re.findall(r'<span class="you-mark" data-seat="\d"><strong>You</strong>',
-                              screen["players"])) == 4
+        assert screen["players"].count(
+            '<span class="you-mark"><strong>You</strong></span>') == 4
         assert (f'<span class="them-mark" data-seat="{turn}">'
                 f'{game.players[turn]["name"]}’s turn</span>') in screen["status"]
         assert f'<span class="you-mark" data-seat="{turn}">Your turn</span>' in screen["status"]
-        assert "<strong>You</strong></span>" in screen["players"]
         assert ' me"' not in screen["players"] and " me " not in screen["players"]
     assert "data-me" not in screens[4]["status"]
 
 
-def test_a_seats_glance_line_shows_its_own_cash() -> None:
+def test_the_glance_line_carries_every_seats_cash_for_the_page_to_show_its_own() -> None:
     players = _guests()
     game = _started(players)
     game.state["cash"] = [1500, 1400, 1300, 1200]
     game.save()
     table = Table.objects.get(pk=game.table_id)
     for viewer in players:
-        screen = presenters.load_screen(table, viewer)
-        cash = game.state["cash"][screen.seat]
-        html = presenters.render_all(screen, oob=True)["decision"]
-        assert f'Your cash <strong data-my-cash="{cash}">' in html
-        assert html.count("data-my-cash") == 1
+        html = presenters.render_all(presenters.load_screen(table, viewer), oob=True)["decision"]
+        for seat, cash in enumerate(game.state["cash"]):
+            assert (f'<span class="glance-cash you-mark" data-seat="{seat}" '
+                    f'id="glance-cash-{seat}">Your cash <strong data-my-cash="{cash}">') in html
+
+
+def test_the_seats_that_wait_get_one_decision_panel_and_the_deciding_seat_its_own() -> None:
+    players = _guests()
+    game = _started(players)
+    shared_waits = 0
+    for _ in range(40):
+        screens = _screens(game, players)
+        seats = [presenters.load_screen(game.table, v).seat for v in players]
+        deciding = ENGINE.to_decide(game.state)
+        waiting = {s["decision"] for seat, s in zip(seats, screens, strict=False)
+                   if seat not in deciding}
+        mine = {s["decision"] for seat, s in zip(seats, screens, strict=False)
+                if seat in deciding}
+        if not game.state.get("auction") and not game.state.get("offer"):
+            assert len(waiting) == 1
+            shared_waits += 1
+        assert not waiting & mine  # a deciding seat's buttons are its own
+        game = _move(game)
+        if game.status != Game.Status.RUNNING:
+            break
+    assert shared_waits
