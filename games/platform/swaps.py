@@ -371,7 +371,6 @@ def _follow_children(oh: str, was: Node, at: int, html: str, start: int, open_en
     `was` (see _follow); False when they do not fall into place. A child found before the
     one it followed (a seat's own panel, first on its screen) is placed all the same."""
     cursor = open_end
-    old_limit = at + was.size - (len(was.tag) + 3 if was.id is not None else 0)
     before = at + was.open
     placed: list[tuple[int, Node]] = []
     for child, offset in zip(was.kids, was.offsets, strict=True):
@@ -382,10 +381,9 @@ def _follow_children(oh: str, was: Node, at: int, html: str, start: int, open_en
         if html.startswith(oh[child_at:before], here) and html.startswith(gap, cursor):
             found: Node | None = child
         else:
-            limits = (limit, old_limit)
-            again = _found_again(oh, child, child_at, html, cursor, limits, ids)
+            again = _found_again(oh, child, child_at, html, cursor, limit, ids)
             if again is None and cursor > open_end:  # elsewhere in its parent
-                again = _found_again(oh, child, child_at, html, open_end, limits, ids)
+                again = _found_again(oh, child, child_at, html, open_end, limit, ids)
             if again is None:
                 return False
             found, here = again
@@ -410,13 +408,11 @@ def _first(placed: tuple[int, Node]) -> int:
     return placed[0]
 
 
-def _found_again(oh: str, child: Node, child_at: int, html: str, cursor: int,
-                 limits: tuple[int, int], ids: _Ids) -> tuple[Node | None, int] | None:
+def _found_again(oh: str, child: Node, child_at: int, html: str, cursor: int, limit: int,
+                 ids: _Ids) -> tuple[Node | None, int] | None:
     """`child` of the other tree (at `child_at` in `oh`) in `html` from `cursor`, and where:
     as it was (moved), read again inside when it changed, (None, -1) when its id is nowhere
-    now, None when it cannot be told. `limits`: where its parent's content ends, now and in
-    `oh`."""
-    limit, old_limit = limits
+    now, None when it cannot be told. `limit`: where its parent's content ends now."""
     at = html.find(f' id="{child.id}"', cursor, limit)
     if at < 0:
         return (None, -1) if html.find(f' id="{child.id}"') < 0 else None
@@ -428,22 +424,13 @@ def _found_again(oh: str, child: Node, child_at: int, html: str, cursor: int,
     close = html.find(">", html.find('"', at + 5))
     if not html.startswith("<" + child.tag, start):
         return _anew(child, html, start, close, limit, ids)
-    # When all that follows it in its parent is as it was, it ends where that begins: no
-    # need to look for its end tag through all it holds.
-    tail = oh[child_at + child.size:old_limit]
-    end = limit - len(tail)
-    end_tag = f"</{child.tag}>"
-    if (child.tag not in VOID and close >= 0 and end > close and html.startswith(tail, end)
-            and html.startswith(end_tag, end - len(end_tag))):
-        element_end = end
-    else:
-        element = _element_at(html, start, child.id, child.tag, close)  # type: ignore[arg-type]
-        if element is None:
-            return None
-        element_end = element.end
-    if element_end > limit:
+    # Its end is found by counting its tag's start and end tags: that what follows it in its
+    # parent is as it was does not say it ends where that begins (markup without an id put
+    # right after it may end in the same end tag).
+    element = _element_at(html, start, child.id, child.tag, close)  # type: ignore[arg-type]
+    if element is None or element.end > limit:
         return None
-    node = _follow(oh, child, child_at, html, start, close + 1, element_end, ids)
+    node = _follow(oh, child, child_at, html, start, close + 1, element.end, ids)
     return None if node is None else (node, start)
 
 

@@ -4,10 +4,13 @@ they leave is the page the whole partial would have made (games/platform/swaps.p
 from __future__ import annotations
 
 import itertools
+import random
+from collections.abc import Iterator
 
 from oob_page import Page, fresh
 
-from games.platform.swaps import Tree, Trees, swaps
+from games.platform import swaps as swaps_module
+from games.platform.swaps import Element, Tree, Trees, swaps
 
 OOB = ' hx-swap-oob="true"'
 
@@ -167,3 +170,81 @@ def test_a_tree_read_after_another_shares_the_elements_they_hold_alike() -> None
         f'<div{OOB} class="tile" id="tile-1"><b>Bea</b></div>']
     assert after.base.digest != before.base.digest
     assert Tree(board("Ann", "Ben", "Cat")).base.digest == before.base.digest
+
+
+def read_after(old: str, new: str) -> Tree:
+    """The tree of `new` read after `old`'s, with the tests' check of it against a fresh
+    reading off: the test compares the two itself."""
+    checking = swaps_module.CHECK_TREES
+    swaps_module.CHECK_TREES = False
+    try:
+        return Tree(new, after=Tree(old))
+    finally:
+        swaps_module.CHECK_TREES = checking
+
+
+def test_markup_without_an_id_put_after_a_changed_element_is_not_read_as_part_of_it() -> None:
+    # The changed tile is followed by new markup ending in the same end tag as the tile's,
+    # and what follows in the grid is as it was: the tile still ends at its own end tag.
+    old = (f'<section id="status"{OOB}><div id="grid"><div id="tile-0"><b>Ann</b></div>'
+           '</div><p id="turn">turn 1</p></section>')
+    new = old.replace("<b>Ann</b></div>", "<b>Bea</b></div><div>a note</div>")
+    after = read_after(old, new)
+    assert shape(after) == shape(Tree(new))
+    assert after.base.digest == Tree(new).base.digest
+    page = Page(old)
+    found = swaps(Tree(old), after)
+    page.apply(new if found is None else "\n".join(found))
+    assert page.element("status") == fresh(new, "status")
+
+
+def random_element(rng: random.Random, ids: Iterator[int], depth: int) -> str:
+    tag = rng.choice(("div", "div", "p", "span", "section"))
+    id_part = f' id="e{next(ids)}"' if rng.random() < 0.7 else ""
+    inner = "".join(random_element(rng, ids, depth + 1) if depth < 3 and rng.random() < 0.6
+                    else rng.choice(("x", "y", "<b>z</b>", ""))
+                    for _ in range(rng.randrange(4)))
+    return f'<{tag}{id_part} class="c{rng.randrange(3)}">{inner}</{tag}>'
+
+
+def random_edit(rng: random.Random, html: str, ids: Iterator[int]) -> str:
+    """`html` with one element's text, class, tag or markup changed, or an element put
+    in or taken out (with or without an id), the HTML staying well formed."""
+    tree = Tree(html)
+    elements = [e for e in _all(tree.root) if e.id is not None]
+    e = rng.choice(elements)
+    kind = rng.randrange(6)
+    inner_start, inner_end = e.open_end, e.end - len(e.tag) - 3
+    if kind == 0:  # what it holds
+        return html[:inner_start] + random_element(rng, ids, 2) + html[inner_end:]
+    if kind == 1:  # its class
+        return html[:e.start] + html[e.start:e.open_end].replace(
+            'class="c', f'class="d{rng.randrange(3)}') + html[e.open_end:]
+    if kind == 2:  # markup put right after it
+        return html[:e.end] + random_element(rng, ids, 3) + html[e.end:]
+    if kind == 3:  # markup put right before it
+        return html[:e.start] + random_element(rng, ids, 3) + html[e.start:]
+    if kind == 4 and e.start > 0:  # taken out
+        return html[:e.start] + html[e.end:]
+    # changed inside and followed by markup without an id
+    return (html[:inner_end] + "w" + html[inner_end:e.end]
+            + f"<{e.tag}>v</{e.tag}>" + html[e.end:])
+
+
+def _all(e: Element) -> list[Element]:
+    return [e, *(d for c in e.children for d in _all(c))]
+
+
+def test_a_tree_read_after_a_random_edit_of_its_html_is_the_tree_read_afresh() -> None:
+    rng = random.Random(20261205)
+    ids = itertools.count()
+    for _ in range(300):
+        html = f'<section id="top"{OOB}>{random_element(rng, ids, 0)}</section>'
+        for _ in range(4):
+            new = random_edit(rng, html, ids)
+            after = read_after(html, new)
+            fresh_tree = Tree(new)
+            assert (after.ok, after.ids, shape(after), after.base.digest) == (
+                fresh_tree.ok, fresh_tree.ids, shape(fresh_tree), fresh_tree.base.digest), (
+                html, new)
+            html = new
