@@ -614,7 +614,17 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
             self.shown_for = self.mine
         if full:
             parts["chat-log"] = presenters.render_chat(self.table, oob=True)
-        changed = [change for key, html in parts.items() if (change := self._changes(key, html))]
+        try:
+            changed = [change for key, html in parts.items()
+                       if (change := self._changes(key, html))]
+        except Exception:
+            # What this socket keeps of its screen is updated partial by partial: the ones
+            # before the failure would pass for sent. Forget it all and send the whole screen,
+            # so that this frame and the next ones say everything (the version too).
+            log.exception("table %s: the changes of a push failed; the whole screen goes",
+                          self.table.pk)
+            self.sent = {}
+            changed = [html for html in parts.values() if html]
         # The same for every viewer of the snapshot: made once on it.
         seen = snapshot.shared.get("fingerprint")
         if seen is None:

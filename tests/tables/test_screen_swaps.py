@@ -345,3 +345,41 @@ def test_sockets_sent_the_same_partial_share_one_reading_of_it_and_one_making_of
     assert made and len(made) == len(set(made))
     for watcher in watchers:
         watcher.close()
+
+
+def test_a_push_whose_changes_fail_sends_the_whole_screen_and_the_next_push_builds_on_it(
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """The swaps of a partial fail midway through a push (the version partial already done):
+    the socket is sent the whole screen and forgets what it kept, so no push after it lacks
+    the version or builds on a screen the page never got."""
+    from games.platform import swaps
+
+    players = guests(2)
+    game = started("boardroom", players)
+    ann = Socket(game.table.code, players[0])
+    page = Page(ann.take())
+    made = swaps.swaps
+    failures = []
+
+    def failing_once(*args: Any, **kwargs: Any) -> list[str] | None:
+        if not failures:
+            failures.append(1)
+            raise RuntimeError("a diff that failed")
+        return made(*args, **kwargs)
+
+    monkeypatch.setattr(swaps, "swaps", failing_once)
+    game = move(game)
+    ann.hear(game)
+    frame = ann.take()
+    assert failures and "the changes of a push failed" in caplog.text
+    for name in board_ids(game):
+        assert screen_now(game, players[0])[name] in frame, name  # whole, byte for byte
+    page.apply(frame)
+    assert_page_is_fresh(page, game, players[0])
+    game = move(game, 1)
+    ann.hear(game)
+    frame = ann.take()
+    assert 'id="table-version"' in frame
+    page.apply(frame)
+    assert_page_is_fresh(page, game, players[0])
+    ann.close()
