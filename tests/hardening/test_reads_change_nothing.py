@@ -12,6 +12,7 @@ import re
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -23,6 +24,7 @@ from django.contrib.sessions.models import Session
 from django.db.backends.utils import CursorWrapper
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, resolve
+from django.utils import timezone
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
@@ -126,6 +128,11 @@ def _scene() -> Scene:
         ladder.queue_join(viewer=viewer, preset="blitz", seats=2, ranked=False, name=name)
     (match,) = ladder.queue_pair()
     ladder.queue_join(viewer=BOB, preset="chudopoly", seats=4, ranked=False, name="Bob")
+    # Bob's queue page stays open for the whole walk: the beat's pairing run (CI runs a worker
+    # beside the suite) cancels a waiting ticket with no open page after a while, on its own
+    # schedule, and a walk on a loaded box outlasted that (CI saw the ticket change mid-walk).
+    QueueTicket.objects.filter(guest_key=BOB.guest_key, status=QueueTicket.Status.WAITING
+                               ).update(sockets=1, last_seen=timezone.now() + timedelta(hours=1))
     tickets = {"alice": match.tickets.get(guest_key=ALICE.guest_key),
                "una": match.tickets.get(user_id=user.pk)}
     # Vic has challenged Una, who has not answered; Una's program holds an API token.

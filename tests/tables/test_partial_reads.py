@@ -21,6 +21,27 @@ from games.platform.presenters import shared_partials
 from games.platform.rendering import SharedList, render_unlocalized
 
 
+@pytest.fixture(autouse=True)
+def _templates_kept_and_partials_unjudged(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Sharing is off while templates reload, and what a partial's keys were judged worth is
+    the process's: a test elsewhere that turns DEBUG on (test_table_pages) before the site's
+    Jinja2 engine is first made leaves that engine reloading for the rest of the run (CI saw
+    these tests find no shared partial). Each test here starts from kept templates and
+    partials not yet judged."""
+    from django.template import engines
+
+    from games.platform import rendering
+
+    # Which engine holds a template is kept by name (rendering._JINJA_ENGINE), and may be one
+    # made while DEBUG was on: looked up afresh from the engines now.
+    monkeypatch.setattr(rendering, "_JINJA_ENGINE", {})
+    for engine in engines.all():
+        env = getattr(engine, "env", None)
+        if isinstance(env, jinja2.Environment):
+            monkeypatch.setattr(env, "auto_reload", False)
+    monkeypatch.setattr(presenters, "_SHARED", {})
+
+
 def _env(**templates: str) -> jinja2.Environment:
     env = environment(loader=jinja2.DictLoader(templates))
     env.globals["helper"] = lambda *args: "|".join(map(str, args))

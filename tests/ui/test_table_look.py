@@ -107,13 +107,20 @@ def test_every_screen_at_phone_and_desktop_size(live_server_url: str, device: tu
     game, me = prepared_game(ava, bots=1, build=about_to_arm)
     page.goto(f"{live_server_url}/t/{game.table_code}/")
     settle(page)
+    # The hop's class comes off when the hop ends (.9 s): watch for it from before the tap, so
+    # a slow turn between the push and the check below cannot miss it.
+    page.evaluate("""id => { window.hopped = false;
+      new MutationObserver(() => { const z = document.getElementById(id);
+        if (z && z.classList.contains('just-completed')) { window.hopped = true; } })
+        .observe(document.body, {subtree: true, childList: true, attributes: true,
+                                 attributeFilter: ['class']}); }""", f"set-{me}-red")
     tap(page.locator(f"#play-btn-{hand_card(game, me, 'F-15 Eagle')}"))
     page.wait_for_selector(".final-approach", timeout=10_000)
     page.wait_for_selector(f"#set-{me}-red.complete")
     # The completed set celebrates without growing past its column, which on a phone would
     # scroll the page sideways while the animation runs: sample it frame by frame.
     zone = page.locator(f"#set-{me}-red")
-    assert zone.evaluate("z => z.classList.contains('just-completed')")
+    assert page.evaluate("() => window.hopped")
     growth = zone.evaluate("""z => new Promise(done => { const seen = [];
       const tick = () => { seen.push(z.getBoundingClientRect().width / z.offsetWidth);
         if (seen.length < 40) requestAnimationFrame(tick); else done(Math.max(...seen)); };
