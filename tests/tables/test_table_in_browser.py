@@ -27,9 +27,17 @@ def _my_move(page: Any) -> bool:
     if page.locator(".respond-form button").count():
         return _click(page, ".respond-form button")
     if page.locator(".pay-form").count():
+        from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
         boxes = page.locator(".pay-form input[name=cards]")
         for i in range(boxes.count()):  # tick cards until the Pay button enables
-            boxes.nth(i).check()
+            try:
+                # A push may replace the form between counting its boxes and ticking one
+                # (CI once waited 30 s here for a box of the form it had counted): read the
+                # page again rather than wait for a box that is gone.
+                boxes.nth(i).check(timeout=3_000)
+            except PlaywrightTimeout:
+                return False
             if page.locator(".pay-confirm").is_enabled():
                 break
         return _click(page, ".pay-confirm")
