@@ -8,9 +8,9 @@ from __future__ import annotations
 import re
 
 import pytest
+from board_game_screens import bot_move, every_screen, guests, started
 
-from games.platform import presenters, services
-from games.platform.identity import Viewer
+from games.platform import presenters
 from games.platform.interface import get_game
 from games.platform.models import Game, Table
 
@@ -20,55 +20,28 @@ ENGINE = get_game("boardroom")
 TURN_LINE = re.compile(r'<p class="br-turn" id="turn-line">.*?</p>', re.S)
 
 
-def _guests() -> list[Viewer]:
-    return [Viewer(user_id=None, guest_key=f"guest-brshared-{i}-{'0' * 18}") for i in range(4)]
-
-
-def _started(players: list[Viewer]) -> Game:
-    table = services.table_create(viewer=players[0], name="Ann", ruleset_spec={},
-                                  max_seats=4, turn_seconds=0, response_seconds=0,
-                                  game_kind="boardroom")
-    for viewer, name in zip(players[1:], ("Bea", "Cy", "Dee"), strict=True):
-        services.seat_join(table_id=table.pk, viewer=viewer, name=name)
-    return services.game_start(table_id=table.pk, viewer=players[0])
-
-
-def _screens(game: Game, players: list[Viewer]) -> list[dict[str, str]]:
-    table = Table.objects.get(pk=game.table_id)
-    watcher = Viewer(user_id=None, guest_key=None)
-    return [presenters.render_all(presenters.load_screen(table, v), oob=True)
-            for v in [*players, watcher]]
-
-
-def _move(game: Game) -> Game:
-    seat = ENGINE.to_decide(game.state)[0]
-    action = ENGINE.bot_action(ENGINE.view(game.state, seat), "medium")
-    return services.table_apply_action(game_id=game.pk, seat=seat, action=action,
-                                       expected_version=game.version)
-
-
 def test_every_seat_and_a_spectator_get_the_same_players_panel_and_turn_line() -> None:
-    players = _guests()
-    game = _started(players)
+    players = guests("brshared")
+    game = started("boardroom", players, ("Bea", "Cy", "Dee"))
     told_who_decides = 0
     for _ in range(40):
-        screens = _screens(game, players)
+        screens = every_screen(game, players)
         assert len({s["players"] for s in screens}) == 1
         lines = {TURN_LINE.search(s["status"]).group(0) for s in screens}  # type: ignore[union-attr]
         assert len(lines) == 1
         told_who_decides += 'id="deciding"' in lines.pop()
-        game = _move(game)
+        game = bot_move(game)
         if game.status != Game.Status.RUNNING:
             break
     assert told_who_decides
 
 
 def test_the_page_marks_the_viewers_own_seat_and_turn_from_the_boards_data_me() -> None:
-    players = _guests()
-    game = _started(players)
+    players = guests("brshared")
+    game = started("boardroom", players, ("Bea", "Cy", "Dee"))
     turn = game.state["turn"]
     seats = [presenters.load_screen(game.table, v).seat for v in players]
-    screens = _screens(game, players)
+    screens = every_screen(game, players)
     for seat, screen in zip(seats, screens, strict=False):
         assert f'data-me="{seat}"' in screen["status"]
         # Every seat's "You" is in the panel; the page shows one, under its own data-me.
@@ -82,8 +55,8 @@ def test_the_page_marks_the_viewers_own_seat_and_turn_from_the_boards_data_me() 
 
 
 def test_the_glance_line_carries_every_seats_cash_for_the_page_to_show_its_own() -> None:
-    players = _guests()
-    game = _started(players)
+    players = guests("brshared")
+    game = started("boardroom", players, ("Bea", "Cy", "Dee"))
     game.state["cash"] = [1500, 1400, 1300, 1200]
     game.save()
     table = Table.objects.get(pk=game.table_id)
@@ -95,11 +68,11 @@ def test_the_glance_line_carries_every_seats_cash_for_the_page_to_show_its_own()
 
 
 def test_the_seats_that_wait_get_one_decision_panel_and_the_deciding_seat_its_own() -> None:
-    players = _guests()
-    game = _started(players)
+    players = guests("brshared")
+    game = started("boardroom", players, ("Bea", "Cy", "Dee"))
     shared_waits = 0
     for _ in range(40):
-        screens = _screens(game, players)
+        screens = every_screen(game, players)
         seats = [presenters.load_screen(game.table, v).seat for v in players]
         deciding = ENGINE.to_decide(game.state)
         waiting = {s["decision"] for seat, s in zip(seats, screens, strict=False)
@@ -110,7 +83,7 @@ def test_the_seats_that_wait_get_one_decision_panel_and_the_deciding_seat_its_ow
             assert len(waiting) == 1
             shared_waits += 1
         assert not waiting & mine  # a deciding seat's buttons are its own
-        game = _move(game)
+        game = bot_move(game)
         if game.status != Game.Status.RUNNING:
             break
     assert shared_waits

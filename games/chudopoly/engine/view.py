@@ -35,27 +35,49 @@ def view(state: dict, seat: int | None, *, shared: bool = False) -> dict:
                   "upgrades": cards(ups, colour) if ups else [], "complete": complete,
                   "rent": rent}
                  for colour, zone, ups, complete, rent in rows]
-        # None for anyone not armed (checkpoint_forecast's first answer), without the call.
-        forecast = None if p["armed_at"] is None else checkpoint_forecast(state, s)
-        players.append({
-            "seat": s,
-            "active": p["active"],
-            "hand_count": len(p["hand"]),
-            "bank": cards(p["bank"]),
-            "bank_total": bank_total,
-            "zones": zones,
-            "sets": sets,
-            "net_worth": worth,
-            "armed": p["armed_at"] is not None,
-            "armed_at": p["armed_at"],
-            "checkpoint_turn": forecast[0] if forecast else None,
-            "opponent_turns_remaining": forecast[1] if forecast else None,
-        })
+        players.append(_player_entry(state, s, p, cards(p["bank"]), bank_total, zones, sets,
+                                     worth, _forecast(state, s, p)))
     own = seat is not None and 0 <= seat < len(state["players"])
     discard = state["discard"]
+    return _view_of(
+        state, cat, viewer=seat, players=players,
+        discard_top=card(discard[-1]) if discard else None, discard=cards(reversed(discard)),
+        hand=cards(state["players"][seat]["hand"]) if own else [],
+        legal=legal_actions(state, seat) if own else [],
+        ruleset=_copy_ruleset(state["ruleset"]))
+
+
+def _forecast(state: dict, seat: int, player: dict) -> tuple | None:
+    # None for anyone not armed (checkpoint_forecast's first answer), without the call.
+    return None if player["armed_at"] is None else checkpoint_forecast(state, seat)
+
+
+def _player_entry(state: dict, seat: int, player: dict, bank: list[dict], bank_total: int,
+                  zones: list[dict], sets: int, worth: int, forecast: tuple | None) -> dict:
+    """A seat's public entry in `players`, as every view (shared or not) shows it."""
+    return {
+        "seat": seat,
+        "active": player["active"],
+        "hand_count": len(player["hand"]),
+        "bank": bank,
+        "bank_total": bank_total,
+        "zones": zones,
+        "sets": sets,
+        "net_worth": worth,
+        "armed": player["armed_at"] is not None,
+        "armed_at": player["armed_at"],
+        "checkpoint_turn": forecast[0] if forecast else None,
+        "opponent_turns_remaining": forecast[1] if forecast else None,
+    }
+
+
+def _view_of(state: dict, cat: Catalogue, *, viewer: int | None, players: list[dict],
+             discard_top: dict | None, discard: list[dict], hand: list[dict],
+             legal: list[dict], ruleset: dict) -> dict:
+    """A view's keys, in the one order every view (shared or not) has them."""
     return {
         "version": state["version"],
-        "viewer": seat,
+        "viewer": viewer,
         "turn": state["turn"],
         "order": state["order"][:],
         "turn_number": state["turn_number"],
@@ -66,21 +88,21 @@ def view(state: dict, seat: int | None, *, shared: bool = False) -> dict:
         "surge_multiplier": 2 ** state["surge"],
         "hand_limit": HAND_LIMIT,
         "deck_count": len(state["deck"]),
-        "discard_count": len(discard),
-        "discard_top": card(discard[-1]) if discard else None,
-        "discard": cards(reversed(discard)),
+        "discard_count": len(state["discard"]),
+        "discard_top": discard_top,
+        "discard": discard,
         "shuffle_count": state["shuffle_count"],
         "deck_cycle_limit": DECK_CYCLE_LIMIT,
         "players": players,
-        "hand": cards(state["players"][seat]["hand"]) if own else [],
+        "hand": hand,
         "pending": _pending_view(state, cat),
         "to_decide": to_decide(state),
-        "legal": legal_actions(state, seat) if own else [],
+        "legal": legal,
         "contested": state["contested_since"] is not None,
         "contest_laps": contest_laps(state),
         "contest_lap_cap": CONTEST_LAP_CAP,
         "contest_bar": contest_bar(state),
-        "ruleset": _copy_ruleset(state["ruleset"]),
+        "ruleset": ruleset,
         "result": copy_result(state["result"]),
     }
 
@@ -128,58 +150,17 @@ def _public_part(state: dict) -> tuple[dict, list[list[dict]]]:
         bank_total, worth, sets, _ = board[:4]
         bank, zones = board[4] or _shown(cat, board, p)
         shown_zones.append(zones)
-        # None for anyone not armed (checkpoint_forecast's first answer), without the call.
-        forecast = None if p["armed_at"] is None else checkpoint_forecast(state, s)
-        entry = {
-            "seat": s,
-            "active": p["active"],
-            "hand_count": len(p["hand"]),
-            "bank": bank,
-            "bank_total": bank_total,
-            "zones": zones,
-            "sets": sets,
-            "net_worth": worth,
-            "armed": p["armed_at"] is not None,
-            "armed_at": p["armed_at"],
-            "checkpoint_turn": forecast[0] if forecast else None,
-            "opponent_turns_remaining": forecast[1] if forecast else None,
-        }
+        forecast = _forecast(state, s, p)
+        entry = _player_entry(state, s, p, bank, bank_total, zones, sets, worth, forecast)
         players.append(entry)
         if known is None:
             _BY_PLAYER.put(id(p), (p, cat, s, entry if forecast is None else None, board))
     discard = state["discard"]
     # The top card is the shown pile's first card dict (the same content as `card`'s).
     shown_discard = _shown_discard(cat, discard)
-    return {
-        "version": state["version"],
-        "viewer": None,
-        "turn": state["turn"],
-        "order": state["order"][:],
-        "turn_number": state["turn_number"],
-        "phase": state["phase"],
-        "plays_left": state["plays_left"],
-        "rearranges_left": state["rearranges_left"],
-        "surge": state["surge"],
-        "surge_multiplier": 2 ** state["surge"],
-        "hand_limit": HAND_LIMIT,
-        "deck_count": len(state["deck"]),
-        "discard_count": len(discard),
-        "discard_top": shown_discard[0] if discard else None,
-        "discard": shown_discard,
-        "shuffle_count": state["shuffle_count"],
-        "deck_cycle_limit": DECK_CYCLE_LIMIT,
-        "players": players,
-        "hand": [],
-        "pending": _pending_view(state, cat),
-        "to_decide": to_decide(state),
-        "legal": [],
-        "contested": state["contested_since"] is not None,
-        "contest_laps": contest_laps(state),
-        "contest_lap_cap": CONTEST_LAP_CAP,
-        "contest_bar": contest_bar(state),
-        "ruleset": _shared_ruleset(state["ruleset"]),
-        "result": copy_result(state["result"]),
-    }, shown_zones
+    return _view_of(state, cat, viewer=None, players=players,
+                    discard_top=shown_discard[0] if discard else None, discard=shown_discard,
+                    hand=[], legal=[], ruleset=_shared_ruleset(state["ruleset"])), shown_zones
 
 
 # What a board shows (bank total, net worth, sets, per zone in colour-table order: colour,
