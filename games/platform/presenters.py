@@ -470,6 +470,7 @@ def render_all(screen: TableScreen, *, oob: bool = True,
     partial is rendered again only when what it shows changed (during a game, almost never).
     """
     out: dict[str, str] = {
+        "me": seat_marker(screen.seat, oob=oob),
         "version": version_inputs(screen.version, decision_of(screen), oob=oob,
                                   now=None if oob else _epoch_now())}
     # The lobby's context goes into the lobby's and the other partials' contexts, made
@@ -624,6 +625,17 @@ def version_inputs(version: int, decision: str, *, oob: bool, now: str | None) -
         f'value="{escape(str(version))}"{clock}>\n'
         f'<input type="hidden" id="table-decision" name="decision" '
         f'value="{escape(decision)}"{swap if oob else ""}>\n')
+
+
+def seat_marker(seat: int | None, *, oob: bool) -> SafeString:
+    """The one element of a screen that says whose it is: `data-me`, the viewer's engine seat
+    (none for a watcher, or with no game on). It stands before the table's layout, so
+    CSS marks the viewer's own parts of panels that read alike for every seat
+    (`[data-me="2"] ~ * .you-mark[data-seat="2"]`, static/css/site.css): those panels are
+    rendered once per move and shared, and only this line differs from seat to seat."""
+    me = "" if seat is None else f' data-me="{int(seat)}"'
+    swap = ' hx-swap-oob="true"' if oob else ""
+    return SafeString(f'<span id="table-me" class="table-me" hidden{me}{swap}></span>\n')
 
 
 def _epoch_now() -> str:
