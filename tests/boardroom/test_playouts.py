@@ -177,6 +177,13 @@ def test_endless_games_of_bots_alone_end_at_the_turn_cap_on_net_worth() -> None:
     assert st["result"]["winner"] == 1  # 1500 cash and a 200 logistics beat 1500
 
 
+def test_a_game_ended_by_the_turn_cap_still_shows_its_last_roll() -> None:
+    st = scenario(turn_cap=1, pos={0: 14}, dice=[(2, 4)], bots=[True, True])
+    st = act(act(st, 0, "roll"), 0, "end_turn")
+    assert st["result"]["end_reason"] == "turn_cap"
+    assert view(st, None)["dice"] == [2, 4]
+
+
 def test_no_turn_cap_ends_a_game_while_a_person_is_still_in() -> None:
     # The guide: "There is no limit on laps or time."
     st = scenario(turn_cap=1, pos={0: 14}, dice=[(2, 4)], owners={5: 1}, bots=[False, True])

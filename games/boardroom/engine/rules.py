@@ -422,6 +422,11 @@ def pass_turn(s: State, ev: Events) -> None:
     ev.append({"type": "turn_end", "seat": s["turn"], "turn_number": s["turn_number"]})
     s["turn"] = nxt
     s["turn_number"] += 1
+    if s["turn_number"] > s["turn_cap"] and cap_in_force(s):
+        # Before the next turn's fresh start: the board keeps showing the last roll, as it
+        # does after a game that ends by bankruptcy.
+        finish(s, ev, "turn_cap")
+        return
     s["phase"] = "roll"
     s["dice"] = None
     s["doubles"] = 0
@@ -429,9 +434,6 @@ def pass_turn(s: State, ev: Events) -> None:
     s["built"] = False
     s["trade_used"] = False
     s["random_used"] = False
-    if s["turn_number"] > s["turn_cap"] and cap_in_force(s):
-        finish(s, ev, "turn_cap")
-        return
     ev.append({"type": "turn_start", "seat": nxt, "turn_number": s["turn_number"]})
 
 
