@@ -6,12 +6,14 @@ template data, from a view), `rules.py` (the rules page) and `describe.py` (log 
 
 The ruleset carries the setup the engine needs beyond seats and seed:
 `{"preset": "standard", "turnCap": 1000, "capPeople": false, "bots": [bool, ...] | None,
-"humanFirst": seat | None}`. The table's ruleset has neither `bots` nor `humanFirst`;
-`deal_ruleset` fills them in when the platform deals a game (which engine seats are bots;
-against bots the human moves first).
+"programs": [bool, ...] | None, "humanFirst": seat | None}`. The table's ruleset has none of
+`bots`, `programs` and `humanFirst`; `deal_ruleset` fills them in when the platform deals a
+game (which engine seats are our bots, which are bot accounts playing over the API; against
+bots the human moves first).
 
-The guide has no limit on laps or time: `turnCap` ends only a game of bots alone (every seat
-still in is a bot, engine/rules.cap_in_force). `capPeople` lets it end a game with people too:
+The guide has no limit on laps or time for people: `turnCap` ends only a game of programs
+alone (every seat still in is our bot or a bot account, engine/rules.cap_in_force), which
+nothing else would stop playing. `capPeople` lets it end a game with people too:
 it is for tests that play a person's seat themselves to the end. No form sends either key
 (a table's rules from the site are a preset's: `custom_spec`, games/platform/views.py), so a
 table a person creates never has a cap for people.
@@ -58,7 +60,7 @@ class RulesetError(ValueError):
 def resolve_ruleset(spec: Mapping[str, Any] | None) -> dict[str, Any]:
     spec = dict(spec or {})
     out: dict[str, Any] = {"preset": "standard", "turnCap": TURN_CAP, "capPeople": False,
-                           "bots": None, "humanFirst": None}
+                           "bots": None, "programs": None, "humanFirst": None}
     for key, value in spec.items():
         if key not in out:
             raise RulesetError(key, f"Unknown setting {key!r}")
@@ -74,6 +76,10 @@ def resolve_ruleset(spec: Mapping[str, Any] | None) -> dict[str, Any]:
     if bots is not None and (not isinstance(bots, list) or not all(
             type(b) is bool for b in bots)):
         raise RulesetError("bots", "bots is a list of true/false, one per seat")
+    programs = out["programs"]
+    if programs is not None and (not isinstance(programs, list) or not all(
+            type(b) is bool for b in programs)):
+        raise RulesetError("programs", "programs is a list of true/false, one per seat")
     hf = out["humanFirst"]
     if hf is not None and type(hf) is not int:
         raise RulesetError("humanFirst", "humanFirst is a seat number")
@@ -105,18 +111,22 @@ class BoardroomGame:
     def ruleset_label(self, ruleset: Mapping[str, Any]) -> str:
         return PRESETS.get(str(ruleset.get("preset")), "Custom")
 
-    def deal_ruleset(self, ruleset: Mapping[str, Any], *, bots: Sequence[bool]
-                     ) -> dict[str, Any]:
-        """Which engine seats are bots, and (the guide: against bots you move first) the one
+    def deal_ruleset(self, ruleset: Mapping[str, Any], *, bots: Sequence[bool],
+                     programs: Sequence[bool] = ()) -> dict[str, Any]:
+        """Which engine seats are our bots and which bot accounts (programs: the turn cap
+        counts them as it counts bots), and (the guide: against bots you move first) the one
         human seat first when everybody else is a bot."""
         humans = [i for i, bot in enumerate(bots) if not bot]
+        flags = [bool(p) for p in programs] or [False] * len(bots)
         return {**resolve_ruleset(ruleset), "bots": [bool(b) for b in bots],
-                "humanFirst": humans[0] if len(humans) == 1 else None}
+                "programs": flags, "humanFirst": humans[0] if len(humans) == 1 else None}
 
     def create(self, *, ruleset: Mapping[str, Any], seats: int, seed: int) -> dict[str, Any]:
         r = resolve_ruleset(ruleset)
         bots = r["bots"] if r["bots"] is not None and len(r["bots"]) == seats else None
-        return engine.new_game(seats=seats, seed=seed, bots=bots,
+        programs = r["programs"] if r["programs"] is not None \
+            and len(r["programs"]) == seats else None
+        return engine.new_game(seats=seats, seed=seed, bots=bots, programs=programs,
                                human_first=r["humanFirst"], turn_cap=r["turnCap"],
                                cap_people=r["capPeople"])
 
@@ -134,9 +144,10 @@ class BoardroomGame:
         return None
 
     def stock_preset(self, ruleset: Mapping[str, Any]) -> str | None:
-        """The ladder's question: which bots sat where and who moved first are how a game was
-        dealt, not its rules, so a dealt ruleset is stock when the rest is a preset's."""
-        rules = {**dict(ruleset), "bots": None, "humanFirst": None}
+        """The ladder's question: which bots and bot accounts sat where and who moved first are
+        how a game was dealt, not its rules, so a dealt ruleset is stock when the rest is a
+        preset's."""
+        rules = {**dict(ruleset), "bots": None, "programs": None, "humanFirst": None}
         for key in PRESETS:
             if resolve_ruleset({"preset": key}) == rules:
                 return key

@@ -83,9 +83,10 @@ class GameEngine(Protocol):
 
     def create(self, *, ruleset: Mapping[str, Any], seats: int, seed: int) -> State: ...
 
-    # Optional: `deal_ruleset(ruleset, *, bots: list[bool]) -> ruleset`, the ruleset one game
-    # is dealt with once the platform knows which engine seats are bots (stored on the Game,
-    # so replays see it too). A game without it is dealt the table's ruleset.
+    # Optional: `deal_ruleset(ruleset, *, bots: list[bool], programs: list[bool]) -> ruleset`,
+    # the ruleset one game is dealt with once the platform knows which engine seats are our
+    # bots and which are bot accounts playing over the API (stored on the Game, so replays
+    # see it too). A game without it is dealt the table's ruleset.
 
     def rule_fields(self) -> list[RuleField]:
         """The Custom rules a host may set, as form fields, in the order shown."""

@@ -380,10 +380,17 @@ def _deal(table: Table, engine: GameEngine, *, number: int) -> Game:
     order = list(seats)
     random.Random(seed).shuffle(order)
     # A game may need to know who is a bot at the deal (Boardroom: bots answer trades at once,
-    # and against bots the one human moves first); the game stores it in its own ruleset.
+    # against bots the one human moves first, and a turn cap ends a game of programs alone:
+    # our bots and bot accounts); the game stores it in its own ruleset.
     deal_ruleset = getattr(engine, "deal_ruleset", None)
-    ruleset = deal_ruleset(table.ruleset, bots=[s.is_bot for s in order]) \
-        if deal_ruleset is not None else table.ruleset
+    if deal_ruleset is not None:
+        from accounts.bots import bot_account_ids
+
+        accounts = bot_account_ids({s.user_id for s in order if s.user_id})
+        ruleset = deal_ruleset(table.ruleset, bots=[s.is_bot for s in order],
+                               programs=[s.user_id in accounts for s in order])
+    else:
+        ruleset = table.ruleset
     state = engine.create(ruleset=ruleset, seats=len(order), seed=seed)
     players = []
     for game_seat, seat in enumerate(order):

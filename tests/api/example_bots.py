@@ -21,15 +21,9 @@ GAME_SECONDS = 300
 
 def short_rules(kind: str) -> dict[str, Any]:
     """Boardroom to a turn limit: a random player's game against our medium bot would take
-    hundreds of moves. The limit ends a game with an account's seat in it (an account's seat
-    counts as a person's) only where the rules say so (`capPeople`, for tests that play such a
-    seat to the end), when Boardroom's rules have that key."""
-    if kind != "boardroom":
-        return {}
-    rules: dict[str, Any] = {"turnCap": 30}
-    if "capPeople" in get_game(kind).resolve_ruleset({}):
-        rules["capPeople"] = True
-    return rules
+    hundreds of moves. The limit ends it: a bot account's program and our bots are programs
+    alone, which the cap ends (docs/boardroom.md, decision 12)."""
+    return {"turnCap": 30} if kind == "boardroom" else {}
 
 
 def bot_account(username: str) -> tuple[Any, str]:

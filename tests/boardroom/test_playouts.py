@@ -202,6 +202,20 @@ def test_no_turn_cap_ends_a_game_while_a_person_is_still_in() -> None:
     assert three["result"]["end_reason"] == "turn_cap"
 
 
+def test_a_bot_account_s_program_counts_as_a_bot_for_the_turn_cap_but_a_person_beside_it_does_not(
+) -> None:
+    # Seat 0 is a bot account over the API: a person for trades, a program for the cap.
+    st = scenario(turn_cap=1, pos={0: 14}, dice=[(2, 4)], bots=[False, True],
+                  programs=[True, False])
+    assert view(st, 1)["turn_cap"] == 1
+    st = act(act(st, 0, "roll"), 0, "end_turn")
+    assert st["result"]["end_reason"] == "turn_cap"
+    three = scenario(seats=3, turn_cap=1, pos={0: 14}, dice=[(2, 4)],
+                     bots=[False, True, False], programs=[True, False, False])
+    three = act(act(three, 0, "roll"), 0, "end_turn")
+    assert three["result"] is None and three["turn"] == 1
+
+
 def test_a_test_may_cap_a_game_with_a_person_by_its_own_option() -> None:
     st = scenario(turn_cap=1, pos={0: 14}, dice=[(2, 4)], bots=[False, True],
                   cap_people=True)

@@ -83,6 +83,7 @@ def test_a_finished_ranked_game_rates_players_by_the_order_of_bankruptcy(
 def test_a_dealt_ruleset_naming_the_seats_is_still_the_stock_ladder(alice, bob) -> None:
     game = matched_game(alice, bob, preset="standard", game_kind=BOARDROOM)
     assert game.ruleset["bots"] == [False, False]  # how it was dealt, stored for replays
+    assert game.ruleset["programs"] == [False, False]
     assert services.stock_preset(game) == "standard"
 
 

@@ -438,14 +438,16 @@ def pass_turn(s: State, ev: Events) -> None:
 
 
 def cap_in_force(s: State) -> bool:
-    """Whether the turn cap may end this game now: only a game of bots alone (every seat
-    still in is a bot: the simulator, a bench, a game whose people went bankrupt or left).
-    The guide has no limit on laps or time for people. `cap_people` is for tests only."""
+    """Whether the turn cap may end this game now: only a game of programs alone (every seat
+    still in is our bot or a bot account's program over the API: the simulator, a bench, a
+    game whose people went bankrupt or left). The guide has no limit on laps or time for
+    people; programs may play on for ever. `cap_people` is for tests only."""
     bots = s["bots"]
     if all(bots) or s.get("cap_people"):  # a state stored before the option has no key
         return True
+    programs = s.get("programs") or [False] * len(bots)  # likewise
     active = s["active"]
-    return not any(active[x] and not bots[x] for x in range(len(bots)))
+    return not any(active[x] and not bots[x] and not programs[x] for x in range(len(bots)))
 
 
 def finish(s: State, ev: Events, reason: str) -> None:

@@ -4,7 +4,7 @@ A state is a plain JSON-able dict. Per-seat facts are parallel lists indexed by 
 per-tile facts are lists of 40, so a copy is a handful of list slices (`copy_state`):
 
     {"game": "boardroom", "version", "seed", "rng", "seats", "bots": [bool],
-     "order": [seat], "cash": [int], "pos": [int], "active": [bool],
+     "programs": [bool], "order": [seat], "cash": [int], "pos": [int], "active": [bool],
      "audit": [None | failed tries], "releases": [[card id]],
      "owner": [None | seat] * 40, "level": [0..5] * 40 (5 = a holding),
      "stock": [branches, holdings], "decks": {"market": {"order": [id], "at": i}, "aid": ...},
@@ -38,8 +38,9 @@ BID_STEP = 10
 AUDIT_TRIES = 3
 ASK_PAUSE_ROUNDS = 5
 BETTER_BY = 10
-# Turns; a game of bots alone still running then ends on net worth ("turn_cap"). The guide
-# has "no limit on laps or time": while a person is still in the game no cap applies
+# Turns; a game of programs alone (our bots, bot accounts over the API) still running then
+# ends on net worth ("turn_cap"). The guide has "no limit on laps or time": while a person
+# is still in the game no cap applies
 # (rules.cap_in_force), except with `cap_people`, an option for tests that play a person's
 # seat themselves (no table a person creates can set it: games/boardroom/game.py).
 TURN_CAP = 1000
@@ -78,18 +79,23 @@ def rng_shuffle(items: list, s: int) -> int:
 
 def new_game(*, seats: int, seed: int, bots: list[bool] | None = None,
              human_first: int | None = None, turn_cap: int = TURN_CAP,
-             shuffle_seats: bool = True, cap_people: bool = False) -> dict[str, Any]:
+             shuffle_seats: bool = True, cap_people: bool = False,
+             programs: list[bool] | None = None) -> dict[str, Any]:
     """A fresh game. The turn order is shuffled by the game's generator; `human_first` (a
     seat) is put first and the others follow in the shuffled order (the guide: against bots,
     you move first). `bots[i]` marks seats played by bots (their trade rules differ; seats
     not marked are people, and no turn cap ends a game while one of them is still in).
-    `turn_cap` ends a game of bots alone; `cap_people` (tests only) lets it end a game with
-    people too."""
+    `programs[i]` marks seats a bot account plays over the API: people for trades, programs
+    for the cap. `turn_cap` ends a game of programs alone (bots and bot accounts);
+    `cap_people` (tests only) lets it end a game with people too."""
     if type(seats) is not int or not MIN_SEATS <= seats <= MAX_SEATS:
         raise ValueError(f"Boardroom is played by {MIN_SEATS} to {MAX_SEATS} seats")
     bots = list(bots) if bots is not None else [False] * seats
     if len(bots) != seats:
         raise ValueError("bots must have one flag per seat")
+    programs = list(programs) if programs is not None else [False] * seats
+    if len(programs) != seats:
+        raise ValueError("programs must have one flag per seat")
     if human_first is not None and (type(human_first) is not int
                                     or not 0 <= human_first < seats):
         raise ValueError("human_first must be a seat number")
@@ -107,7 +113,8 @@ def new_game(*, seats: int, seed: int, bots: list[bool] | None = None,
         decks[name] = {"order": ids, "at": 0}
     return {
         "game": "boardroom", "version": 0, "seed": int(seed), "rng": s, "seats": seats,
-        "bots": [bool(b) for b in bots], "order": order,
+        "bots": [bool(b) for b in bots], "programs": [bool(b) for b in programs],
+        "order": order,
         "cash": [START_CASH] * seats, "pos": [0] * seats, "active": [True] * seats,
         "audit": [None] * seats, "releases": [[] for _ in range(seats)],
         "owner": [None] * 40, "level": [0] * 40, "stock": [BRANCH_STOCK, HOLDING_STOCK],
