@@ -133,10 +133,10 @@ CHARTS_KEPT = 64
 
 
 def game_charts(game: Game, actions: Sequence[GameAction] | None = None, *,
-                at_step: int | None = None) -> list[dict[str, Any]]:
+                at_step: int | None = None, seat: int | None = None) -> list[dict[str, Any]]:
     """The drawings of a finished game's charts over its turns (games/platform/charts.py),
     read off a spectator's view after each move of the log; with `at_step`, each marks the
-    turn of that step."""
+    turn of that step; `seat` (the viewer's) names its own line "You"."""
     key = (game.pk, game.seed)
     charts = _CHARTS.get(key)
     if charts is None:
@@ -148,7 +148,7 @@ def game_charts(game: Game, actions: Sequence[GameAction] | None = None, *,
         if len(_CHARTS) >= CHARTS_KEPT:
             _CHARTS.clear()
         _CHARTS[key] = charts
-    return [chart_drawing.drawing(chart, at_step) for chart in charts]
+    return [chart_drawing.drawing(chart, at_step, seat) for chart in charts]
 
 
 def export_game(game: Game) -> dict[str, Any]:

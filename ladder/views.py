@@ -297,7 +297,7 @@ def replay_view(request: HttpRequest, game_id: int) -> HttpResponse:
                "game_styles": getattr(engine, "page_styles", ()),
                "game_scripts": getattr(engine, "replay_scripts", ()),
                # Each step's charts mark its turn, so they step with the board.
-               "charts": replay.game_charts(game, actions, at_step=frame.step)}
+               "charts": replay.game_charts(game, actions, at_step=frame.step, seat=seat)}
     if request.htmx and request.htmx.target == "replay-frame":
         return render(request, "ladder/_replay_frame.html", context)
     return render(request, "ladder/replay.html", context)
@@ -307,7 +307,9 @@ def replay_view(request: HttpRequest, game_id: int) -> HttpResponse:
 def chart_view(request: HttpRequest, game_id: int) -> HttpResponse:
     """A finished game's charts alone: the table's game-over banner loads them."""
     game = _finished_game(game_id)
-    return render(request, "games/_charts.html", {"charts": replay.game_charts(game)})
+    seat = _my_seat(game, viewer_from_request(request))
+    return render(request, "games/_charts.html",
+                  {"charts": replay.game_charts(game, seat=seat)})
 
 
 @require_safe

@@ -48,6 +48,7 @@ class Chart:
     turns: list[int]  # the turn of each point (the first point: the deal)
     series: list[Series]
     steps: list[int] = field(default_factory=list)  # the moves made by each point
+    per_seat: bool = False  # one line per seat, in seat order (else one line for all)
 
     def point_at(self, step: int) -> int:
         """The point showing the turn that move `step` belongs to (its end)."""
@@ -109,7 +110,8 @@ def game_charts(engine: GameEngine, *, ruleset: Mapping[str, Any], seats: int, s
             for line, value in zip(series, readings[i].values, strict=True):
                 line.values.append(value)
         charts.append(Chart(key=first.key, title=first.title,
-                            turns=[turn for turn, _ in points], series=series, steps=steps))
+                            turns=[turn for turn, _ in points], series=series, steps=steps,
+                            per_seat=first.per_seat))
     return charts
 
 
@@ -125,10 +127,19 @@ def _nice_top(value: int) -> int:
         scale *= 10
 
 
-def drawing(chart: Chart, at_step: int | None = None) -> dict[str, Any]:
+def line_names(chart: Chart, viewer: int | None = None) -> list[str]:
+    """Each line's name in the legend and the description: the viewer's own seat is "You",
+    as in the log and on the board; the charts themselves are drawn once for everyone."""
+    return ["You" if chart.per_seat and i == viewer else s.name
+            for i, s in enumerate(chart.series)]
+
+
+def drawing(chart: Chart, at_step: int | None = None, viewer: int | None = None
+            ) -> dict[str, Any]:
     """Where everything of one chart goes, in the viewBox's units, with the words that say
-    the same (its title, its description and the legend's end values); with `at_step`, a
-    mark at the turn that move belongs to (a replay's current step)."""
+    the same (its title, its description and the legend's end values, the `viewer` seat's
+    line named "You"); with `at_step`, a mark at the turn that move belongs to (a replay's
+    current step)."""
     low = min(0, *(min(s.values) for s in chart.series if s.values))
     top = _nice_top(max([1, *(max(s.values) for s in chart.series if s.values)]))
     first, last = (chart.turns[0], chart.turns[-1]) if chart.turns else (0, 0)
@@ -146,11 +157,12 @@ def drawing(chart: Chart, at_step: int | None = None) -> dict[str, Any]:
     rise = top - low
     parts = next((n for n in (2, 3, 5) if rise % n == 0 and rise > n), 1)
     ticks = [low + rise * k // parts for k in range(parts + 1)]
-    lines = [{"name": s.name, "colour": s.colour, "dash": s.dash, "end": s.end,
+    names = line_names(chart, viewer)
+    lines = [{"name": name, "colour": s.colour, "dash": s.dash, "end": s.end,
               "points": " ".join(f"{x(i)},{y(v)}" for i, v in enumerate(s.values)),
               "end_x": x(len(s.values) - 1), "end_y": y(s.end)}
-             for s in chart.series]
-    ends = "; ".join(f"{s.name} {s.end}" for s in chart.series)
+             for name, s in zip(names, chart.series, strict=True)]
+    ends = "; ".join(f"{name} {s.end}" for name, s in zip(names, chart.series, strict=True))
     turns = f"turn {first}" if first == last else f"turns {first} to {last}"
     now = None if at_step is None or not chart.turns else chart.point_at(at_step)
     return {

@@ -205,6 +205,26 @@ def test_the_replay_page_and_the_charts_page_draw_the_same_charts(
     assert "<title id=\"chart-" in alone and "<desc id=\"chart-" in alone
 
 
+def _legend(html: str, key: str) -> list[str]:
+    figure = html.split(f'id="chart-{key}"')[1].split("</figure>")[0]
+    return re.findall(r"</svg>([^<]+) <strong>", figure.split('class="chart-legend"')[1])
+
+
+def test_a_players_own_line_is_named_you_in_the_charts_and_a_spectator_sees_every_name(
+        commonwealth_game, alice) -> None:
+    game = commonwealth_game
+    names = [p["name"] for p in game.players]
+    mine = next(i for i, p in enumerate(game.players) if p["user_id"] == alice.user_id)
+    expected = ["You" if i == mine else name for i, name in enumerate(names)]
+    for name in ("ladder:charts", "ladder:replay"):
+        html = _client(alice).get(reverse(name, args=[game.pk])).content.decode()
+        assert _legend(html, "chips") == expected
+        assert f"You {game.result['chips'][mine]}" in html.split('<desc id="chart-chips-desc">')[1]
+        assert _legend(html, "fund") == ["Community Fund"]  # one line for all: no "You"
+        watcher = Client().get(reverse(name, args=[game.pk])).content.decode()
+        assert _legend(watcher, "chips") == names
+
+
 # --- nothing of a running game; the banner links both ---------------------------------------
 
 
