@@ -18,7 +18,7 @@ from typing import Any
 
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
-from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http import HttpRequest, HttpResponse
 
 from challenges.events import (
     MESSAGE_TYPE,
@@ -28,9 +28,9 @@ from challenges.events import (
 )
 from challenges.services import pending_received
 from games.api.auth import ApiError, api_view
+from games.api.ndjson import stream_response
 
 KEEPALIVE_SECONDS = 7.0
-NDJSON = "application/x-ndjson"
 
 
 def line(event: dict[str, Any]) -> bytes:
@@ -106,7 +106,4 @@ async def event_stream(request: HttpRequest) -> HttpResponse:
     user = request.user
     if user is None or not user.pk:
         raise ApiError(401, "No account.", code="no_token")
-    response = StreamingHttpResponse(account_events(user.pk), content_type=NDJSON)
-    response["Cache-Control"] = "no-store"
-    response["X-Accel-Buffering"] = "no"  # nginx passes each line on at once
-    return response
+    return stream_response(request, lambda: account_events(user.pk))

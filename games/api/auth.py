@@ -98,10 +98,16 @@ def authenticate(request: HttpRequest, scopes: Iterable[str]) -> None:
     request.user = token.user
 
 
+def answered(methods: tuple[str, ...]) -> tuple[str, ...]:
+    """The methods an endpoint answers: its own, and HEAD wherever GET is (HEAD is GET
+    without the body: a monitor's or a proxy's probe gets GET's status and headers)."""
+    return (*methods, "HEAD") if "GET" in methods and "HEAD" not in methods else methods
+
+
 def _check_request(request: HttpRequest, methods: tuple[str, ...]) -> None:
-    if request.method not in methods:
+    if request.method not in answered(methods):
         raise ApiError(405, f"Use {' or '.join(methods)} here.",
-                       headers={"Allow": ", ".join(methods)})
+                       headers={"Allow": ", ".join(answered(methods))})
     try:
         length = int(request.META.get("CONTENT_LENGTH") or 0)
     except ValueError:

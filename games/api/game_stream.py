@@ -21,7 +21,7 @@ from typing import Any
 from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
-from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http import HttpRequest, HttpResponse
 
 from games.api import ndjson
 from games.api.auth import api_view
@@ -47,13 +47,11 @@ async def game_stream(request: HttpRequest, ref: str) -> HttpResponse:
     # hours holds no connection.
     seat = await sync_to_async(held_seat)(request.user, ref)
     # The program is here: a seat a bot held while it was away (timed out, left) is its own
-    # again, as a browser's table socket takes it back (games/platform/clocks.py).
-    if seat.away:
+    # again, as a browser's table socket takes it back (games/platform/clocks.py). A HEAD
+    # only asks, and changes nothing.
+    if seat.away and request.method == "GET":
         await sync_to_async(seat_return)(table_id=seat.table_id, viewer=seat.viewer)
-    response = StreamingHttpResponse(seat_events(seat), content_type=ndjson.CONTENT_TYPE)
-    response["Cache-Control"] = "no-store"
-    response["X-Accel-Buffering"] = "no"  # nginx passes each line on at once
-    return response
+    return ndjson.stream_response(request, lambda: seat_events(seat))
 
 
 def _holds(read: GameRead, seat: ApiSeat) -> bool:

@@ -298,7 +298,7 @@ def document() -> dict[str, Any]:
 def openapi_json(request: HttpRequest) -> HttpResponse:
     """Served to anyone, without a token: it describes the API and acts for nobody."""
     if request.method not in ("GET", "HEAD"):
-        return error_response(405, "Use GET here.", headers={"Allow": "GET"})
+        return error_response(405, "Use GET here.", headers={"Allow": "GET, HEAD"})
     return JsonResponse(document())
 
 

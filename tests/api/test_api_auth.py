@@ -57,7 +57,7 @@ def test_the_api_sets_no_cookie(alice_secret: str) -> None:
 
 def test_a_wrong_method_is_a_405_saying_which(alice_secret: str) -> None:
     response = api_post(Client(), "/api/account", alice_secret, {})
-    assert response.status_code == 405 and response["Allow"] == "GET"
+    assert response.status_code == 405 and response["Allow"] == "GET, HEAD"
     assert response.json()["code"] == "method_not_allowed"
 
 
