@@ -325,7 +325,31 @@ def decision(view: Mapping[str, Any], me: int | None, names: Sequence[str]) -> d
         out["note"] = (f"Each ride costs the Fund {data.SHUTTLE_FARE} (it has "
                        f"{view['fund']}); you cannot pay for it yourself, and no GO money is "
                        "collected on the way.")
+    if not p.get("fund_covers", True):
+        out["unavailable"] += _fund_refused(view, me, out["kind"], types)
     return out
+
+
+def _fund_refused(view: Mapping[str, Any], me: int, kind: str | None, types: set[str]
+                  ) -> list[dict[str, Any]]:
+    """The spendings the Fund would have helped with, not offered because the seat handed
+    cash away in a deal (engine/rules.fund_may_cover), shown disabled with why."""
+    p = view["players"][me]
+    why = (f"You handed cash to another player in a deal, so until your turn passes on the "
+           f"Fund pays nothing for you (nobody takes the Fund’s money through a deal); you "
+           f"have {p['cash']}.")
+    step = view.get("step") or {}
+    if kind == "buy" and "buy" not in types:
+        project = _project(step["project"])
+        return [_unavailable(f"Buy {project['name']} for {project['price']}",
+                             "buy-unavailable", why)]
+    if kind == "chip" and "chip" not in types and p["cash"] < data.CHIP_COST:
+        return [_unavailable(f"Place a chip for {data.CHIP_COST}", "chip-unavailable", why)]
+    if kind == "pre_roll" and "develop" not in types and p["supply"] > 0 \
+            and view["flags"]["developed"] is None \
+            and any(pr["manager"] == me and pr["open"] > 0 for pr in view["projects"]):
+        return [_unavailable("Self-develop a project", "develop-unavailable", why)]
+    return []
 
 
 def _unavailable(label: str, id: str, reason: str) -> dict[str, Any]:

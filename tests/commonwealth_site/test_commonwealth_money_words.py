@@ -124,3 +124,43 @@ def test_each_bid_says_who_would_pay_it() -> None:
     assert f"Bid {low + 15} (if you win, you pay 10, the Fund {low + 5})" in bids
     d = board_context(engine.view(st, 0), me=0, names=NAMES, seats=SEATS)["decision"]
     assert "if you win you pay up to your 10, the Fund the rest" in d["amount_form"]["label"]
+
+
+def _gave_cash_away(step: dict, cash: int = 0) -> dict:
+    """Ann handed cash to Ben in a deal this go: the Fund pays nothing for her meanwhile."""
+    st = scenario(seats=3, cash={0: cash}, managers={1: 1, 3: 0}, step=step)
+    st["players"][0]["dealt_away"] = 20
+    return st
+
+
+def test_after_handing_cash_away_a_purchase_the_fund_would_help_with_says_why_it_is_missing(
+) -> None:
+    st = _gave_cash_away({"kind": "buy", "project": 2}, cash=5)
+    c = board_context(engine.view(st, 0), me=0, names=NAMES, seats=SEATS)
+    assert [b["id"] for b in c["decision"]["buttons"]] == ["auction"]
+    [why] = c["decision"]["unavailable"]
+    price = data.PROJECTS[2]["price"]
+    assert why["id"] == "buy-unavailable" and why["label"] == f"Buy Bicycle Workshop for {price}"
+    assert why["reason"].startswith("You handed cash to another player in a deal, so until "
+                                    "your turn passes on the Fund pays nothing for you")
+    assert why["reason"].endswith("you have 5.")
+    html = render_to_string("commonwealth/_decision.html", {"c": c, "game": True, "me": 0})
+    assert 'id="buy-unavailable" class="secondary" disabled' in html
+
+
+def test_after_handing_cash_away_a_chip_or_a_self_development_says_why_it_is_missing() -> None:
+    chip = board_context(engine.view(_gave_cash_away({"kind": "chip", "project": 1}), 0),
+                         me=0, names=NAMES, seats=SEATS)["decision"]
+    assert [u["id"] for u in chip["unavailable"]] == ["chip-unavailable"]
+    roll = board_context(engine.view(_gave_cash_away({"kind": "pre_roll"}), 0),
+                         me=0, names=NAMES, seats=SEATS)["decision"]
+    assert [u["id"] for u in roll["unavailable"]] == ["develop-unavailable"]
+    assert not roll["develops"]
+
+
+def test_the_deal_form_says_handing_cash_over_stops_the_fund_paying_for_you() -> None:
+    st = scenario(seats=3, managers={1: 1, 3: 0})
+    c = board_context(engine.view(st, 0), me=0, names=NAMES, seats=SEATS)
+    html = render_to_string("commonwealth/_decision.html", {"c": c, "game": True, "me": 0})
+    assert ("once you have handed cash over the Fund pays nothing for you until your turn "
+            "passes on") in html

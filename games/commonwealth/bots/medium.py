@@ -54,12 +54,13 @@ def choose(view: dict[str, Any], rng: random.Random, style: Style = MEDIUM) -> d
     if kind == "buy":
         price = data.PROJECTS[view["step"]["project"]]["price"]
         afford = me(view)["cash"] >= price or view["fund"] - price >= floor(view, style)
-        return {"type": "buy" if afford else "auction"}
+        # Not listed when the Fund may not help (after handing cash away in a deal).
+        return {"type": "buy" if afford and {"type": "buy"} in legal else "auction"}
     if kind == "auction":
         return bid(view, style)
     if kind == "chip":
         ok = me(view)["cash"] >= data.CHIP_COST or view["fund"] >= floor(view, style) // 2
-        return {"type": "chip" if ok else "no_chip"}
+        return {"type": "chip" if ok and {"type": "chip"} in legal else "no_chip"}
     if kind == "shuttle":
         return shuttle(view, style)
     if kind == "chance":

@@ -172,6 +172,11 @@ def _trade(st: State, ev: list[dict[str, Any]]) -> None:
             st["projects"][pid]["manager"] = taker
         st["players"][giver]["cash"] -= side["cash"]
         st["players"][taker]["cash"] += side["cash"]
+        # Net cash handed away this go: while above 0 the Fund pays nothing for the giver.
+        st["players"][giver]["dealt_away"] = st["players"][giver].get("dealt_away", 0) \
+            + side["cash"]
+        st["players"][taker]["dealt_away"] = st["players"][taker].get("dealt_away", 0) \
+            - side["cash"]
         if side["jail_card"]:
             st["players"][giver]["jail_card"] = False
             st["players"][taker]["jail_card"] = True

@@ -12,7 +12,15 @@ from __future__ import annotations
 from typing import Any
 
 from . import data
-from .rules import bid_cap, even_share, may_place_on_landing, pledge_bounds, shuttle_stops
+from .rules import (
+    bid_cap,
+    can_pay,
+    even_share,
+    fund_may_cover,
+    may_place_on_landing,
+    pledge_bounds,
+    shuttle_stops,
+)
 from .state import OFFERS_PER_TURN, open_slots
 from .targets import card_plays
 
@@ -73,20 +81,24 @@ def legal_actions(st: State, seat: int) -> list[Action]:
         if st["flags"]["developed"] is None and p["supply"] > 0:
             out += [{"type": "develop", "project": pid}
                     for pid, pr in enumerate(st["projects"])
-                    if pr["manager"] == seat and open_slots(st, pid) > 0]
+                    if pr["manager"] == seat and open_slots(st, pid) > 0
+                    and can_pay(st, seat, data.PROJECTS[pid]["fee"])]
         if not st["flags"]["played"] and p["kept"] is not None:
             out += card_plays(st, seat, p["kept"])
         return out
     if kind == "order":
         return [{"type": "order", "first": "move"}, {"type": "order", "first": "draw"}]
     if kind == "buy":
+        if not can_pay(st, seat, data.PROJECTS[step["project"]]["price"]):
+            return [{"type": "auction"}]
         return [{"type": "buy"}, {"type": "auction"}]
     if kind == "auction":
         return [*({"type": "bid", "amount": a} for a in _bid_choices(st, seat)),
                 {"type": "pass"}]
     if kind == "chip":
         # Asked again: a deal made while the question was open may have changed the manager.
-        if not may_place_on_landing(st, seat, step["project"]):
+        if not may_place_on_landing(st, seat, step["project"]) \
+                or not can_pay(st, seat, data.CHIP_COST):
             return [{"type": "no_chip"}]
         return [{"type": "chip"}, {"type": "no_chip"}]
     if kind == "shuttle":
@@ -131,6 +143,12 @@ DEAL_NEEDS_GOODS = ("A deal hands over at least one project or the Pardon card; 
                     "cash alone is not a deal")
 
 
+# The seed: "The players CANNOT take the money from the Community Fund ... in a deal (trade)".
+# Cash handed to a player and then made up by the Fund would be exactly that.
+FUND_AFTER_DEAL = ("You handed cash to another player in a deal, so the Fund pays nothing "
+                   "for you until {when}: pay with your own money")
+
+
 def _side_problem(st: State, seat: int, side: object) -> str | None:
     if not isinstance(side, dict) or set(side) - _SIDE_KEYS:
         return "Each side of a deal lists projects, cash and the Pardon card"
@@ -147,6 +165,10 @@ def _side_problem(st: State, seat: int, side: object) -> str | None:
     if cash > st["players"][seat]["cash"]:
         return "A deal's cash must come from the giver's own money (never the Fund)"
     step = st["step"]
+    if cash and step and step["kind"] == "auction" and step["leader"] == seat \
+            and st["players"][seat]["cash"] - cash < step["high"]:
+        return (f"You lead the auction at {step['high']}: keep that much of your own money, "
+                "as the Fund pays nothing for a seat that hands its cash away in a deal")
     if step and step["kind"] == "donate" and seat in step["owed"] \
             and cash > st["players"][seat]["cash"] - data.MIN_DONATION:
         return f"Keep {data.MIN_DONATION} for the GO donation you still owe"
@@ -212,6 +234,8 @@ def problem(st: State, seat: int, action: object) -> str | None:
         if amount % data.AUCTION_STEP:
             return f"Bids go up in steps of {data.AUCTION_STEP}"
         if amount > bid_cap(st, seat):
+            if not fund_may_cover(st, seat):
+                return FUND_AFTER_DEAL.format(when="your next turn passes on")
             return "You and the Fund together could not pay that much"
         return None
     if t == "donate" and kind == "donate":
@@ -246,11 +270,19 @@ def _reason(st: State, seat: int, action: Action) -> str:
         return "An unmanaged project must be bought or auctioned: you cannot decline both"
     if kind == "auction" and t == "bid" and seat == step.get("sender"):
         return "You cannot bid on a project you are auctioning"
+    broke_by_deal = FUND_AFTER_DEAL.format(when="your turn passes on")
+    if t == "buy" and kind == "buy" and not fund_may_cover(st, seat):
+        return broke_by_deal
     if t == "develop":
         if kind != "pre_roll":
             return "You can only self-develop before you roll"
         if st["flags"]["developed"] is not None:
             return "You have already self-developed a project this turn"
+        pid = action.get("project")
+        if _is_int(pid) and 0 <= pid < len(data.PROJECTS) \
+                and st["projects"][pid]["manager"] == seat and open_slots(st, pid) > 0 \
+                and p["supply"] > 0 and not fund_may_cover(st, seat):
+            return broke_by_deal
         return "You can only self-develop a project you manage that has an open slot"
     if t == "play_card":
         if st["flags"]["played"]:
@@ -270,6 +302,8 @@ def _reason(st: State, seat: int, action: Action) -> str:
     if t == "roll" and p["in_jail"]:
         return "In Jail you roll the standard die alone (or pay, or use the card)"
     if t == "chip" and kind == "chip":
+        if may_place_on_landing(st, seat, step["project"]) and not fund_may_cover(st, seat):
+            return broke_by_deal
         return "You cannot place a chip there"
     if t == "keep" and kind == "chance":
         return "You can keep only one card, and only a card you drew"

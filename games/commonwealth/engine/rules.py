@@ -56,8 +56,23 @@ def fund_receives(st: State, ev: Events, amount: int, reason: str, seat: int | N
                "seat": seat})
 
 
+def fund_may_cover(st: State, seat: int) -> bool:
+    """Whether the Fund may pay what `seat` cannot. Not while the seat has handed more cash
+    to other players in deals than it got back, since its last turn ended and until this
+    (or its next) turn ends: the seed lets nobody take the Fund's money in a deal, and money
+    given away and then made up by the Fund is just that (docs/commonwealth.md, 23)."""
+    return st["players"][seat].get("dealt_away", 0) <= 0  # a state stored before: no key
+
+
+def can_pay(st: State, seat: int, amount: int) -> bool:
+    """Whether `seat` may spend `amount` on a purchase, a fee, a chip or a winning bid now:
+    with its own money alone, or with the Fund's help when the Fund may cover it."""
+    return st["players"][seat]["cash"] >= amount or fund_may_cover(st, seat)
+
+
 def pay(st: State, ev: Events, seat: int, amount: int, to: int | str, reason: str) -> None:
-    """The seed's rule for every purchase: own money first, the Fund covers the rest."""
+    """The seed's rule for every purchase: own money first, the Fund covers the rest (the
+    generator offers a spending the Fund would help with only when `can_pay`)."""
     p = st["players"][seat]
     own = min(p["cash"], amount)
     p["cash"] -= own
@@ -120,6 +135,8 @@ def start_turn(st: State, ev: Events, seat: int) -> None:
         return
     if seat != st["turn"]:
         st["doubles"] = 0
+        # The last holder's go is over: cash it handed away in deals is forgotten.
+        st["players"][st["turn"]]["dealt_away"] = 0
         if st["order"].index(seat) == 0:
             st["round"] += 1
     st["turn"] = seat
@@ -492,8 +509,9 @@ def open_auction(st: State, ev: Events, pid: int) -> None:
 
 def bid_cap(st: State, seat: int) -> int:
     """A bid may exceed the bidder's cash (the Fund covers the rest) but not what the bidder
-    and the Fund together could pay."""
-    return (st["players"][seat]["cash"] + st["fund"]) // data.AUCTION_STEP * data.AUCTION_STEP
+    and the Fund together could pay; a bidder the Fund may not help bids its own money."""
+    fund = st["fund"] if fund_may_cover(st, seat) else 0
+    return (st["players"][seat]["cash"] + fund) // data.AUCTION_STEP * data.AUCTION_STEP
 
 
 def bid(st: State, ev: Events, seat: int, amount: int | None) -> None:

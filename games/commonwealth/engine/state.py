@@ -113,7 +113,8 @@ def new_game(*, ruleset: dict[str, Any] | None = None, seats: int = 4, seed: int
 
 def new_player() -> dict[str, Any]:
     return {"cash": 0, "pos": data.GO, "supply": data.CHIPS_PER_SEAT, "kept": None,
-            "jail_card": False, "in_jail": False, "jail_turns": 0, "offers": 0}
+            "jail_card": False, "in_jail": False, "jail_turns": 0, "offers": 0,
+            "dealt_away": 0}
 
 
 def roll_standard(state: dict[str, Any]) -> int:

@@ -15,6 +15,7 @@ from typing import Any
 
 from . import data
 from .legal import can_offer, legal_actions, to_decide
+from .rules import fund_may_cover
 from .state import chips_placed
 
 
@@ -50,6 +51,8 @@ def view(st: dict[str, Any], seat: int | None) -> dict[str, Any]:
             "kept": _card(p["kept"]) if s == me else None,
             "jail_card": p["jail_card"], "in_jail": p["in_jail"],
             "jail_turns": p["jail_turns"], "offers": p["offers"],
+            # False after handing cash away in a deal (public: the deal's terms are).
+            "fund_covers": fund_may_cover(st, s),
         })
     step = st["step"]
     shown_step = None
