@@ -61,6 +61,14 @@ def test_the_rules_page_says_what_a_deal_is_and_that_the_fund_pays_the_jail_fee_
     assert "cash moved in a deal meanwhile still pays the fee" in html
 
 
+def test_the_rules_page_says_the_fund_pays_nothing_for_a_seat_that_handed_its_cash_away(
+        client: Client) -> None:
+    html = client.get("/rules/commonwealth").content.decode()
+    assert ("nobody takes the Fund’s money through a deal: once you have handed more cash to "
+            "others in deals than you got back, the Fund pays nothing for you until your turn "
+            "passes on") in html
+
+
 def test_quick_play_commonwealth_starts_a_four_seat_game_against_three_bots(
         client: Client) -> None:
     response = client.post("/play/quick/", {"game": "commonwealth"})
