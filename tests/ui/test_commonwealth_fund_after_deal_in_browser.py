@@ -1,0 +1,62 @@
+"""After handing cash away in a deal, in real Chromium at 390×844 and 1440×900: the purchase
+the Fund would have helped with shows disabled with why, in view beside the auction button,
+and the screen passes the UI checks and axe-core (docs/commonwealth.md, decision 23)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+from ui_helpers import (
+    Wire,
+    check_axe,
+    check_layout,
+    guest,
+    my_seat,
+    off_loop,
+    settle,
+    shot,
+    start_heads_up_commonwealth,
+)
+
+from games.commonwealth.engine import scenario
+from games.platform.models import Game
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+
+def test_a_purchase_the_fund_may_not_help_with_says_why_beside_the_auction(
+        live_server_url: str, device: tuple[str, Any], axe_script: Path,
+        artifacts: Path) -> None:
+    size, page = device
+    page.wire = Wire(page)
+    page.emulate_media(reduced_motion="reduce")
+    cora = guest("cora")
+    start_heads_up_commonwealth(page, live_server_url, cora)
+
+    def on_bicycle_workshop_after_a_gift() -> None:
+        # Cora handed 30 to the bot in a deal this go and landed on an unmanaged project.
+        game = Game.objects.filter(table__code=page.url.rstrip("/").rsplit("/", 1)[1]).get()
+        me = my_seat(game, cora)
+        state = scenario(seats=2, turn=me, cash={me: 5, 1 - me: 30}, pos={me: 6},
+                         managers={0: 1 - me}, step={"kind": "buy", "project": 2})
+        state["players"][me]["dealt_away"] = 30
+        state["version"] = game.state["version"] + 1
+        game.state = state
+        game.save(update_fields=["state"])
+
+    off_loop(on_bicycle_workshop_after_a_gift)
+    page.reload()
+    settle(page)
+    missing = page.locator("#decision #buy-unavailable")
+    expect(missing).to_be_disabled()
+    expect(missing).to_be_in_viewport()
+    expect(page.locator("#decision #auction")).to_be_in_viewport()
+    why = page.locator("#buy-unavailable-why")
+    expect(why).to_contain_text("You handed cash to another player in a deal")
+    expect(why).to_be_in_viewport()
+    shot(page, artifacts, f"{size}-commonwealth-fund-after-deal")
+    check_layout(page, f"{size}-commonwealth-fund-after-deal")
+    check_axe(page, axe_script, f"{size}-commonwealth-fund-after-deal")
