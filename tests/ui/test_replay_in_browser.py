@@ -105,6 +105,8 @@ def test_a_replay_steps_by_the_arrow_keys_and_shows_the_games_charts(
     assert page.locator("#replay-link").get_attribute("href") == \
         f"/ladder/games/{game.pk}/replay/"
     assert page.locator(".result-charts .chart-svg").count() == charts.count()
+    # Ann's own line is "You" in the legend, as the log says.
+    assert "You " in page.locator(".result-charts .chart-legend").first.inner_text()
     shot(page, artifacts, f"{size}-table-{game_kind}-game-over")
     check_layout(page, f"{size}-table-{game_kind}-game-over")
     assert not page.console_errors, page.console_errors
