@@ -150,11 +150,10 @@ def _option(action: Mapping[str, Any], label: str) -> dict[str, str]:
 def board_public(view: Mapping[str, Any], *, names: Sequence[str],
                  seats: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """The part of the board every viewer sees alike: each player's board, counts and
-    badges as an opponent sees them. Built from a spectator's view (the platform's
-    `board_public` hook), once per snapshot, and shared by every seat's `board_context`;
-    so it is only read after, never changed. `panels` keeps the opponents' panels rendered
-    from these very player dicts, `panel_keys` their content keys (templatetags
-    `opponent_panel`, `my_panel`)."""
+    badges. Built from a spectator's view (the platform's `board_public` hook), once per
+    snapshot, and shared by every seat's `board_context`; so it is only read after, never
+    changed. The players partial shows these entries alone, so it is one render for every
+    seat (chudopoly/_players.html)."""
     turn = view.get("turn")
     to_decide = view.get("to_decide") or []
     players = []
@@ -162,7 +161,7 @@ def board_public(view: Mapping[str, Any], *, names: Sequence[str],
         seat_no = p.get("seat")
         meta = seats[seat_no] if isinstance(seat_no, int) and seat_no < len(seats) else {}
         player = {
-            **p, "zones": _zones(p, {}), "name": _name(names, seat_no, None),
+            **p, "zones": _zones(p), "name": _name(names, seat_no, None),
             "is_me": False, "is_turn": seat_no == turn,
             "is_bot": bool(meta.get("is_bot")), "is_away": bool(meta.get("is_away")),
             "deciding": seat_no in to_decide, "deadline": meta.get("deadline"),
@@ -171,29 +170,31 @@ def board_public(view: Mapping[str, Any], *, names: Sequence[str],
         if "rating" in meta:  # the platform's ladder rating, when it passes it here
             player["rating"] = meta["rating"]
         players.append(player)
-    return {"players": players, "panels": {}, "panel_keys": {}}
+    return {"players": players}
 
 
-def _zones(player: Mapping[str, Any], board_options: Mapping[int, list[dict[str, str]]]
-           ) -> list[dict[str, Any]]:
-    """A player's zones as the board shows them, each card with the moves offered for it."""
+def _zones(player: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """A player's zones as the board shows them: each with its set's name and size."""
     zones = []
     for z in player.get("zones") or []:
         colour = COLOURS.get(z.get("colour"))
-        zone_cards = [{**c, "options": board_options.get(c["id"], [])}
-                      for c in z.get("cards") or []]
-        upgrades = [{**c, "options": board_options.get(c["id"], [])}
-                    for c in z.get("upgrades") or []]
         zones.append({**z, "name": colour_name(z.get("colour")),
                       "bg": colour.bg if colour else "#888",
                       "set_size": colour.set_size if colour else None,
-                      "cards": zone_cards, "upgrades": upgrades})
+                      "cards": z.get("cards") or [], "upgrades": z.get("upgrades") or []})
     return zones
 
 
-def _offers_moves(player: Mapping[str, Any], board_options: Mapping[int, Any]) -> bool:
-    return any(c["id"] in board_options for z in player.get("zones") or []
-               for c in (z.get("cards") or []) + (z.get("upgrades") or []))
+def _movable(player: Mapping[str, Any] | None,
+             board_options: Mapping[int, list[dict[str, str]]]) -> list[dict[str, Any]]:
+    """The cards on a player's own board with a free move offered (wilds and upgrades, set by
+    set), each with its moves: the rearrange forms of that player's hand panel."""
+    if player is None or not board_options:
+        return []
+    return [{**c, "options": board_options[c["id"]]}
+            for z in player.get("zones") or []
+            for c in (z.get("cards") or []) + (z.get("upgrades") or [])
+            if c["id"] in board_options]
 
 
 def board_context(view: Mapping[str, Any], *, me: int | None, names: Sequence[str],
@@ -239,18 +240,11 @@ def board_context(view: Mapping[str, Any], *, me: int | None, names: Sequence[st
 
     turn = view.get("turn")
     to_decide = view.get("to_decide") or []
-    # Every player as the public board shows them; this seat's own entry (and any board with
-    # a move offered on it) is a copy of its own.
-    players = []
-    my_public = None
-    for p in public["players"]:
-        if p.get("seat") == me or (board_options and _offers_moves(p, board_options)):
-            if p.get("seat") == me:
-                my_public = p
-            p = {**p, "is_me": p.get("seat") == me}
-            if board_options:
-                p["zones"] = _zones(p, board_options)
-        players.append(p)
+    # Every player as the public board shows them; this seat's own entry is a copy marked
+    # "is_me" (the status's banners read it).
+    players = [{**p, "is_me": True} if p.get("seat") == me else p for p in public["players"]]
+    my_public = next((p for p in public["players"] if p.get("seat") == me), None)
+    movable = _movable(my_public, board_options)
 
     # What I owe, if anything.
     pending = view.get("pending")
@@ -298,11 +292,14 @@ def board_context(view: Mapping[str, Any], *, me: int | None, names: Sequence[st
 
     hand = [{**c, "options": hand_options.get(c["id"], [])} for c in view.get("hand") or []]
     return {
-        "players": players, "panels": public["panels"], "panel_keys": public["panel_keys"],
-        "hand": hand, "turn": turn,
-        # The public entry this seat's own is a copy of: its panel's key stands for the copy's
-        # while the copy adds only "is_me" (templatetags `my_panel`).
-        "my_public": my_public,
+        "players": players, "hand": hand, "turn": turn,
+        # What the players partial shows: the public entries alone, the same list for every
+        # seat of a snapshot, so that partial is one render for them all.
+        "public_players": public["players"],
+        # The free rearranges of this seat's own board (its hand panel's forms), and how many
+        # are left while there are some to make.
+        "movable": movable,
+        "rearranges_left": view.get("rearranges_left") if movable or swaps else None,
         "turn_name": _name(names, turn, me, subject=True) if turn is not None else None,
         "my_turn": turn is not None and turn == me,
         # What the hand and decision partials read only on this seat's own turn (the hint, the

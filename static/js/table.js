@@ -143,13 +143,16 @@
   });
 
   // --- opponents: collapsed summaries on phones, open on wide screens; your taps are kept ---
+  // Every seat's panel is one <details class="seat"> (the same HTML for every viewer); the
+  // viewer's own (class "me", markMe) is their board, always open.
   var chosen = {};  // seat -> true/false, what this browser last chose for that opponent
   var applying = false;
   function applyOpen() {
     applying = true;
-    $$("details.opponent").forEach(function (d) {
+    $$("details.seat").forEach(function (d) {
       var seat = d.getAttribute("data-seat");
-      var want = Object.prototype.hasOwnProperty.call(chosen, seat) ? chosen[seat] : !!(wide && wide.matches);
+      var want = d.classList.contains("me") ||
+        (Object.prototype.hasOwnProperty.call(chosen, seat) ? chosen[seat] : !!(wide && wide.matches));
       if (d.open !== want) { d.open = want; }
     });
     applying = false;
@@ -157,7 +160,8 @@
   }
   root.addEventListener("toggle", function (evt) {
     var d = evt.target;
-    if (applying || !d.classList || !d.classList.contains("opponent")) { return; }
+    if (applying || !d.classList || !d.classList.contains("seat")) { return; }
+    if (d.classList.contains("me")) { if (!d.open) { d.open = true; } return; }
     chosen[d.getAttribute("data-seat")] = d.open;
   }, true);
   if (wide && wide.addEventListener) {
@@ -409,15 +413,16 @@
   }
 
   // --- the viewer's own seat ---------------------------------------------------------------
-  // A board game's players panel reads alike for every seat (it is rendered once for all of
-  // them): the board's root says whose screen it is (data-me on #status) and CSS marks that
-  // seat's look and its "You" (static/css/site.css). Its panel is also given the class "me"
-  // here, after every push, as the page's own seat was before, for whatever looks it up.
+  // A game's players panel reads alike for every seat (it is rendered once for all of them):
+  // the seat marker says whose screen it is (#table-me's data-me, before every board's root)
+  // and CSS marks that seat's look and its "You" (static/css/site.css). Its panel is also given
+  // the class "me" here, after every push, for what table.js does with it (Chudopoly's own
+  // board stays open) and whatever else looks it up.
   function markMe() {
     var holder = $("[data-me]");
     var me = holder ? holder.getAttribute("data-me") : null;
-    $$("#players li[data-seat]").forEach(function (li) {
-      li.classList.toggle("me", li.getAttribute("data-seat") === me);
+    $$("#players li[data-seat], #players details[data-seat]").forEach(function (panel) {
+      panel.classList.toggle("me", panel.getAttribute("data-seat") === me);
     });
   }
 
@@ -539,7 +544,7 @@
   document.addEventListener("keydown", function (evt) {
     if (evt.key !== "Escape") { return; }
     var active = document.activeElement;
-    var open = active && active.closest && active.closest("details.opponent[open]");
+    var open = active && active.closest && active.closest("details.seat[open]:not(.me)");
     if (open) {
       open.open = false;
       var summary = open.querySelector("summary");

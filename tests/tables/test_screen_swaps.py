@@ -216,8 +216,12 @@ def test_a_socket_whose_seat_changed_gets_the_whole_screen() -> None:
 
 # --- the hidden-information audit of the shared renders -----------------------------------
 
+# A move's value, in double quotes or single (a JSON move is written in single quotes, its
+# own double quotes kept: chudopoly's `single_quoted`).
 _ACTION_VALUES = (re.compile(r'name="action"[^>]*?\svalue="([^"]*)"'),
-                  re.compile(r'value="([^"]*)"[^>]*?\sname="action"'))
+                  re.compile(r'value="([^"]*)"[^>]*?\sname="action"'),
+                  re.compile(r"name=\"action\"[^>]*?\svalue='([^']*)'"),
+                  re.compile(r"value='([^']*)'[^>]*?\sname=\"action\""))
 _CARD_IDS = re.compile(r'data-card-id="(\d+)"')
 _LOG = re.compile(r'<(ol|li)\b[^>]*(?:id="log-lines"|hx-swap-oob="[a-z]+:#(?:log|line-))'
                   r'.*?</\1>|<li\b[^>]*\bid="line-[^"]*".*?</li>', re.S)
@@ -254,7 +258,8 @@ def test_two_seats_screens_of_one_move_keep_each_seats_private_parts_to_it(kind:
             offered[me] = mine | offered[me]
             # Another seat's offered moves, less any this seat is offered too (a pass, a roll).
             theirs = offered[other] - offered[me]
-            assert not [a for a in theirs if f'value="{a}"' in frames[me]]
+            assert not [a for a in theirs if f'value="{a}"' in frames[me]
+                        or f"value='{a}'" in frames[me]]
             board = _LOG.sub("", frames[me])  # the log tells history, judged elsewhere
             hand = private_cards(game, seats[other])
             assert not hand & set(_CARD_IDS.findall(board)), (me, hand)
@@ -264,6 +269,33 @@ def test_two_seats_screens_of_one_move_keep_each_seats_private_parts_to_it(kind:
     assert checked, "the audit saw no private part to look for"
     for socket in sockets:
         socket.close()
+
+
+def test_chudopolys_players_partial_is_one_html_for_every_seat_and_a_watcher_with_nothing_private(
+) -> None:
+    """Every player's board is drawn alike for all four seats and a watcher (the viewer's own
+    is marked by the page's CSS, from the seat marker): one render a move, shared. It offers
+    no move (a seat's rearranges are in its own hand panel) and shows no card of any hand."""
+    players = guests(4)
+    game = started("chudopoly", players)
+    table = Table.objects.get(pk=game.table_id)
+    viewers = [*players, Viewer(user_id=None, guest_key=None)]
+    partial = presenters.shared_partial("chudopoly/_players.html")
+    assert partial is not None
+    for n in range(60):
+        # A fresh window: judge the sharing, not whether keying paid on this box.
+        partial.tried = partial.served = partial.resting = partial.spent_ns = 0
+        before = partial.renders
+        screens = [presenters.render_all(presenters.load_screen(table, v)) for v in viewers]
+        assert len({s["players"] for s in screens}) == 1, n
+        assert partial.renders - before <= 1, n  # one render for the five screens, if any
+        shared = screens[0]["players"]
+        assert not actions_offered(shared) and "<form" not in shared
+        hands = set().union(*(private_cards(game, seat) for seat in range(4)))
+        assert not hands & set(_CARD_IDS.findall(shared)), n
+        game = move(game, n)
+        if game.status != Game.Status.RUNNING:
+            break
 
 
 # --- what a socket keeps of its screen ------------------------------------------------------

@@ -9,7 +9,7 @@ from django.template.loader import render_to_string
 from games.chudopoly import engine
 from games.chudopoly.board import board_context
 from games.chudopoly.bots import choose_action
-from games.chudopoly.templatetags.chudopoly import my_panel, opponent_panel
+from games.chudopoly.templatetags.chudopoly import seat_panel
 
 
 def _boards_along_a_game(seats: int = 4, steps: int = 240, every: int = 20):
@@ -31,20 +31,10 @@ def _boards_along_a_game(seats: int = 4, steps: int = 240, every: int = 20):
 def test_the_memoized_panels_read_exactly_as_the_localizing_renderer_writes_them() -> None:
     compared = 0
     for _, c in _boards_along_a_game():
-        for p in c["players"]:
-            if p.get("is_me"):
-                html = my_panel(p, c)
-                view = c.get("view") or {}
-                expected = render_to_string("chudopoly/_my_panel.html", {
-                    "p": p,
-                    "c": {"result": bool(c.get("result")), "swaps": c.get("swaps") or [],
-                          "view": {"ruleset": {"setsToWin": (view.get("ruleset") or {})
-                                               .get("setsToWin")},
-                                   "rearranges_left": view.get("rearranges_left")}}})
-            else:
-                html = opponent_panel(p, c.get("result"))
-                expected = render_to_string("chudopoly/_opponent.html",
-                                            {"p": p, "c": {"result": bool(c.get("result"))}})
+        for p in c["public_players"]:
+            html = seat_panel(p, c.get("result"))
+            expected = render_to_string("chudopoly/_seat.html",
+                                        {"p": p, "c": {"result": bool(c.get("result"))}})
             assert str(html) == expected
             compared += 1
     assert compared >= 24
@@ -54,16 +44,16 @@ def test_a_panel_rendered_again_takes_its_unchanged_sets_as_they_were(
         monkeypatch: pytest.MonkeyPatch) -> None:
     from games.chudopoly.templatetags import chudopoly
 
-    p = next(p for _, c in _boards_along_a_game() for p in c["players"]
-             if len(p["zones"]) >= 2 and not p.get("is_me"))
-    opponent_panel(p, None)
+    p = next(p for _, c in _boards_along_a_game() for p in c["public_players"]
+             if len(p["zones"]) >= 2)
+    seat_panel(p, None)
     renders: list[str] = []
     render = chudopoly.render_unlocalized
     monkeypatch.setattr(chudopoly, "render_unlocalized",
                         lambda name, context: renders.append(name) or render(name, context))
     changed = {**p["zones"][0], "rent": 99}
-    html = opponent_panel({**p, "zones": [changed, *p["zones"][1:]]}, None)
-    assert renders == ["chudopoly/_opponent.html", "chudopoly/_zone.html"]  # one set again
+    html = seat_panel({**p, "zones": [changed, *p["zones"][1:]]}, None)
+    assert renders == ["chudopoly/_seat.html", "chudopoly/_zone.html"]  # one set again
     assert "rent 99M" in html
     assert str(chudopoly.zone_panel(p["seat"], changed)) == render_to_string(
         "chudopoly/_zone.html", {"p": {"seat": p["seat"]}, "z": changed})

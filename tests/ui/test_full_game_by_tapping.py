@@ -29,7 +29,7 @@ PLAN_JS = """(prefs) => {
   // How close each of my sets is to complete, by set name: a place that completes a set comes
   // first, then one that adds to a set, then a new set (small sets first).
   const mine = {};
-  for (const z of document.querySelectorAll('.player.mine .zone')) {
+  for (const z of document.querySelectorAll('#players .seat.me .zone')) {
     const [have, size] = z.querySelector('.zone-count').textContent.split('/').map(Number);
     mine[z.querySelector('.zone-name').textContent.trim()] = [have, size];
   }
@@ -159,7 +159,7 @@ def test_a_whole_game_against_an_easy_bot_by_tapping_then_clicking(
             page.wait_for_timeout(100)
             check_layout(page, "full game at desktop size")
             # On a wide window the opponent is open without a tap.
-            assert page.locator("details.opponent").first.evaluate("d => d.open")
+            assert page.locator("details.seat:not(.me)").first.evaluate("d => d.open")
 
     page.wait_for_selector("#result")
     page.wait_for_timeout(400)

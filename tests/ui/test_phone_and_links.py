@@ -111,7 +111,8 @@ def test_no_card_header_breaks_inside_a_word_on_a_phone(live_server_url: str,
     game, _me = prepared_game(ava, bots=2, build=mid_game)
     page.goto(f"{live_server_url}/t/{game.table_code}/")
     settle(page)
-    page.evaluate("() => document.querySelectorAll('details.opponent').forEach(d => d.open = true)")
+    page.evaluate(
+        "() => document.querySelectorAll('details.seat:not(.me)').forEach(d => d.open = true)")
     broken = page.evaluate(BROKEN_WORDS_JS, ".card-set, .card-name, .zone-name")
     assert broken == [], broken
     context.close()

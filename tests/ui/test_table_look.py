@@ -65,7 +65,7 @@ def test_every_screen_at_phone_and_desktop_size(live_server_url: str, device: tu
     assert page.locator("#hand .hand-card .card").count() == 7
     assert page.locator(f"#seat-{me} .zone.complete").count() == 1  # Command, 2/2
     assert "2 plays left" in page.locator(".turn-line").inner_text()
-    opponents = page.locator("details.opponent")
+    opponents = page.locator("details.seat:not(.me)")
     assert opponents.count() == 2
     if size == "phone":
         # Opponents are summaries on a phone; a tap opens one, and it stays open after a push.
@@ -196,7 +196,7 @@ def test_keyboard_only_play_motion_and_sound_preferences(live_server_url: str, d
     assert page.locator("#log [role=log]").count() == 1
 
     # Escape closes an opened opponent; Enter opens it again.
-    summary = page.locator("details.opponent summary").first
+    summary = page.locator("details.seat:not(.me) summary").first
     summary.focus()
     assert summary.evaluate("s => s.parentElement.open")
     page.keyboard.press("Escape")

@@ -353,22 +353,10 @@ def card_gallery() -> dict[str, Any]:
     return {"groups": gallery_cards()}
 
 
-@register.filter
-def movable_cards(player: Mapping[str, Any]) -> list[Mapping[str, Any]]:
-    """A player's board cards (wilds and upgrades) that have a legal move right now."""
-    out = []
-    for zone in player.get("zones") or []:
-        for c in list(zone.get("cards") or []) + list(zone.get("upgrades") or []):
-            if c.get("options"):
-                out.append(c)
-    return out
-
-
-# An opponent's panel shows only public facts, so every viewer at the table gets the same HTML
-# for it. The four sockets of a table rendered the same three panels after every move; the
-# panels are now rendered once per distinct content and process. Keyed by the content itself,
-# so a stale panel cannot be served: any change makes a new key. A seat's own board is kept the
-# same way: most moves are someone else's and leave it as it was.
+# A player's panel shows only public facts, so every viewer at the table gets the same HTML
+# for it: rendered once per distinct content and process. Keyed by the content itself, so a
+# stale panel cannot be served: any change makes a new key. Most moves change one panel of
+# four, and the players partial that lists them renders the other three from here.
 # Bounded by bytes too (games/platform/bounded_cache.py); plain str values: rendering.kept.
 _PANEL_MEMO: BoundedCache[str] = BoundedCache(max_entries=2048, max_bytes=4 * 1024 * 1024)
 
@@ -388,76 +376,16 @@ def _memo_render(template: str, context: dict[str, Any],
     return made
 
 
-PanelCache = dict[tuple[int, bool], tuple[Mapping[str, Any], SafeString]]
-PlayerKeys = dict[int, tuple[Mapping[str, Any], bytes | str]]
-
-
-def _player_key(player: Mapping[str, Any], keys: PlayerKeys | None) -> bytes | str:
-    """A public player dict's content key, made once per dict: kept in the public board's
-    `panel_keys` (one per snapshot, read by every seat) with the dict itself, whose identity
-    is checked, so a key is never served for another dict."""
-    if keys is None:
-        return content_key(player)
-    entry = keys.get(id(player))
-    if entry is not None and entry[0] is player:
-        return entry[1]
-    made = content_key(player)
-    keys[id(player)] = (player, made)
-    return made
-
-
 @register.simple_tag
-def opponent_panel(player: Mapping[str, Any], result: Any, shared: PanelCache | None = None,
-                   keys: PlayerKeys | None = None) -> SafeString:
-    """An opponent's panel. `shared` is the board's public `panels` (board.board_public): a
-    panel rendered there from this very player dict (the public one every viewer reads) is
-    served again without even building its key; the dict's identity is checked, so a panel
-    is never served for another dict. `keys` is the board's `panel_keys` (`_player_key`)."""
+def seat_panel(player: Mapping[str, Any], result: Any) -> SafeString:
+    """A player's panel (chudopoly/_seat.html) from its public entry (board.board_public),
+    alike for every viewer: the page's CSS marks and opens the viewer's own."""
     if player.get("is_me"):
-        raise ValueError("opponent_panel renders other seats only")
-    if not isinstance(shared, dict):  # a context without the public board's panels
-        shared = None
-    key = (id(player), bool(result))
-    if shared is not None:
-        kept = shared.get(key)
-        if kept is not None and kept[0] is player:
-            return kept[1]
-    template = "chudopoly/_opponent.html"
+        raise ValueError("seat_panel renders public entries only: they name no viewer")
+    template = "chudopoly/_seat.html"
     # The context is the player and the result's truth: its key is theirs.
-    html = _memo_render(template, {"p": player, "c": {"result": bool(result)}},
-                        key=(template, _player_key(player, keys if isinstance(keys, dict)
-                                                   else None), bool(result)))
-    if shared is not None:
-        shared[key] = (player, html)
-    return html
-
-
-@register.simple_tag
-def my_panel(player: Mapping[str, Any], c: Mapping[str, Any]) -> SafeString:
-    """The viewer's own board (their bank, sets and the free rearranges they can make)."""
-    return _my_panel(player, c)
-
-
-def _my_panel(player: Mapping[str, Any], c: Mapping[str, Any]) -> SafeString:
-    if not player.get("is_me"):
-        raise ValueError("my_panel renders the viewer's own seat only")
-    view = c.get("view") or {}
-    template = "chudopoly/_my_panel.html"
-    context = {
-        "p": player,
-        "c": {"result": bool(c.get("result")), "swaps": c.get("swaps") or [],
-              "view": {"ruleset": {"setsToWin": (view.get("ruleset") or {}).get("setsToWin")},
-                       "rearranges_left": view.get("rearranges_left")}},
-    }
-    key = None
-    source = c.get("my_public")  # the public board's entry this seat's own is a copy of
-    keys = c.get("panel_keys")
-    if isinstance(source, Mapping) and isinstance(keys, dict) and _copy_marked_mine(player,
-                                                                                    source):
-        # The seat's own board is the public one marked "is_me" (no move offered on it):
-        # the public entry's key, made once per snapshot, stands for it.
-        key = (template, _player_key(source, keys), content_key(context["c"]))
-    return _memo_render(template, context, key=key)
+    return _memo_render(template, {"p": player, "c": {"result": bool(result)}},
+                        key=(template, content_key(player), bool(result)))
 
 
 @register.simple_tag
@@ -468,17 +396,6 @@ def zone_panel(seat: Any, zone: Mapping[str, Any]) -> SafeString:
     template = "chudopoly/_zone.html"
     context = {"p": {"seat": seat}, "z": zone}
     return _memo_render(template, context, key=(template, content_key((seat, zone))))
-
-
-def _copy_marked_mine(player: Mapping[str, Any], source: Mapping[str, Any]) -> bool:
-    """Whether `player` is `source` with "is_me" set and every other value the very same
-    object (board.board_context's copy of the seat's own public entry)."""
-    if len(player) != len(source) + ("is_me" not in source):
-        return False
-    for name, value in player.items():
-        if name != "is_me" and (name not in source or source[name] is not value):
-            return False
-    return True
 
 
 LOG_PEEK_LINES = 12  # the newest lines show the cards they name; older ones are words only
@@ -539,10 +456,10 @@ def jinja_helpers(env: Any) -> None:
     wired by the site's TEMPLATES): `{{ card_face(card) }}` for `{% card_face card %}`."""
     env.globals.update({
         "card_face": card_face, "mini_card": mini_card, "card_back": card_back,
-        "opponent_panel": opponent_panel, "my_panel": my_panel, "zone_panel": zone_panel,
+        "seat_panel": seat_panel, "zone_panel": zone_panel,
         "log_items": log_items,
     })
     env.filters.update({
-        "pips": pips, "fan": fan, "movable_cards": movable_cards, "colour_name": colour_name,
+        "pips": pips, "fan": fan, "colour_name": colour_name,
         "single_quoted": single_quoted,
     })
