@@ -357,7 +357,8 @@ def _reader(env: jinja2.Environment, roots: tuple[tuple[str, Path], ...]) -> Rea
 # type ("!SafeString!" and the text): safe HTML and plain text, a subclass and its base, a date
 # and its text. A tag cannot be mistaken for plain JSON, which never holds a bare "!". Tuples
 # write as lists and a float NaN as null (orjson writes them itself): no partial prints one.
-# Other objects refuse.
+# An object with a `partial_key` ("!" and what names its content) writes that; other objects
+# refuse.
 _OPTIONS = (orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_SUBCLASS
             | orjson.OPT_PASSTHROUGH_DATACLASS)
 _UNDEFINED = orjson.Fragment(b"!u")
@@ -396,4 +397,8 @@ def _tagged(value: Any) -> Any:
         return orjson.Fragment(_tag(value, [value.start, value.stop, value.step]))
     if isinstance(value, datetime.date | datetime.time):
         return orjson.Fragment(_tag(value, repr(value)))
+    named = getattr(value, "partial_key", None)
+    if type(named) is bytes and named.startswith(b"!"):
+        # An object that names its own content for good (presenters.LogLine: a game's line).
+        return orjson.Fragment(named)
     raise TypeError(f"{type(value).__name__} is not plain data")

@@ -12,6 +12,7 @@ someone else's move, and of those only the elements that changed (games/platform
 from __future__ import annotations
 
 import contextlib
+import itertools
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -37,8 +38,10 @@ from games.platform.rendering import (
     render_unlocalized,
 )
 from games.platform.services import Move, decision_token, out_place, ranked_table
+from games.platform.wording import marked_line
 
 LOG_LINES = 40
+PRIVATE_LINES = 3  # a seat's newest lines only it may read, beside the log
 CHAT_LINES = 50
 
 LOBBY_TEMPLATE = "games/_lobby.html"
@@ -117,9 +120,6 @@ def snapshot_after_move(move: Move, previous: TableSnapshot | None) -> TableSnap
         rows = (previous.log_rows + move.logged)[-LOG_LINES:]
     return TableSnapshot(table=move.table, seats=move.seats, game=game,
                          log_rows=rows if rows is not None else _log_rows(game))
-
-
-LogCache = dict[tuple[int, int, int | None], list["LogLine"]]
 
 
 def load_screen(table: Table, viewer: Viewer) -> TableScreen:
@@ -220,13 +220,15 @@ def build_context(screen: TableScreen, engine: GameEngine,
             p["rating"] = ratings["seats"].get(p.get("seat"))
     for seat_no, p in zip((result or {}).get("placements") or [], placements, strict=False):
         p["rating"] = ratings["seats"].get(seat_no)
+    actions = _actions(game, engine, names, log_rows, log_cache)
     ctx.update({
         "rated": ratings["rated"], "replay_url": ratings["replay_url"],
         "charts_url": ratings["charts_url"],
         "view": view, "me": me, "result": result, "placements": placements,
         "winner_name": (_name(names, result.get("winner"), me, subject=True)
                         if result and result.get("winner") is not None else None),
-        "log": build_log(game, engine, me, names, rows=log_rows, cache=log_cache),
+        "log": shared_lines(actions),
+        "log_mine": private_lines(actions, me),
         "my_deadline": _deadline_for(game, me),
         # The auto move toggle (games with an engine `auto_move`), for a seat still playing.
         "auto_move": ({"on": bool(screen.me.auto_move)}
@@ -291,19 +293,25 @@ def _table_ratings(game: Game) -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class LogLine:
-    """One log line: its words, the version of the action that made it (with its place among
-    that action's lines, so the page can tell new lines from old) and the redacted events behind
-    it (for card peeks)."""
+    """One log line: its words as a watcher reads them, the version of the action that made it
+    (with its place among that action's lines, so the page can tell new lines from old), the
+    redacted events behind it (for card peeks) and, by seat, the whole line as a seat reads it
+    where that differs ("You paid Bea 5M." for "Ann paid Bea 5M."). A table's log is the same
+    lines for every viewer, rendered once (`marked`: each seat's own words shown to it alone);
+    `serial` names it for the shared renders' keys."""
 
     text: str
     version: int
     index: int = 0
     events: tuple[Mapping[str, Any], ...] = ()
     # Its key and list-item HTML once rendered, by how: with and without card peeks
-    # (Chudopoly's {% log_items %}) or a game's line template ({% log_lines %}): a socket keeps
-    # its lines from push to push, and each push lists all of them.
+    # (Chudopoly's log_items) or a game's line template (log_lines): a line is made once per
+    # process and action (build_log), and each push lists all of them.
     rendered: dict[bool | str, tuple[str, str]] = field(default_factory=dict, compare=False,
                                                         repr=False)
+    own: Mapping[int, str] = field(default_factory=dict, compare=False)
+    # Its number among the lines this process made (build_log), which name it for good.
+    serial: int | None = field(default=None, compare=False)
 
     @cached_property
     def key(self) -> str:
@@ -315,45 +323,138 @@ class LogLine:
         (games/platform/swaps.py)."""
         return f"line-{self.version}-{self.index}"
 
+    @cached_property
+    def marked(self) -> SafeString:
+        """Its words as HTML, each seat's own words marked for it (wording.marked_line)."""
+        return SafeString(marked_line(self.text, self.own) if self.own
+                          else escape(self.text))
+
+    def read_by(self, seat: int | None) -> str:
+        """The line as seat `seat` reads it on its screen (a watcher: None)."""
+        return self.own.get(seat, self.text) if seat is not None else self.text
+
+    @cached_property
+    def partial_key(self) -> bytes:
+        """What a shared render's key writes for it (partial_reads): a line never changes,
+        so the process's number for it names it; one made otherwise, by its content."""
+        if self.serial is not None:
+            return f"!LogLine!{self.serial}".encode()
+        return b"!LogLine!" + content_key((self.text, self.version, self.index,
+                                           dict(self.own), list(self.events)))
+
     def __str__(self) -> str:
         return self.text
 
 
-def build_log(game: Game, engine: GameEngine, me: int | None, names: Sequence[str], *,
+@dataclass(frozen=True)
+class ActionLines:
+    """One action's log lines: those every viewer reads (`shared`) and, by seat, the ones only
+    that seat may read (the cards it drew, the terms of an offer made to it or by it), each
+    with the place (`index`) of the shared line it says more than."""
+
+    shared: tuple[LogLine, ...]
+    private: Mapping[int, tuple[LogLine, ...]]
+
+    def read_by(self, seat: int | None) -> list[str]:
+        """The action's lines as seat `seat` reads them, its own in their places (the whole
+        log's page, which only its viewer sees)."""
+        mine = {line.index: line.text for line in self.private.get(seat, ())} \
+            if seat is not None else {}
+        return [mine.get(line.index) or line.read_by(seat) for line in self.shared]
+
+
+LogCache = dict[tuple[int, int], ActionLines]
+
+# Every action's lines, made once per process: each socket of a table lists the same objects
+# (so a render of the log is keyed by their numbers). By the action's content, not its game's
+# id and version alone: a database made again (tests) numbers its games again.
+_ACTION_LINES: BoundedCache[ActionLines] = BoundedCache(16384, 32 * 1024 * 1024)
+_LINE_SERIALS = itertools.count()
+
+
+def build_log(game: Game, engine: GameEngine, names: Sequence[str], *,
               rows: Sequence[tuple[int, list[Any]]] | None = None,
               cache: LogCache | None = None) -> list[LogLine]:
-    """The last LOG_LINES lines of the game's log as seat `me` may read them."""
+    """The last LOG_LINES lines of the game's log, the same for every viewer."""
+    return shared_lines(_actions(game, engine, names, rows, cache))
+
+
+def shared_lines(actions: Sequence[ActionLines]) -> list[LogLine]:
+    return [line for action in actions for line in action.shared][-LOG_LINES:]
+
+
+def private_lines(actions: Sequence[ActionLines], me: int | None,
+                  newest: int = PRIVATE_LINES) -> list[LogLine]:
+    """Seat `me`'s newest lines, of these actions', that only it may read: newest first."""
+    if me is None:
+        return []
+    mine: list[LogLine] = []
+    for action in reversed(actions):
+        mine.extend(reversed(action.private.get(me, ())))
+        if len(mine) >= newest:
+            break
+    return mine[:newest]
+
+
+def _actions(game: Game, engine: GameEngine, names: Sequence[str],
+             rows: Sequence[tuple[int, list[Any]]] | None,
+             cache: LogCache | None) -> list[ActionLines]:
     if rows is None:
         recent = (GameAction.objects.filter(game=game).order_by("-version")
                   .values_list("version", "events")[:LOG_LINES])
         rows = [(version, events or []) for version, events in reversed(list(recent))]
-    lines: list[LogLine] = []
+    actions: list[ActionLines] = []
     game_id = game.pk  # `pk` is a property: read once, not once per row
     for version, events in rows:
-        key = (game_id, version, me)
+        key = (game_id, version)
         described = cache.get(key) if cache is not None else None
         if described is None:
-            described = _describe_action(game, engine, me, names, version, events)
+            made = (*key, content_key((events, names, game.ruleset)))
+            described = _ACTION_LINES.get(made)
+            if described is None:
+                described = _shared_action(game, engine, names, version, events)
+                _ACTION_LINES.put(made, described)
             if cache is not None:
                 cache[key] = described
-        lines.extend(described)
+        actions.append(described)
     if cache is not None and rows and len(cache) > len(rows):
         # Lines older than the window are never shown again. Every row shown is in the cache
         # now, so a longer cache holds some that are not.
         oldest = rows[0][0]
         for stale in [k for k in cache if k[1] < oldest or k[0] != game_id]:
             del cache[stale]
-    return lines[-LOG_LINES:]
+    return actions
 
 
-def _describe_action(game: Game, engine: GameEngine, me: int | None, names: Sequence[str],
-                     version: int, events: list[Any]) -> list[LogLine]:
-    lines: list[LogLine] = []
-    for event in engine.events_for(events, me):
-        line = engine.describe_event(event, viewer=me, names=names, ruleset=game.ruleset)
-        if line:
-            lines.append(LogLine(line, version, len(lines), (event,)))
-    return lines
+def _shared_action(game: Game, engine: GameEngine, names: Sequence[str], version: int,
+                   events: list[Any]) -> ActionLines:
+    """An action's lines as a watcher reads them, each with the words every seat reads
+    otherwise, and each seat's lines of the events redacted otherwise for it."""
+    ruleset = game.ruleset
+    seats = range(len(names))
+    public = engine.events_for(events, None)
+    theirs = {seat: engine.events_for(events, seat) for seat in seats}
+    shared: list[LogLine] = []
+    private: dict[int, list[LogLine]] = {}
+    for at, event in enumerate(public):
+        line = engine.describe_event(event, viewer=None, names=names, ruleset=ruleset)
+        if not line:
+            continue
+        own = {}
+        for seat in seats:
+            said = engine.describe_event(event, viewer=seat, names=names, ruleset=ruleset)
+            if said and said != line:
+                own[seat] = said
+            seen = theirs[seat][at]
+            # Only a line that says more than the shared one (not "You put a card back.")
+            if seen != event and (secret := engine.describe_event(
+                    seen, viewer=seat, names=names, ruleset=ruleset)) not in (
+                        None, "", said or line):
+                private.setdefault(seat, []).append(
+                    LogLine(secret, version, len(shared), (seen,)))
+        shared.append(LogLine(line, version, len(shared), (event,), own=own,
+                              serial=next(_LINE_SERIALS)))
+    return ActionLines(tuple(shared), {seat: tuple(lines) for seat, lines in private.items()})
 
 
 # --- rendering --------------------------------------------------------------------------------
@@ -471,6 +572,7 @@ def render_all(screen: TableScreen, *, oob: bool = True,
     """
     out: dict[str, str] = {
         "me": seat_marker(screen.seat, oob=oob),
+        "log_mine": private_log(screen.ctx.get("log_mine") or (), oob=oob),
         "version": version_inputs(screen.version, decision_of(screen), oob=oob,
                                   now=None if oob else _epoch_now())}
     # The lobby's context goes into the lobby's and the other partials' contexts, made
@@ -636,6 +738,23 @@ def seat_marker(seat: int | None, *, oob: bool) -> SafeString:
     me = "" if seat is None else f' data-me="{int(seat)}"'
     swap = ' hx-swap-oob="true"' if oob else ""
     return SafeString(f'<span id="table-me" class="table-me" hidden{me}{swap}></span>\n')
+
+
+def private_log(lines: Sequence[LogLine], *, oob: bool) -> SafeString:
+    """Beside the log every viewer shares, the few newest lines only this screen's seat may
+    read (the cards it drew, an offer's terms), newest first: a small element of its own, so
+    the log's one render carries nothing private. Empty and hidden for a watcher. Written
+    here rather than rendered, as the seat marker is."""
+    swap = ' hx-swap-oob="true"' if oob else ""
+    if not lines:
+        return SafeString(f'<section id="log-mine" class="log-mine" hidden{swap}></section>\n')
+    items = "".join(f'<li data-k="mine-{escape(line.key)}">'
+                    f'<span class="log-text">{escape(line.text, quote=False)}</span></li>'
+                    for line in lines)
+    return SafeString(
+        f'<section id="log-mine" class="log-mine" aria-labelledby="log-mine-heading"{swap}>'
+        f'<h2 id="log-mine-heading">Only you see</h2>'
+        f'<ul class="game-log">{items}</ul></section>\n')
 
 
 def _epoch_now() -> str:

@@ -169,6 +169,9 @@
   }
 
   // --- what survives a push: focus, scroll, half-made choices -----------------------------
+  // The log's lines every viewer shares, and the seat's own beside them (#log-mine).
+  var LINES = "#log li[data-k], #log-mine li[data-k]";
+
   function snapshot() {
     var active = document.activeElement;
     var snap = {
@@ -204,7 +207,7 @@
       });
     }
     $$(".zone.complete").forEach(function (z) { snap.complete[z.id] = true; });
-    $$("#log li[data-k]").forEach(function (li) { snap.lines[li.getAttribute("data-k")] = true; });
+    $$(LINES).forEach(function (li) { snap.lines[li.getAttribute("data-k")] = true; });
     return snap;
   }
 
@@ -384,11 +387,12 @@
 
   // --- after every push --------------------------------------------------------------------
   function react(snap) {
-    var fresh = $$("#log li[data-k]").filter(function (li) { return !snap.lines[li.getAttribute("data-k")]; });
+    var fresh = $$(LINES).filter(function (li) { return !snap.lines[li.getAttribute("data-k")]; });
     if (Object.keys(snap.lines).length || fresh.length < 6) {
       fresh.slice().reverse().forEach(function (li) {
-        var t = li.querySelector(".log-text");
-        announce(t ? t.textContent : li.textContent);
+        var t = li.querySelector(".log-text") || li;
+        // The words shown: a line names each seat's own part for it alone (.you-mark).
+        announce(t.innerText);
       });
     }
     var completed = $$(".zone.complete").filter(function (z) { return !snap.complete[z.id]; });

@@ -73,8 +73,9 @@ def clock_actions(game: Game) -> list[GameAction]:
 
 def log_lines(game: Game, viewer_seat: int | None = None) -> list[str]:
     game.refresh_from_db()
-    lines = build_log(game, ENGINE, viewer_seat, [p["name"] for p in game.players])
-    return [str(getattr(line, "text", line)) for line in lines]
+    lines = build_log(game, ENGINE, [p["name"] for p in game.players])
+    # As the seat reads them: the words the log marks for it alone (LogLine.own).
+    return [line.read_by(viewer_seat) for line in lines]
 
 
 def deadline_of(game: Game, seat: int) -> str:

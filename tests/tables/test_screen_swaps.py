@@ -9,6 +9,7 @@ the table's sockets share their renders as they do live (games/platform/table_so
 from __future__ import annotations
 
 import re
+from html import unescape
 from typing import Any
 
 import pytest
@@ -19,7 +20,7 @@ from oob_page import Page, fresh
 from games.platform import presenters, services
 from games.platform.identity import GUEST_SESSION_KEY, Viewer
 from games.platform.interface import get_game
-from games.platform.models import Game, Table
+from games.platform.models import Game, GameAction, Table
 from games.platform.table_sockets import table_sockets
 
 pytestmark = pytest.mark.django_db
@@ -248,25 +249,35 @@ def test_two_seats_screens_of_one_move_keep_each_seats_private_parts_to_it(kind:
     seats = [presenters.load_screen(game.table, v).seat for v in players]
     sockets = [Socket(game.table.code, v) for v in players]
     offered: list[set[str]] = [actions_offered(s.take()) for s in sockets]
-    checked = 0
+    checked = secrets = 0
     for n in range(40):
+        before = game.version
         game = move(game, n)
         sockets[n % 2].hear(game)
         frames = [s.take() for s in sockets]
+        # The log is one render for both: its lines reach each seat alike, and what the
+        # move's events tell one seat alone (its draw, an offer's terms) reaches the other in
+        # no words at all, neither as it reads nor as its owner does.
+        assert log_items(frames[0]) == log_items(frames[1])
         for me, other in ((0, 1), (1, 0)):
+            told = unescape(re.sub(r"<[^>]+>", "", frames[me]))
+            for line in private_lines(game, before, seats[other], seats[me]):
+                assert line not in told, (me, line)
+                secrets += 1
             mine = actions_offered(frames[me])
             offered[me] = mine | offered[me]
             # Another seat's offered moves, less any this seat is offered too (a pass, a roll).
             theirs = offered[other] - offered[me]
             assert not [a for a in theirs if f'value="{a}"' in frames[me]
                         or f"value='{a}'" in frames[me]]
-            board = _LOG.sub("", frames[me])  # the log tells history, judged elsewhere
+            board = _LOG.sub("", frames[me])  # the log tells history, judged above
             hand = private_cards(game, seats[other])
             assert not hand & set(_CARD_IDS.findall(board)), (me, hand)
             checked += bool(theirs or hand)
         if game.status != Game.Status.RUNNING:
             break
     assert checked, "the audit saw no private part to look for"
+    assert secrets or kind == "boardroom", "the audit saw no private log line to look for"
     for socket in sockets:
         socket.close()
 
@@ -296,6 +307,31 @@ def test_chudopolys_players_partial_is_one_html_for_every_seat_and_a_watcher_wit
         game = move(game, n)
         if game.status != Game.Status.RUNNING:
             break
+
+
+def log_items(frame: str) -> dict[str, str]:
+    """The log's list items a frame carries, by id."""
+    return {m[1]: m[0] for m in re.finditer(r'<li\b[^>]*\bid="(line-[^"]*)"[^>]*>.*?</li>',
+                                             frame, re.S)}
+
+
+def private_lines(game: Game, since: int, owner: int, reader: int) -> list[str]:
+    """The words of the events from version `since` on that only seat `owner` may read
+    (redacted otherwise for a watcher), as `owner` reads them and as `reader` would."""
+    engine = get_game(game.game_kind)
+    names = [p["name"] for p in game.players]
+    found = []
+    for events in GameAction.objects.filter(game=game, version__gte=since).values_list(
+            "events", flat=True):
+        for public, own in zip(engine.events_for(events, None), engine.events_for(events, owner),
+                               strict=True):
+            for seat in (owner, reader) if own != public else ():
+                line, shared = (engine.describe_event(e, viewer=seat, names=names,
+                                                      ruleset=game.ruleset)
+                                for e in (own, public))
+                if line and line != shared:  # not "You put a card back." either way
+                    found.append(line)
+    return found
 
 
 # --- what a socket keeps of its screen ------------------------------------------------------

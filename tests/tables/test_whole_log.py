@@ -25,10 +25,11 @@ def lines_on(html: str) -> list[str]:
 
 
 def table_log(game: Game, seat: int | None) -> list[str]:
-    """The table's own log for this seat (its last 40 lines)."""
+    """The table's own log as this seat reads it (its last 40 lines: the lines every viewer
+    shares, each in the words shown to this seat, and its own lines in their places)."""
     names = [p["name"] for p in game.players]
-    return [line.text for line in presenters.build_log(game, get_game(game.game_kind), seat,
-                                                       names)]
+    actions = presenters._actions(game, get_game(game.game_kind), names, None, None)
+    return [line for action in actions for line in action.read_by(seat)][-40:]
 
 
 def test_each_seat_and_a_spectator_read_every_line_in_the_tables_own_words(

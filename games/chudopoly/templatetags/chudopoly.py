@@ -435,10 +435,17 @@ def _log_piece(line: Any, peek: bool) -> tuple[str, str]:
     dom_id = getattr(line, "dom_id", None)
     id_attr = f' id="{html_escape(dom_id)}"' if dom_id else ""
     piece = (key, kept(f'<li data-k="{html_escape(key)}"{id_attr}>'
-                       f'<span class="log-text">{html_escape(str(line))}</span>{peek_html}</li>'))
+                       f'<span class="log-text">{_line_words(line)}</span>{peek_html}</li>'))
     if rendered is not None:
         rendered[peek] = piece
     return piece
+
+
+def _line_words(line: Any) -> str:
+    """A line's words as HTML: a table's (presenters.LogLine) with each seat's own words
+    marked for it, escaped."""
+    marked = getattr(line, "marked", None)
+    return str(marked) if marked is not None else html_escape(str(line))
 
 
 def single_quoted(value: Any) -> SafeString:
