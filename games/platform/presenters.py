@@ -18,7 +18,6 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import cached_property, lru_cache
 from html import escape
-from time import perf_counter_ns
 from typing import Any
 
 from django.template.loader import render_to_string
@@ -537,8 +536,7 @@ def origin_of(scope: Mapping[str, Any]) -> str:
 def render_partial(template: str, screen: TableScreen, *, oob: bool,
                    extra: Mapping[str, Any] | None = None,
                    lobby: Mapping[str, Any] | None = None) -> str:
-    context = {"screen": screen, "table": screen.table, "oob": oob, "c": screen.ctx,
-               "version": screen.version, "game": screen.game,
+    context = {**_base_context(screen, oob),
                **(lobby if lobby is not None else lobby_context(screen)), **(extra or {})}
     return render_unlocalized(template, context)
 
@@ -620,14 +618,9 @@ def render_all(screen: TableScreen, *, oob: bool = True,
         key = (template, oob, values)
         html = shared_partials.get(key)
         if html is None:
-            start = perf_counter_ns()
             html = render_unlocalized(template, context)
-            rendered = perf_counter_ns()
             # Copied to its own size: orjson's bytes keep the buffer they were written into.
             shared_partials.put((template, oob, bytes(memoryview(values))), html)
-            partial.render_ns += rendered - start
-            partial.renders += 1
-            partial.spent_ns += perf_counter_ns() - rendered
         else:
             partial.served += 1
         out[name] = html
@@ -635,7 +628,7 @@ def render_all(screen: TableScreen, *, oob: bool = True,
 
 
 def _base_context(screen: TableScreen, oob: bool) -> dict[str, Any]:
-    """A partial's context without the lobby's values (render_partial's, in the same order)."""
+    """A partial's context without the lobby's and the browser's values."""
     return {"screen": screen, "table": screen.table, "oob": oob, "c": screen.ctx,
             "version": screen.version, "game": screen.game}
 
@@ -652,24 +645,21 @@ LOBBY_NAMES = frozenset({
 @dataclass
 class SharedPartial:
     """A Jinja2 board partial's reads (games/platform/partial_reads.py), and whether keying its
-    contexts pays: whether the renders served from the shared renders cost more than the keys
-    and the keeping. A partial that differs for every screen (a panel that says "You", a log
-    whose lines are objects) is keyed for nothing, and one that is cheap to render may cost
-    less than its key: after a WINDOW of keys that did not pay, its next `rest` renders are
-    the screens' own, unkeyed, and then it is tried again, resting twice as long after each
-    window that did not pay (up to MAX_REST). Times are the wall clock's, so a loaded box
-    judges both sides alike."""
+    contexts pays. A partial that differs for every screen (a seat's own board with its forms)
+    is keyed for nothing, and each of its renders kept in `shared_partials` crowds out one that
+    is shared: after a WINDOW of keys of which fewer than one in PAYS was served, its next
+    `rest` renders are the screens' own, unkeyed and unkept, and then it is tried again,
+    resting twice as long after each window that did not pay (up to MAX_REST). Judged by
+    counts alone, so which screens share a render does not depend on the box's load."""
 
     WINDOW = 64
+    PAYS = 8
     REST = 64
     MAX_REST = 65536
 
     reads: Reads
     tried: int = 0
     served: int = 0
-    spent_ns: int = 0  # this window's keys and keeping
-    render_ns: int = 0  # every render's, and how many (the average a served one saves)
-    renders: int = 0
     resting: int = 0
     rest: int = REST
 
@@ -678,20 +668,16 @@ class SharedPartial:
             self.resting -= 1
             return None
         if self.tried >= self.WINDOW:
-            saved = self.served * self.render_ns // max(self.renders, 1)
-            if saved < self.spent_ns:
+            if self.served * self.PAYS < self.tried:
                 self.resting = self.rest
                 self.rest = min(self.rest * 2, self.MAX_REST)
             else:
                 self.rest = self.REST
-            self.tried = self.served = self.spent_ns = 0
+            self.tried = self.served = 0
             if self.resting:
                 return None
         self.tried += 1
-        start = perf_counter_ns()
-        key = self.reads.key(context)
-        self.spent_ns += perf_counter_ns() - start
-        return key
+        return self.reads.key(context)
 
 
 _SHARED: dict[str, SharedPartial | None] = {}
