@@ -366,8 +366,10 @@ LogCache = dict[tuple[int, int], ActionLines]
 
 # Every action's lines, made once per process: each socket of a table lists the same objects
 # (so a render of the log is keyed by their numbers). By the action's content, not its game's
-# id and version alone: a database made again (tests) numbers its games again.
-_ACTION_LINES: BoundedCache[ActionLines] = BoundedCache(16384, 32 * 1024 * 1024)
+# id and version alone: a database made again (tests) numbers its games again. Each socket
+# keeps the lines of the rows it shows (its LogCache), so this needs to hold an action only
+# until the table's sockets have all asked for it, the same push: the newest few thousand.
+_ACTION_LINES: BoundedCache[ActionLines] = BoundedCache(2048, 4 * 1024 * 1024)
 _LINE_SERIALS = itertools.count()
 
 
