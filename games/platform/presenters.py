@@ -623,6 +623,7 @@ def render_all(screen: TableScreen, *, oob: bool = True,
             html = render_unlocalized(template, context)
             # Copied to its own size: orjson's bytes keep the buffer they were written into.
             shared_partials.put((template, oob, bytes(memoryview(values))), html)
+            partial.renders += 1
         else:
             partial.served += 1
         out[name] = html
@@ -662,6 +663,7 @@ class SharedPartial:
     reads: Reads
     tried: int = 0
     served: int = 0
+    renders: int = 0  # of its keyed contexts, made and kept (the rest were served)
     resting: int = 0
     rest: int = REST
 
