@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 
 from django.core.asgi import get_asgi_application
 
@@ -29,6 +30,12 @@ application = ProtocolTypeRouter(
 )
 
 settle_interpreter()  # the collector and the GIL, for the sockets (web_process.py)
+
+if "twisted.internet.reactor" in sys.modules:
+    # Under Daphne: a frame goes to its socket at once, not at the reactor's next turn.
+    from chudopoly_site import socket_writes
+
+    socket_writes.install()
 
 # Players reach the site through this process: the clocks wait while no web process beats.
 from games.platform.outages import start_web_heartbeat  # noqa: E402
