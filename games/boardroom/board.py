@@ -607,7 +607,8 @@ def board_context(view: Mapping[str, Any], *, me: int | None, names: Sequence[st
     groups = portfolio(view, me, dec)
     my_tiles = [t for group in groups for t in group["tiles"]]
     return {
-        # The viewer's seat, for the board's root (data-me): the page marks "you" from it.
+        # The viewer's seat (None: a watcher). The shared panels do not read it: the page's
+        # seat marker (#table-me, data-me) tells CSS whose screen it is.
         "me": me, "tiles": tiles, "players": players, "turn": turn, "dice": dice,
         "dice_total": sum(dice) if dice else None,
         "doubles": bool(dice) and dice[0] == dice[1],

@@ -289,6 +289,7 @@ class BoardroomGame:
         "status": "boardroom/_status.html",
         "players": "boardroom/_players.html",
         "decision": "boardroom/_decision.html",
+        "inspect": "boardroom/_inspect.html",
         "hand": "boardroom/_portfolio.html",
         "log": "boardroom/_log.html",
     }

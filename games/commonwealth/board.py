@@ -627,7 +627,8 @@ def board_context(view: Mapping[str, Any], *, me: int | None, names: Sequence[st
                                     "chips": len(pr["chips"]), "slots": p["slots"]})
     fund = view["fund"]
     return {
-        # The viewer's seat, for the board's root (data-me): the page marks "you" from it.
+        # The viewer's seat (None: a watcher). The shared panels do not read it: the page's
+        # seat marker (#table-me, data-me) tells CSS whose screen it is.
         "me": me, "spaces": spaces, "players": players, "turn": turn,
         "my_cash": view["players"][me]["cash"] if me is not None else None,
         "fund": fund, "fund_start": data.FUND_START,

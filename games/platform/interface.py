@@ -189,6 +189,9 @@ class GameEngine(Protocol):
     # --- presentation (plain words, no HTML) ------------------------------------------------
     # Partial name -> template for the board; each renders an element with that id (empty
     # before the start) and honours `oob`. The lobby, chat and clocks are the site's own.
+    # The table page places "status", "inspect" (a seat's own view of the board, such as the
+    # card its centre shows), "players", "decision" and "hand" in its main column, in that
+    # order, and "log" beside them (templates/games/table.html).
     board_templates: dict[str, str]
     # Optional: `page_styles` / `page_scripts`, the game's static files (paths for {% static %})
     # the table page loads once, outside the partials a push replaces.

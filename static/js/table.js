@@ -177,7 +177,7 @@
     var snap = {
       focusId: active && active !== document.body && root.contains(active) ? active.id : null,
       focusZone: null, scroll: {}, selects: {}, ticks: {}, typed: {}, rects: {},
-      decision: !!$("#decision.active"), myTurn: !!$("#status.my-turn"),
+      decision: !!$("#decision.active"), myTurn: !!$("#status.my-turn, #decision.my-turn"),
       complete: {}, result: !!$("#result"), approach: !!$(".final-approach"),
       lines: {}
     };
@@ -411,7 +411,7 @@
     else if ($(".final-approach") && !snap.approach) { sound = "approach"; }
     else if (completed.length) { sound = "set"; }
     else if (decision && !snap.decision) { sound = "alert"; }
-    else if ($("#status.my-turn") && !snap.myTurn) { sound = "turn"; }
+    else if ($("#status.my-turn, #decision.my-turn") && !snap.myTurn) { sound = "turn"; }
     else if (fresh.length) { sound = "card"; }
     if (sound) { play(sound); }
   }
@@ -567,10 +567,10 @@
   });
 
   // Auto move (templates/games/_auto_move.html): while it is on the dice glow, and tapping
-  // them turns it off, as the toggle beside them (the keyboard's way) does.
+  // them turns it off, as the toggle in the decision panel (the keyboard's way) does.
   root.addEventListener("click", function (evt) {
-    var dice = evt.target.closest && evt.target.closest(".auto-on");
-    var toggle = dice && document.getElementById("auto-move");
+    var dice = evt.target.closest && evt.target.closest("#dice");
+    var toggle = dice && $("#auto-move.on");
     if (toggle) { toggle.click(); }
   });
 

@@ -174,8 +174,8 @@ def _centre_card(state: dict, me: int | None) -> str:
     from django.template.loader import render_to_string
 
     ctx = board_context(engine.view(state, me), me=me, names=NAMES, seats=SEATS)
-    html = render_to_string("boardroom/_status.html", {"game": True, "c": ctx, "me": me})
-    inspect = html[html.index('id="inspect"'):]
+    inspect = render_to_string("boardroom/_inspect.html", {"game": True, "c": ctx, "me": me})
+    assert inspect.startswith('<div id="inspect"')
     return re.search(r'data-card="(\d+)"', inspect).group(1)
 
 

@@ -63,18 +63,22 @@ async def test_a_move_in_a_paused_game_is_refused_with_a_reason(alice: Viewer) -
     await comm.disconnect()
 
 
+GLOW = 'id="auto-move" class="auto-move on"'
+
+
 async def test_the_toggle_and_the_glow_follow_the_seat_on_every_tab(alice: Viewer) -> None:
     game, _ = await bots_game_on_my_roll(alice)
     comm = await connect(game.table.code, alice)
     (first,) = await first_frames(comm)
+    # The dice glow while the seat's own toggle is on (site.css: #auto-move.on lights #dice).
     assert 'id="auto-move"' in first and 'aria-pressed="false"' in first
-    assert "auto-on" not in first
+    assert GLOW not in first
     assert await toggle_by_post(game, alice, "1") == 204
     pushed = "\n".join(await frames(comm))
-    assert 'class="br-dice auto-on"' in pushed and 'aria-pressed="true"' in pushed
+    assert GLOW in pushed and 'aria-pressed="true"' in pushed
     assert await toggle_by_post(game, alice, "0") == 204
     pushed = "\n".join(await frames(comm))
-    assert "auto-on" not in pushed and 'aria-pressed="false"' in pushed
+    assert GLOW not in pushed and 'aria-pressed="false"' in pushed
     await comm.disconnect()
 
 

@@ -109,18 +109,19 @@ def test_it_never_plays_for_another_seat(alice: Viewer, bob: Viewer) -> None:
     assert auto_tasks() == []
 
 
-def test_the_board_shows_the_toggle_by_the_dice_and_their_glow_when_on(alice: Viewer) -> None:
+def test_the_page_shows_the_toggle_and_the_dice_glow_while_it_is_on(alice: Viewer) -> None:
     game = vs_bots(alice)
     client = Client()
     session = client.session
     session[GUEST_SESSION_KEY] = alice.guest_key
     session.save()
     page = client.get(f"/t/{game.table.code}/").content.decode()
+    # The dice glow while the seat's own toggle is on (site.css: #auto-move.on lights #dice).
     assert 'id="auto-move"' in page and "never buys, bids, trades" in page
-    assert 'class="cw-dice" id="dice"' in page
+    assert 'class="cw-dice" id="dice"' in page and 'class="auto-move on"' not in page
     Seat.objects.filter(table_id=game.table_id, is_bot=False).update(auto_move=True)
     page = client.get(f"/t/{game.table.code}/").content.decode()
-    assert 'class="cw-dice auto-on" id="dice"' in page and 'aria-pressed="true"' in page
+    assert 'id="auto-move" class="auto-move on"' in page and 'aria-pressed="true"' in page
 
 
 def test_the_toggle_posts_with_the_pages_own_csrf_token_not_one_of_its_own(

@@ -204,9 +204,9 @@ def _centre_card(state: dict, seat: int | None) -> str:
 
     from django.template.loader import render_to_string
 
-    html = render_to_string("commonwealth/_status.html",
-                            {"game": True, "c": _context(state, seat), "me": seat})
-    inspect = html[html.index('id="inspect"'):]
+    inspect = render_to_string("commonwealth/_inspect.html",
+                               {"game": True, "c": _context(state, seat), "me": seat})
+    assert inspect.startswith('<div id="inspect"')
     return re.search(r'data-card="(\d+)"', inspect).group(1)
 
 

@@ -224,6 +224,9 @@ _ACTION_VALUES = (re.compile(r'name="action"[^>]*?\svalue="([^"]*)"'),
                   re.compile(r"name=\"action\"[^>]*?\svalue='([^']*)'"),
                   re.compile(r"value='([^']*)'[^>]*?\sname=\"action\""))
 _CARD_IDS = re.compile(r'data-card-id="(\d+)"')
+# The games whose board (#status) reads alike for every seat and a watcher: what is a seat's
+# own on it (its centre card, its result, its auto move) is in partials of its own.
+SHARED_BOARD = ("boardroom", "commonwealth")
 _LOG = re.compile(r'<(ol|li)\b[^>]*(?:id="log-lines"|hx-swap-oob="[a-z]+:#(?:log|line-))'
                   r'.*?</\1>|<li\b[^>]*\bid="line-[^"]*".*?</li>', re.S)
 
@@ -243,7 +246,8 @@ def private_cards(game: Game, seat: int) -> set[str]:
 def test_two_seats_screens_of_one_move_keep_each_seats_private_parts_to_it(kind: str) -> None:
     """Ann's and Ben's sockets sit in one process and hear every move together, so whatever
     they see alike is rendered once and shared: nothing one of them alone may see (the moves
-    their forms offer, the cards in their hand) is in a frame of the other's."""
+    their forms offer, the cards in their hand) is in a frame of the other's, and a board game's
+    board, which both are sent alike, is the one a watcher is sent."""
     players = guests(2)
     game = started(kind, players)
     seats = [presenters.load_screen(game.table, v).seat for v in players]
@@ -274,6 +278,11 @@ def test_two_seats_screens_of_one_move_keep_each_seats_private_parts_to_it(kind:
             hand = private_cards(game, seats[other])
             assert not hand & set(_CARD_IDS.findall(board)), (me, hand)
             checked += bool(theirs or hand)
+        if kind in SHARED_BOARD:
+            # The board both seats are sent is a watcher's, made from the spectator's view:
+            # it can hold nothing private to either seat.
+            board_of_a_watcher = screen_now(game, None)["status"]
+            assert [screen_now(game, v)["status"] for v in players] == [board_of_a_watcher] * 2
         if game.status != Game.Status.RUNNING:
             break
     assert checked, "the audit saw no private part to look for"
