@@ -41,6 +41,10 @@ def _game_on_my_roll(viewer: Viewer) -> str:
     return table.code
 
 
+# Whether the dice glow (site.css: while the seat's auto move toggle is on).
+DICE_GLOW = "() => getComputedStyle(document.querySelector('#dice .die')).boxShadow !== 'none'"
+
+
 def _version(page: Any) -> str:
     return page.locator("#table-version").input_value()
 
@@ -57,7 +61,7 @@ def test_auto_move_then_continue_on_another_device(live_server_url: str, desktop
     assert page.locator("#auto-move[aria-pressed=false]").count() == 1
 
     page.locator("#auto-move").click()
-    page.wait_for_selector("#dice.auto-on")  # the dice glow while it is on
+    page.wait_for_function(DICE_GLOW)  # the dice glow while it is on
     page.wait_for_selector("#auto-move[aria-pressed=true]")
     # Auto move rolls (on the live site's workers) and stops at the purchase: the player's.
     page.wait_for_selector("#decision #buy", timeout=15_000)
@@ -68,7 +72,7 @@ def test_auto_move_then_continue_on_another_device(live_server_url: str, desktop
 
     page.locator("#dice").click()  # tapping the glowing dice turns it off
     page.wait_for_selector("#auto-move[aria-pressed=false]")
-    assert page.locator("#dice.auto-on").count() == 0
+    assert not page.evaluate(DICE_GLOW)
     before = _version(page)
     page.locator("#decision #buy").click()
     page.wait_for_function("v => document.getElementById('table-version').value !== v",
@@ -132,7 +136,7 @@ def test_commonwealth_auto_move_on_a_phone(live_server_url: str, phone: Any,
     page.goto(f"{live_server_url}/t/{code}/")
     settle(page)
     page.locator("#auto-move").click()
-    page.wait_for_selector("#dice.auto-on")
+    page.wait_for_function(DICE_GLOW)
     page.wait_for_selector("#decision #buy", timeout=15_000)  # it rolled, and stops there
     assert "You rolled 4 and 2" in page.locator("#log").inner_text()
     shot(page, artifacts, "phone-commonwealth-auto-move")
