@@ -3,6 +3,8 @@ and at the end each seat's change and a link to the replay; the whole numbers ad
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from ladder_helpers import engine_seat, matched_game, private_game, scoop_out, set_rating
 
@@ -23,9 +25,12 @@ def test_a_ranked_game_shows_the_rated_badge_and_each_players_rating(alice, bob)
     game = matched_game(alice, bob)
     parts = _page(game, alice)
     assert 'id="rated-badge"' in parts["status"]
-    assert "<strong>bob</strong> <span class=\"rating\" title=\"Ladder rating\">1488</span>" \
-        in parts["players"]
-    assert "1612</span>" in parts["players"]  # my own, by "you"
+    # Each name, as every seat reads it (the panel is shared: "You" is marked for its own seat
+    # by CSS), stands beside its rating.
+    names = {name: rating for name, rating in re.findall(
+        r'class="them-mark"[^>]*>(\w+)</span>.*?</strong> <span class="rating" '
+        r'title="Ladder rating">(\d+)</span>', parts["players"])}
+    assert names == {"alice": "1612", "bob": "1488"}
 
 
 def test_a_casual_or_private_game_shows_no_badge_and_no_ratings(alice, bob) -> None:
