@@ -287,9 +287,9 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
             self.close(code=CLOSE_NO_TABLE)
             return
         self.table = table
-        # The screen this socket last sent, partial by partial: each one's tree or base, what
-        # the next push compares with (see _changes).
-        self.sent: dict[str, swaps.Base | swaps.Tree] = {}
+        # The screen this socket last sent, partial by partial: each one's base, what the
+        # next push compares with and reads the next HTML after (see _changes).
+        self.sent: dict[str, swaps.Base] = {}
         self.log_cache: presenters.LogCache = {}
         self.partial_memo: presenters.PartialMemo = {}
         self.frames: deque[float] = deque()
@@ -640,25 +640,21 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
         """What this push sends of partial `key`, now `html`: nothing when the screen this
         socket last sent shows it already, else the swaps from that screen, or the whole
         partial when it has none or they would not say it. What the socket keeps is the new
-        HTML's tree when it is small, else its base (digests, no HTML: swaps.Base); either is
-        shared by the sockets sent the same HTML, read once (swaps.trees)."""
+        HTML's base (digests, ids and tags, no HTML: swaps.Base), shared by the sockets sent
+        the same HTML, read once (swaps.trees) after the base it replaces."""
         sent = self.sent.get(key)
-        own = sent if type(sent) is swaps.Tree else None
-        if own is not None and own.html == html:
+        if sent is not None and sent.digest == hash(html):  # a partial's digest is its HTML's
             return ""  # shown already: no need to look it up among the trees
-        new = swaps.trees.of(html, like=(key, (key, self.mine[1])), after=own)
-        self.sent[key] = new if len(html) < swaps.KEEP_TREE_BELOW else new.base
+        new = swaps.trees.of(html, like=(key,), after=sent)
+        self.sent[key] = new.base
         if sent is None:
             return html  # nothing to build on
-        old = sent.base if own is not None else sent
-        if old.digest == new.base.digest:  # type: ignore[union-attr]
-            return ""
         if len(html) < swaps.SMALL:  # not worth it
             return html
-        found = swaps.swaps(old, new, self._elsewhere(key))  # type: ignore[arg-type]
+        found = swaps.swaps(sent, new, self._elsewhere(key))
         return html if found is None else "\n".join(found)
 
-    def _elsewhere(self, key: str) -> tuple[swaps.Base | swaps.Tree, ...]:
+    def _elsewhere(self, key: str) -> tuple[swaps.Base, ...]:
         """The bases of the screen's other partials, as last sent (see swaps.swaps)."""
         return tuple(sent for other, sent in self.sent.items()
                      if other != key and other != "chat-log")

@@ -103,11 +103,10 @@ def _node(html: str, element_id: str | None, tag: str, start: int, open_end: int
         tail = hash(html[start + offsets[-1] + kids[-1].size:end])
     else:
         between, tail = 0, hash(html[open_end:end])
-    # The markup is its start tag, its gaps and its children's markup, in order: equal
-    # digests, equal HTML (but for a clash of hashes).
-    markup = hash((start_tag, between, tail, *(k.markup for k in kids)))
+    # Its markup's digest is its HTML's own: an element of the next HTML is recognized by
+    # it without the old HTML (see _follow_children).
     return Node(element_id, tag, end - start, open_end - start, tuple(kids), tuple(offsets),
-                (markup, start_tag, between, tail))
+                (hash(html[start:end]), start_tag, between, tail))
 
 
 def _node_of(html: str, e: Element) -> Node:
@@ -164,12 +163,12 @@ class Tree:
 
     __slots__ = ("__weakref__", "base", "html", "ids", "ok")
 
-    def __init__(self, html: str, after: Tree | None = None) -> None:
+    def __init__(self, html: str, after: Base | None = None) -> None:
         self.html = html
         root: Node | None = None
         if after is not None and after.ok:
             ids = _Ids()
-            root = _follow(after.html, after.base.root, 0, html, 0, 0, len(html), ids)
+            root = _follow(after.root, html, 0, 0, len(html), ids)
             if root is not None:
                 kept_ids = after.ids.difference(ids.gone)
                 added = frozenset(ids.added)
@@ -343,11 +342,11 @@ class _Ids:
         self.gone: list[str] = []
 
 
-def _follow(oh: str, was: Node, at: int, html: str, start: int, open_end: int, end: int,
-            ids: _Ids) -> Node | None:
+def _follow(was: Node, html: str, start: int, open_end: int, end: int, ids: _Ids
+            ) -> Node | None:
     """The node of html[start:end] (its start tag to `open_end`), the element `was` of the
-    other tree (at `at` in its HTML `oh`) found again, read after `was`; ids added and
-    dropped below it noted in `ids`. None when its children do not fall into place."""
+    other base found again, read after `was`; ids added and dropped below it noted in `ids`.
+    None when its children do not fall into place."""
     kids: list[Node] = []
     offsets: list[int] = []
     if was.tag == "template":  # its content is not in the document
@@ -355,7 +354,7 @@ def _follow(oh: str, was: Node, at: int, html: str, start: int, open_end: int, e
     closing = len(was.tag) + 3 if was.id is not None else 0  # its end tag
     limit = end - closing
     added, gone = len(ids.added), len(ids.gone)
-    if not _follow_children(oh, was, at, html, start, open_end, limit, ids, kids, offsets):
+    if not _follow_children(was, html, start, open_end, limit, ids, kids, offsets):
         # What it holds moved about (a line of a table now elsewhere in it): read it afresh,
         # it alone.
         del ids.added[added:], ids.gone[gone:], kids[:], offsets[:]
@@ -365,25 +364,26 @@ def _follow(oh: str, was: Node, at: int, html: str, start: int, open_end: int, e
     return _node(html, was.id, was.tag, start, open_end, end, kids, offsets)
 
 
-def _follow_children(oh: str, was: Node, at: int, html: str, start: int, open_end: int,
-                     limit: int, ids: _Ids, kids: list[Node], offsets: list[int]) -> bool:
+def _follow_children(was: Node, html: str, start: int, open_end: int, limit: int, ids: _Ids,
+                     kids: list[Node], offsets: list[int]) -> bool:
     """Fill `kids` and `offsets` with the children of the element at `start` read after
-    `was` (see _follow); False when they do not fall into place. A child found before the
-    one it followed (a seat's own panel, first on its screen) is placed all the same."""
+    `was` (see _follow); False when they do not fall into place. A child is looked for
+    where it would be if what lies before it in its parent kept its length, and recognized
+    by its markup's digest; one found before the one it followed (a seat's own panel, first
+    on its screen) is placed all the same. What lies between the children is read anew."""
     cursor = open_end
-    before = at + was.open
+    before = was.open  # where what preceded the child ended in `was`
     placed: list[tuple[int, Node]] = []
     for child, offset in zip(was.kids, was.offsets, strict=True):
-        child_at = at + offset
-        gap = oh[before:child_at]
-        here = cursor + len(gap)
-        before = child_at + child.size
-        if html.startswith(oh[child_at:before], here) and html.startswith(gap, cursor):
+        here = cursor + offset - before
+        before = offset + child.size
+        end = here + child.size
+        if end <= limit and hash(html[here:end]) == child.markup:
             found: Node | None = child
         else:
-            again = _found_again(oh, child, child_at, html, cursor, limit, ids)
+            again = _found_again(child, html, cursor, limit, ids)
             if again is None and cursor > open_end:  # elsewhere in its parent
-                again = _found_again(oh, child, child_at, html, open_end, limit, ids)
+                again = _found_again(child, html, open_end, limit, ids)
             if again is None:
                 return False
             found, here = again
@@ -408,18 +408,18 @@ def _first(placed: tuple[int, Node]) -> int:
     return placed[0]
 
 
-def _found_again(oh: str, child: Node, child_at: int, html: str, cursor: int, limit: int,
-                 ids: _Ids) -> tuple[Node | None, int] | None:
-    """`child` of the other tree (at `child_at` in `oh`) in `html` from `cursor`, and where:
-    as it was (moved), read again inside when it changed, (None, -1) when its id is nowhere
-    now, None when it cannot be told. `limit`: where its parent's content ends now."""
+def _found_again(child: Node, html: str, cursor: int, limit: int, ids: _Ids
+                 ) -> tuple[Node | None, int] | None:
+    """`child` of the other base in `html` from `cursor`, and where: as it was (moved), read
+    again inside when it changed, (None, -1) when its id is nowhere now, None when it cannot
+    be told. `limit`: where its parent's content ends now."""
     at = html.find(f' id="{child.id}"', cursor, limit)
     if at < 0:
         return (None, -1) if html.find(f' id="{child.id}"') < 0 else None
     start = html.rfind("<", cursor, at)
     if start < 0 or html.find(">", start, at) >= 0:
         return None
-    if html.startswith(oh[child_at:child_at + child.size], start):
+    if start + child.size <= limit and hash(html[start:start + child.size]) == child.markup:
         return child, start
     close = html.find(">", html.find('"', at + 5))
     if not html.startswith("<" + child.tag, start):
@@ -430,7 +430,7 @@ def _found_again(oh: str, child: Node, child_at: int, html: str, cursor: int, li
     element = _element_at(html, start, child.id, child.tag, close)  # type: ignore[arg-type]
     if element is None or element.end > limit:
         return None
-    node = _follow(oh, child, child_at, html, start, close + 1, element.end, ids)
+    node = _follow(child, html, start, close + 1, element.end, ids)
     return None if node is None else (node, start)
 
 
@@ -466,8 +466,14 @@ def _ids_below(node: Node, ids: list[str]) -> None:
 def _read_into(kids: list[Node], offsets: list[int], html: str, parent_start: int,
                start: int, end: int, ids: list[str]) -> bool:
     """Add to `kids` the elements with ids between `start` and `end` of `html`, read
-    afresh, at their offsets from `parent_start`; False when one does not end by `end`."""
-    if start >= end or html.find(' id="', start, end) < 0:
+    afresh, at their offsets from `parent_start`; False when one does not end by `end`, or
+    a <template> opens or closes there that does not close or open there too (what lies
+    around it would be in its content, not in the document)."""
+    if start >= end:
+        return True
+    if html.find("template", start, end) >= 0 and not _templates_close(html, start, end):
+        return False
+    if html.find(' id="', start, end) < 0:
         return True
     found = _elements(html, start, end)
     if found is None:
@@ -482,13 +488,23 @@ def _read_into(kids: list[Node], offsets: list[int], html: str, parent_start: in
     return True
 
 
+def _templates_close(html: str, start: int, end: int) -> bool:
+    depth = 0
+    for tag in _tags_named("template").finditer(html, start, end):
+        depth += -1 if tag[1] else 1
+        if depth < 0:
+            return False
+    return depth == 0
+
+
 class Trees:
     """Trees by their HTML, the most recent MAX_ENTRIES and no more than about MAX_BYTES
     (games/platform/bounded_cache.py), for every socket of the process: a partial rendered
     alike for several sockets is read once (the sockets of a table are pushed one after
-    another, in one handler). A new HTML is read after the latest tree of the same partial
-    (`like`): the seats of a move differ by a few words, and so do most of a partial's HTML
-    from move to move. Sockets keep the trees' bases, not the trees."""
+    another, in one handler). A new HTML is read after the base of what its socket showed,
+    or after the latest base of the same partial (`like`) when that is nearer in length:
+    most of a partial's HTML stays from move to move, and the seats of a move differ by a
+    few words. Sockets keep the trees' bases, not the trees."""
 
     MAX_ENTRIES = 512
     MAX_BYTES = 2 * 1024 * 1024
@@ -496,28 +512,28 @@ class Trees:
     def __init__(self) -> None:
         self._entries: BoundedCache[Tree] = BoundedCache(
             self.MAX_ENTRIES, self.MAX_BYTES, size=lambda html, tree: tree_size(tree))
-        # By a partial's name, and by its name and a seat: a few dozen in all.
-        self._latest: dict[Hashable, Tree] = {}
+        # By a partial's name: a few dozen in all, and no HTML.
+        self._latest: dict[Hashable, Base] = {}
         self.reads = 0  # trees read, for the tests and the benches
 
-    def of(self, html: str, like: tuple[Hashable, ...] = (), after: Tree | None = None
+    def of(self, html: str, like: tuple[Hashable, ...] = (), after: Base | None = None
            ) -> Tree:
-        """The tree of `html`, read when it is not kept already: after `after` when given
-        (the tree of what the socket showed), else after the latest tree read for one of
-        `like` (a partial's name, the name and a seat), the one nearest in length."""
+        """The tree of `html`, read when it is not kept already: after `after` (what the
+        socket showed) or the latest base read for one of `like` (a partial's name), the
+        one nearest in length."""
         tree = self._entries.get(html)
         if tree is None:
-            for kind in like if after is None else ():
+            for kind in like:
                 latest = self._latest.get(kind)
-                if latest is not None and (after is None or abs(len(latest.html) - len(html))
-                                           < abs(len(after.html) - len(html))):
+                if latest is not None and (after is None or abs(latest.root.size - len(html))
+                                           < abs(after.root.size - len(html))):
                     after = latest
             # A plain str: a SafeString is an object the collector tracks (rendering.kept).
             tree = Tree(html if type(html) is str else str.__str__(html), after)
             self.reads += 1
             self._entries.put(tree.html, tree)
             for kind in like:
-                self._latest[kind] = tree
+                self._latest[kind] = tree.base
         return tree
 
 
@@ -559,14 +575,6 @@ def swaps(old: Base | Tree, new: Tree, elsewhere: tuple[Base | Tree, ...] = ()
 
 # A partial smaller than this goes whole: its swaps would save next to nothing.
 SMALL = 400
-
-# A socket keeps the tree (the HTML) of a partial smaller than this, its base (digests, no
-# HTML) of a larger one. A seat's own partials (a hand, a players panel that puts the viewer
-# apart) differ from seat to seat: read after the socket's own last tree they cost a tenth of
-# a reading after another seat's. A large partial is most often alike for every seat (a
-# board), read after the move's first seat's at little cost, and its HTML was most of what a
-# socket kept (a board game's `_status.html`, 52 KB).
-KEEP_TREE_BELOW = 16 * 1024
 
 Made = tuple[tuple[str, ...] | None, frozenset[str]]
 

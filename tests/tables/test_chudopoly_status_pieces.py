@@ -46,7 +46,7 @@ def test_a_piece_coming_into_the_status_with_a_play_is_swapped_in_its_own_place(
         after["players"][state["turn"]].update(armed=True, checkpoint_turn=3)
     old_html, new_html = _status(before, seat), _status(after, seat)
     old = swaps.Tree(old_html)
-    new = swaps.Tree(new_html, after=old)
+    new = swaps.Tree(new_html, after=old.base)
     fresh = swaps.Tree(new_html)
     assert new.ok and new.ids == fresh.ids
 

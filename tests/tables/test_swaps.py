@@ -138,7 +138,7 @@ def test_a_tree_read_after_the_last_one_is_the_tree_read_afresh() -> None:
              board("Cat", "Ann", "Dan"), log(*"4321"), log("6", "5", *"432"), log(*"65"),
              board("Ann")]
     for old, new in itertools.pairwise(pages):
-        assert shape(Tree(new, after=Tree(old))) == shape(Tree(new))
+        assert shape(Tree(new, after=Tree(old).base)) == shape(Tree(new))
 
 
 def test_ids_in_a_template_without_an_id_are_not_swapped_by_either() -> None:
@@ -160,7 +160,7 @@ def test_the_same_html_is_read_once_and_what_is_kept_of_it_holds_no_html() -> No
 
 def test_a_tree_read_after_another_shares_the_elements_they_hold_alike() -> None:
     before = Tree(board("Ann", "Ben", "Cat"))
-    after = Tree(board("Ann", "Bea", "Cat"), after=before)
+    after = Tree(board("Ann", "Bea", "Cat"), after=before.base)
     (old_status,), (new_status,) = before.base.root.kids, after.base.root.kids
     (old_grid, old_turn), (new_grid, new_turn) = old_status.kids, new_status.kids
     assert new_turn is old_turn
@@ -178,7 +178,7 @@ def read_after(old: str, new: str) -> Tree:
     checking = swaps_module.CHECK_TREES
     swaps_module.CHECK_TREES = False
     try:
-        return Tree(new, after=Tree(old))
+        return Tree(new, after=Tree(old).base)
     finally:
         swaps_module.CHECK_TREES = checking
 
@@ -235,7 +235,23 @@ def _all(e: Element) -> list[Element]:
     return [e, *(d for c in e.children for d in _all(c))]
 
 
-def test_a_tree_read_after_a_random_edit_of_its_html_is_the_tree_read_afresh() -> None:
+def test_an_element_now_inside_a_template_is_no_element_of_a_tree_read_after_the_last_one(
+        ) -> None:
+    old = (f'<section id="top"{OOB}><p id="a">one</p>\n<p id="b">two</p>\n'
+           '<p id="c">three</p></section>')
+    new = old.replace('<p id="b">two</p>\n', '<template><p id="b">two</p></template>')
+    after = read_after(old, new)
+    assert after.ids == Tree(new).ids == {"top", "a", "c"}
+    assert shape(after) == shape(Tree(new))
+
+
+def alone(tree: Tree) -> bool:
+    """Whether the partial's top element is all its HTML."""
+    return [(e.id, e.start, e.end) for e in tree.root.children] == [("top", 0, len(tree.html))]
+
+
+def test_a_tree_read_after_a_random_edit_of_its_html_is_the_tree_read_afresh_and_its_swaps_make_it(
+        ) -> None:
     rng = random.Random(20261205)
     ids = itertools.count()
     for _ in range(300):
@@ -247,4 +263,9 @@ def test_a_tree_read_after_a_random_edit_of_its_html_is_the_tree_read_afresh() -
             assert (after.ok, after.ids, shape(after), after.base.digest) == (
                 fresh_tree.ok, fresh_tree.ids, shape(fresh_tree), fresh_tree.base.digest), (
                 html, new)
+            if alone(Tree(html)) and alone(fresh_tree):  # nothing put around the partial
+                page = Page(html)
+                found = swaps(Tree(html), after)
+                page.apply(new if found is None else "\n".join(found))
+                assert page.element("top") == fresh(new, "top"), (html, new)
             html = new
