@@ -23,15 +23,23 @@ inside a `<template>` (whose content is not in the document). A tree is the HTML
 from, byte for byte, so a page that applied the swaps holds what the whole partials would
 have made (tests/tables/test_swaps.py checks it with an emulated page).
 
-What a socket keeps of what it sent is no HTML but its `Base`: each element's id and tag, and
-digests of its markup, of its start tag and of what lies between its start tag, its children
-and its end. The comparisons above need no more of the old screen than whether those are
-equal; the swaps are cut from the new HTML alone. A distinct HTML is read once per process
-(`trees`, by the HTML itself): the sockets it was rendered for share its tree and its base, and
-the swaps from one base to one new tree are made once (`_made`). The digests are Python's
-string hash (SipHash, keyed at random per process) combined by the tuple hash, an element's
-markup from its start tag, its gaps and its children's: two parts that differ have equal
-digests about once in 2**61 comparisons.
+What a socket keeps of each partial it sent is no HTML but its `Base`: each element's id, tag,
+length and place in its parent, and digests of its markup, of its start tag and of what lies
+between its start tag, its children and its end. The comparisons above need no more of the
+old screen than whether those are equal; the swaps are cut from the new HTML alone. A
+distinct HTML is read once per process (`trees`, by the HTML itself): the sockets it was
+rendered for share its tree and its base, and the swaps from one base to one new tree are
+made once (`_made`).
+
+A new HTML is read after a base (`Tree(html, after=base)`: the one its socket showed, or the
+partial's latest), not afresh: an element of the base is looked for where it would sit if
+what precedes it kept its length, and recognized by its markup's digest, which is the hash of
+its HTML; one that is not there is looked for by its id, read again inside when it changed;
+only what lies between is read anew. Most of a partial stays from move to move, so most of a
+reading is hashing slices of the new HTML. A base needs no HTML for this, so no socket keeps
+any. The tests check every reading after a base against the HTML read afresh (CHECK_TREES).
+The digests are Python's string hash (SipHash, keyed at random per process; gaps combined by
+the tuple hash): two parts that differ have equal digests about once in 2**61 comparisons.
 """
 
 from __future__ import annotations
@@ -65,13 +73,13 @@ def _tags_named(tag: str) -> re.Pattern[str]:
 class Node:
     """An element with an id (or a partial's top level: id None) without its HTML: its id and
     tag, its length (`size`) and its start tag's (`open`), its children with ids at their
-    offsets from its start, and the digests of its markup (the whole element), of its start
+    offsets from its start, and the digests of its markup (the whole element's HTML), of its start
     tag, of what lies between its start tag and its children and between them (`between`:
     0 when nothing does), and of what follows its last child to its end (`tail`: all it holds
     when it has no children with ids).
 
     A node holds nothing of where it sits: an element found again as it was in a tree read
-    after another is that tree's node itself, so trees of similar HTML (the seats of a move,
+    after a base is that base's node itself, so trees of similar HTML (the seats of a move,
     a partial from move to move) share what they hold alike, and what a socket keeps of its
     screen (its partials' top nodes) is mostly shared with the others'."""
 
@@ -96,11 +104,13 @@ def _node(html: str, element_id: str | None, tag: str, start: int, open_end: int
     `offsets` from `start`: its digests from its start tag, its gaps and its children's."""
     start_tag = hash(html[start:open_end])
     if kids:
-        gaps = [html[open_end:start + offsets[0]]]
-        gaps.extend(html[start + offsets[n - 1] + kids[n - 1].size:start + offsets[n]]
-                    for n in range(1, len(kids)))
+        gaps = []
+        at = open_end
+        for kid, offset in zip(kids, offsets, strict=True):
+            gaps.append(html[at:start + offset])
+            at = start + offset + kid.size
         between = (hash(tuple(gaps)) or 1) if any(gaps) else 0
-        tail = hash(html[start + offsets[-1] + kids[-1].size:end])
+        tail = hash(html[at:end])
     else:
         between, tail = 0, hash(html[open_end:end])
     # Its markup's digest is its HTML's own: an element of the next HTML is recognized by
@@ -153,10 +163,10 @@ class Tree:
     when the HTML could not be read as well-formed elements: such a partial is only ever sent
     whole.
 
-    `Tree(html)` reads the whole HTML; `Tree(html, after=other)` reads only what differs from
-    `other`, the tree of like HTML (the same partial, for another seat or at another move):
-    each element of `other` found again whole (where it was, give or take what changed before
-    it) is taken as it was, its node itself; one found by its id but changed is read again
+    `Tree(html)` reads the whole HTML; `Tree(html, after=base)` reads only what differs from
+    `base`, that of like HTML (the same partial, for another seat or at another move): each
+    element of `base` found again whole (where it was, give or take what changed before it)
+    is taken as it was, its node itself; one found by its id but changed is read again
     inside, and only what lies between is read anew. What it cannot place (an element moved
     elsewhere, an id now twice) is read whole. The tests check that both readings agree
     (CHECK_TREES)."""
@@ -213,7 +223,7 @@ class Tree:
 
 
 # Set for the tests (tests/conftest.py, inherited by the web processes they start): a tree read
-# after another is checked against the whole HTML read afresh.
+# after a base is checked against the whole HTML read afresh.
 CHECK_TREES = os.environ.get("CHUDOPOLY_CHECK_TREES") == "1"
 
 
@@ -225,7 +235,7 @@ def _check_tree(tree: Tree) -> None:
                 n.tail, tuple(map(shape, n.kids)))
 
     assert whole.ok == tree.ok and shape(whole.base.root) == shape(tree.base.root) and (
-        whole.ids == tree.ids), "a tree read after another differs from the HTML read afresh"
+        whole.ids == tree.ids), "a tree read after a base differs from the HTML read afresh"
 
 
 # The process's sets of ids, one object per set: a board's ids are the same from seat to seat
@@ -333,7 +343,7 @@ def _nest(root: Element, found: list[Element], ids: list[str], *, count: bool) -
 
 
 class _Ids:
-    """The ids a reading after another tree added and dropped."""
+    """The ids a reading after a base added and dropped."""
 
     __slots__ = ("added", "gone")
 
@@ -374,6 +384,7 @@ def _follow_children(was: Node, html: str, start: int, open_end: int, limit: int
     cursor = open_end
     before = was.open  # where what preceded the child ended in `was`
     placed: list[tuple[int, Node]] = []
+    in_order = True
     for child, offset in zip(was.kids, was.offsets, strict=True):
         here = cursor + offset - before
         before = offset + child.size
@@ -391,13 +402,21 @@ def _follow_children(was: Node, html: str, start: int, open_end: int, limit: int
                 ids.gone.append(child.id)  # type: ignore[arg-type]
                 _ids_below(child, ids.gone)
                 continue
+        if placed and here < placed[-1][0]:
+            in_order = False
         placed.append((here, found))  # type: ignore[arg-type]
         cursor = here + found.size  # type: ignore[union-attr]
-    placed.sort(key=_first)
+    if not in_order:
+        placed.sort(key=_first)
     cursor = open_end
     for here, found in placed:
-        if here < cursor or not _read_into(kids, offsets, html, start, cursor, here, ids.added):
-            return False  # overlapping, or something new before it that does not close by then
+        if here < cursor:
+            return False  # overlapping
+        # What lies between (most often a line break, no tag) read anew: False when
+        # something new there does not close by the next one.
+        if here > cursor and html.find("<", cursor, here) >= 0 and not _read_into(
+                kids, offsets, html, start, cursor, here, ids.added):
+            return False
         kids.append(found)
         offsets.append(here - start)
         cursor = here + found.size
@@ -641,7 +660,7 @@ def _children(o: Node, html: str, n: Node, at: int, out: _Swaps) -> bool:
     oc, nc = o.kids, n.kids
     if not oc or not nc:
         return False
-    if len(oc) == len(nc) and all(a.id == b.id for a, b in zip(oc, nc, strict=True)):
+    if len(oc) == len(nc) and [a.id for a in oc] == [b.id for b in nc]:
         # What lies around and between the children (the element's own markup, but for its
         # start tag when it has an id: see _attributes) must be the same.
         if o.between != n.between or o.tail != n.tail:
