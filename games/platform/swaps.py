@@ -32,14 +32,15 @@ rendered for share its tree and its base, and the swaps from one base to one new
 made once (`_made`).
 
 A new HTML is read after a base (`Tree(html, after=base)`: the one its socket showed, or the
-partial's latest), not afresh: an element of the base is looked for where it would sit if
-what precedes it kept its length, and recognized by its markup's digest, which is the hash of
-its HTML; one that is not there is looked for by its id, read again inside when it changed;
-only what lies between is read anew. Most of a partial stays from move to move, so most of a
-reading is hashing slices of the new HTML. A base needs no HTML for this, so no socket keeps
-any. The tests check every reading after a base against the HTML read afresh (CHECK_TREES).
-The digests are Python's string hash (SipHash, keyed at random per process; gaps combined by
-the tuple hash): two parts that differ have equal digests about once in 2**61 comparisons.
+partial's latest when it showed none), not afresh: an element of the base is looked for where
+it would sit if what precedes it kept its length, and recognized by its markup's digest, which
+is the hash of its HTML; one that is not there is looked for by its id, read again inside when
+it changed; only what lies between is read anew. Most of a partial stays from move to move,
+so most of a reading is hashing slices of the new HTML. A base needs no HTML for this, so no
+socket keeps any. The tests check every reading after a base against the HTML read afresh
+(CHECK_TREES). The digests are Python's string hash (SipHash, keyed at random per process;
+gaps combined by the tuple hash): two parts that differ have equal digests about once in
+2**61 comparisons.
 """
 
 from __future__ import annotations
@@ -520,10 +521,11 @@ class Trees:
     """Trees by their HTML, the most recent MAX_ENTRIES and no more than about MAX_BYTES
     (games/platform/bounded_cache.py), for every socket of the process: a partial rendered
     alike for several sockets is read once (the sockets of a table are pushed one after
-    another, in one handler). A new HTML is read after the base of what its socket showed,
-    or after the latest base of the same partial (`like`) when that is nearer in length:
-    most of a partial's HTML stays from move to move, and the seats of a move differ by a
-    few words. Sockets keep the trees' bases, not the trees."""
+    another, in one handler). A new HTML is read after the base of what its socket showed
+    (most of a partial's HTML stays from move to move; another seat's of the same move may
+    hold the same elements in another order, a seat's own panel first, and cost more), or
+    after the latest base of the same partial for a socket that showed none. Sockets keep
+    the trees' bases, not the trees."""
 
     MAX_ENTRIES = 512
     MAX_BYTES = 2 * 1024 * 1024
@@ -538,15 +540,12 @@ class Trees:
     def of(self, html: str, like: tuple[Hashable, ...] = (), after: Base | None = None
            ) -> Tree:
         """The tree of `html`, read when it is not kept already: after `after` (what the
-        socket showed) or the latest base read for one of `like` (a partial's name), the
-        one nearest in length."""
+        socket showed: its seat's screen a move before) or, for a socket that showed none,
+        after the latest base read for one of `like` (a partial's name)."""
         tree = self._entries.get(html)
         if tree is None:
-            for kind in like:
-                latest = self._latest.get(kind)
-                if latest is not None and (after is None or abs(latest.root.size - len(html))
-                                           < abs(after.root.size - len(html))):
-                    after = latest
+            for kind in like if after is None else ():
+                after = self._latest.get(kind, after)
             # A plain str: a SafeString is an object the collector tracks (rendering.kept).
             tree = Tree(html if type(html) is str else str.__str__(html), after)
             self.reads += 1
