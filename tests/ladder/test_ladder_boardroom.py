@@ -273,21 +273,24 @@ def test_a_running_ranked_table_shows_each_players_boardroom_rating(alice, bob) 
     assert shown["seats"][engine_seat(game, bob)]["rating"] == 1500
 
 
-def _status(game: Game, viewer: Viewer) -> str:
+def _screen(game: Game, viewer: Viewer) -> str:
+    """Every partial of the viewer's table page: the result banner stands in the board's status
+    (Chudopoly) or in the seat's decision panel (the board games, whose board is shared)."""
     from games.platform import presenters
 
     game.refresh_from_db()
-    return presenters.render_all(presenters.load_screen(game.table, viewer), oob=False)["status"]
+    parts = presenters.render_all(presenters.load_screen(game.table, viewer), oob=False)
+    return "".join(parts.values())
 
 
 def test_a_ranked_boardroom_table_shows_rated_then_each_change_and_the_replay(alice,
                                                                              bob) -> None:
     game = matched_game(alice, bob, preset="standard", game_kind=BOARDROOM)
-    assert 'id="rated-badge"' in _status(game, alice)
+    assert 'id="rated-badge"' in _screen(game, alice)
     game = _bankrupt_in_turn(game, bob)
-    status = _status(game, bob)
-    assert "1500 → 1520 (<span class=\"delta\">+20</span>)" in status
-    assert "1500 → 1480 (<span class=\"delta\">−20</span>)" in status
-    assert f'href="/ladder/games/{game.pk}/replay/"' in status
+    screen = _screen(game, bob)
+    assert "1500 → 1520 (<span class=\"delta\">+20</span>)" in screen
+    assert "1500 → 1480 (<span class=\"delta\">−20</span>)" in screen
+    assert f'href="/ladder/games/{game.pk}/replay/"' in screen
     casual = matched_game(alice, bob, preset="standard", game_kind=BOARDROOM, ranked=False)
-    assert "rated-badge" not in _status(casual, alice)
+    assert "rated-badge" not in _screen(casual, alice)

@@ -237,17 +237,20 @@ def test_a_running_game_has_no_replay_no_charts_and_no_export(kind, alice, bob) 
         assert _client(alice).get(reverse(name, args=[game.pk])).status_code == 404
 
 
-def _status(game: Game, viewer: Viewer) -> str:
+def _screen(game: Game, viewer: Viewer) -> str:
+    """Every partial of the viewer's table page: the result banner stands in the board's status
+    (Chudopoly) or in the seat's decision panel (the board games, whose board is shared)."""
     game.refresh_from_db()
-    return presenters.render_all(presenters.load_screen(game.table, viewer), oob=False)["status"]
+    parts = presenters.render_all(presenters.load_screen(game.table, viewer), oob=False)
+    return "".join(parts.values())
 
 
 @pytest.mark.parametrize("kind", ["boardroom", "commonwealth", "chudopoly"])
 def test_every_game_over_banner_links_its_replay_and_loads_its_charts(
         kind, alice, request: pytest.FixtureRequest) -> None:
     game = request.getfixturevalue(f"{kind}_game")
-    status = _status(game, alice)
-    banner = status[status.index('id="result"'):]
+    screen = _screen(game, alice)
+    banner = screen[screen.index('id="result"'):]
     assert f'href="/ladder/games/{game.pk}/replay/">Watch the replay</a>' in banner
     assert f'hx-get="/ladder/games/{game.pk}/charts/" hx-trigger="load"' in banner
 
