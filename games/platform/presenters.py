@@ -20,6 +20,7 @@ from functools import cached_property, lru_cache
 from html import escape
 from typing import Any
 
+from django.core.signals import setting_changed
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString
 
@@ -30,6 +31,7 @@ from games.platform.interface import GameEngine, get_game
 from games.platform.models import ChatMessage, Game, GameAction, Seat, Table
 from games.platform.partial_reads import Reads, Unreadable, reads_of
 from games.platform.rendering import (
+    ENGINE_SETTINGS,
     SharedList,
     content_key,
     jinja_template,
@@ -685,6 +687,16 @@ class SharedPartial:
 
 
 _SHARED: dict[str, SharedPartial | None] = {}
+
+
+def _forget_shared(*, setting: str, **kwargs: Any) -> None:
+    """New template engines (rendering.ENGINE_SETTINGS): whether a partial is shared is judged
+    again against them (not while they reload their templates, as under DEBUG)."""
+    if setting in ENGINE_SETTINGS:
+        _SHARED.clear()
+
+
+setting_changed.connect(_forget_shared)
 
 
 def shared_partial(template: str) -> SharedPartial | None:

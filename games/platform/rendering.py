@@ -7,6 +7,7 @@ from typing import Any
 
 import jinja2
 import orjson
+from django.core.signals import setting_changed
 from django.template import Context
 from django.template.backends.jinja2 import Jinja2
 from django.template.backends.jinja2 import Template as JinjaTemplate
@@ -16,6 +17,19 @@ from django.utils.safestring import SafeString
 # Which Jinja2 engine holds a template, by name: Django's loader would first look for it among
 # the Django templates on every render, and that miss costs more than a small partial's render.
 _JINJA_ENGINE: dict[str, Jinja2 | None] = {}
+
+# Settings that make Django build its template engines anew (django.test.signals).
+ENGINE_SETTINGS = frozenset({"TEMPLATES", "DEBUG", "INSTALLED_APPS"})
+
+
+def _forget_engines(*, setting: str, **kwargs: Any) -> None:
+    """Django made its engines anew: an engine kept here by name would be the old one (say, one
+    made while a test had DEBUG on, reloading its templates for the rest of the run)."""
+    if setting in ENGINE_SETTINGS:
+        _JINJA_ENGINE.clear()
+
+
+setting_changed.connect(_forget_engines)
 
 
 def render_unlocalized(template: str, context: dict[str, Any]) -> str:
