@@ -650,8 +650,8 @@ LOBBY_NAMES = frozenset({
 @dataclass
 class SharedPartial:
     """A Jinja2 board partial's reads (games/platform/partial_reads.py), and whether keying its
-    contexts pays. A partial that differs for every screen (a seat's own board with its forms)
-    is keyed for nothing, and each of its renders kept in `shared_partials` crowds out one that
+    contexts pays. A partial that differs for every screen (a seat's own hand) is keyed for
+    nothing, and each of its renders kept in `shared_partials` crowds out one that
     is shared: after a WINDOW of keys of which fewer than one in PAYS was served, its next
     `rest` renders are the screens' own, unkeyed and unkept, and then it is tried again,
     resting twice as long after each window that did not pay (up to MAX_REST). Judged by
