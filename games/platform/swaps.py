@@ -310,13 +310,41 @@ def _element_at(html: str, start: int, element_id: str, tag: str, close: int
     element = Element(element_id, tag, start, close + 1)
     if tag in VOID or html[close - 1] == "/":
         return element
+    end = _end_of(html, tag, close + 1)
+    if end < 0:
+        return None
+    element.end = end
+    return element
+
+
+def _end_of(html: str, tag: str, at: int) -> int:
+    """Where the element of `tag` whose start tag ends at `at` ends (past the ">" of the end
+    tag that closes as many `<tag` as opened since), or -1 when it does not close. The tags
+    are those `_tags_named(tag)` matches, looked for with `str.find`: a regular expression
+    tries a match at every "<" of a board's tens of kilobytes, this only where the tag's
+    name follows one."""
+    opening = "<" + tag
+    closing = "</" + tag
+    after = len(opening)  # where the character that must end the name sits, from a match
+    find = html.find
     depth = 1
-    for t in _tags_named(tag).finditer(html, close + 1):
-        depth += -1 if t.group(1) else 1
-        if depth == 0:
-            element.end = html.find(">", t.end()) + 1
-            return element
-    return None
+    opened = find(opening, at)
+    closed = find(closing, at)
+    while closed >= 0:
+        if 0 <= opened < closed:
+            ends = html[opened + after:opened + after + 1]
+            if ends and (ends == ">" or ends == "/" or ends.isspace()):
+                depth += 1
+            opened = find(opening, opened + after)
+        else:
+            name_end = closed + after + 1
+            ends = html[name_end:name_end + 1]
+            if ends and (ends == ">" or ends == "/" or ends.isspace()):
+                depth -= 1
+                if depth == 0:
+                    return find(">", name_end) + 1
+            closed = find(closing, name_end)
+    return -1
 
 
 def _nest(root: Element, found: list[Element], ids: list[str], *, count: bool) -> bool:
@@ -390,12 +418,13 @@ def _follow_children(was: Node, html: str, start: int, open_end: int, limit: int
         here = cursor + offset - before
         before = offset + child.size
         end = here + child.size
-        if end <= limit and hash(html[here:end]) == child.markup:
+        if end <= limit and (child.size < _LARGE or _tail_there(child, html, end)) and (
+                hash(html[here:end]) == child.markup):
             found: Node | None = child
         else:
-            again = _found_again(child, html, cursor, limit, ids)
+            again = _found_again(child, html, cursor, limit, ids, here)
             if again is None and cursor > open_end:  # elsewhere in its parent
-                again = _found_again(child, html, open_end, limit, ids)
+                again = _found_again(child, html, open_end, limit, ids, here)
             if again is None:
                 return False
             found, here = again
@@ -428,18 +457,33 @@ def _first(placed: tuple[int, Node]) -> int:
     return placed[0]
 
 
-def _found_again(child: Node, html: str, cursor: int, limit: int, ids: _Ids
+# An element this long is hashed where it would sit only when its tail is there first: a
+# changed board (tens of kilobytes, every move) is then not hashed in vain.
+_LARGE = 2048
+
+
+def _tail_there(was: Node, html: str, end: int) -> bool:
+    """Whether what follows `was`'s last child to its end would be there if `was` ended at
+    `end`: not, and it is not there as it was (its HTML holds its tail)."""
+    if not was.kids:
+        return True
+    return hash(html[end - was.size + was.offsets[-1] + was.kids[-1].size:end]) == was.tail
+
+
+def _found_again(child: Node, html: str, cursor: int, limit: int, ids: _Ids, tried: int
                  ) -> tuple[Node | None, int] | None:
     """`child` of the other base in `html` from `cursor`, and where: as it was (moved), read
     again inside when it changed, (None, -1) when its id is nowhere now, None when it cannot
-    be told. `limit`: where its parent's content ends now."""
+    be told. `limit`: where its parent's content ends now; `tried`: where it was looked for
+    as it was already (not hashed again there: a changed board is tens of kilobytes)."""
     at = html.find(f' id="{child.id}"', cursor, limit)
     if at < 0:
         return (None, -1) if html.find(f' id="{child.id}"') < 0 else None
     start = html.rfind("<", cursor, at)
     if start < 0 or html.find(">", start, at) >= 0:
         return None
-    if start + child.size <= limit and hash(html[start:start + child.size]) == child.markup:
+    if start != tried and start + child.size <= limit and (
+            hash(html[start:start + child.size]) == child.markup):
         return child, start
     close = html.find(">", html.find('"', at + 5))
     if not html.startswith("<" + child.tag, start):
