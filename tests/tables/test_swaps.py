@@ -7,6 +7,7 @@ import itertools
 import random
 from collections.abc import Iterator
 
+import pytest
 from oob_page import Page, fresh
 
 from games.platform import swaps as swaps_module
@@ -268,4 +269,51 @@ def test_a_tree_read_after_a_random_edit_of_its_html_is_the_tree_read_afresh_and
                 found = swaps(Tree(html), after)
                 page.apply(new if found is None else "\n".join(found))
                 assert page.element("top") == fresh(new, "top"), (html, new)
+            html = new
+
+
+def test_an_element_ends_at_the_end_tag_of_its_own_name_whatever_tags_begin_alike() -> None:
+    html = (f'<section id="top"{OOB}><div id="a"><divider>x</divider><div>y</div >'
+            '<divx></divx></div>\n<p id="b">z</p></section>')
+    tree = Tree(html)
+    a = tree.root.children[0].children[0]
+    assert (a.id, html[a.start:a.end]) == (
+        "a", '<div id="a"><divider>x</divider><div>y</div ><divx></divx></div>')
+    assert shape(read_after(html.replace(">y<", ">w<"), html)) == shape(tree)
+
+
+def test_a_large_element_changed_in_its_tail_or_inside_is_read_after_the_last_one_as_afresh(
+        ) -> None:
+    # Elements of _LARGE characters or more are hashed where they would sit only when their
+    # tail is there: a board whose tiles changed, whose tail changed, or that moved.
+    tiles = [f"tile {n} " + "x" * 60 for n in range(40)]
+    old = board(*tiles)
+    assert len(old) > 2 * swaps_module._LARGE
+    changed_tile = board(*tiles[:5], "moved", *tiles[6:])
+    changed_tail = old.replace("\n</div>\n<p", "\n<i>new</i></div>\n<p")
+    pushed_down = old.replace('<div id="grid">', '<p>above</p><div id="grid">')
+    for new in (old, changed_tile, changed_tail, pushed_down):
+        after = read_after(old, new)
+        assert (after.ok, after.ids, shape(after), after.base.digest) == (
+            Tree(new).ok, Tree(new).ids, shape(Tree(new)), Tree(new).base.digest)
+    # Unchanged, it is the base's own node (found by its tail, then its digest).
+    base = Tree(old).base
+    assert Tree(old, after=base).base.root.kids[0] is base.root.kids[0]
+
+
+def test_a_tree_read_after_a_random_edit_is_the_tree_read_afresh_when_every_element_is_large(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Every element then takes the path of a large one (its tail looked for first).
+    monkeypatch.setattr(swaps_module, "_LARGE", 0)
+    rng = random.Random(20261205)
+    ids = itertools.count()
+    for _ in range(200):
+        html = f'<section id="top"{OOB}>{random_element(rng, ids, 0)}</section>'
+        for _ in range(4):
+            new = random_edit(rng, html, ids)
+            after = read_after(html, new)
+            fresh_tree = Tree(new)
+            assert (after.ok, after.ids, shape(after), after.base.digest) == (
+                fresh_tree.ok, fresh_tree.ids, shape(fresh_tree), fresh_tree.base.digest), (
+                html, new)
             html = new
