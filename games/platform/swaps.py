@@ -100,9 +100,10 @@ class Node:
 
 
 def _node(html: str, element_id: str | None, tag: str, start: int, open_end: int, end: int,
-          kids: list[Node], offsets: list[int]) -> Node:
+          kids: list[Node], offsets: list[int], markup: int | None = None) -> Node:
     """The node of html[start:end] (its start tag to `open_end`), with children `kids` at
-    `offsets` from `start`: its digests from its start tag, its gaps and its children's."""
+    `offsets` from `start`: its digests from its start tag, its gaps and its children's.
+    `markup`: the digest of html[start:end] when the caller has it."""
     start_tag = hash(html[start:open_end])
     if kids:
         gaps = []
@@ -116,8 +117,10 @@ def _node(html: str, element_id: str | None, tag: str, start: int, open_end: int
         between, tail = 0, hash(html[open_end:end])
     # Its markup's digest is its HTML's own: an element of the next HTML is recognized by
     # it without the old HTML (see _follow_children).
+    if markup is None:
+        markup = hash(html[start:end])
     return Node(element_id, tag, end - start, open_end - start, tuple(kids), tuple(offsets),
-                (hash(html[start:end]), start_tag, between, tail))
+                (markup, start_tag, between, tail))
 
 
 def _node_of(html: str, e: Element) -> Node:
@@ -174,12 +177,15 @@ class Tree:
 
     __slots__ = ("__weakref__", "base", "html", "ids", "ok")
 
-    def __init__(self, html: str, after: Base | None = None) -> None:
+    def __init__(self, html: str, after: Base | None = None, digest: int | None = None
+                 ) -> None:
+        """`digest`: hash(html) when the caller has it (a str keeps its hash: not the
+        copy a SafeString is kept as)."""
         self.html = html
         root: Node | None = None
         if after is not None and after.ok:
             ids = _Ids()
-            root = _follow(after.root, html, 0, 0, len(html), ids)
+            root = _follow(after.root, html, 0, 0, len(html), ids, digest)
             if root is not None:
                 kept_ids = after.ids.difference(ids.gone)
                 added = frozenset(ids.added)
@@ -189,12 +195,12 @@ class Tree:
                 else:
                     root = None
         if root is None:
-            root = self._read()
+            root = self._read(digest)
         self.base = Base(root, self.ids, self.ok)
         if CHECK_TREES and after is not None:
             _check_tree(self)
 
-    def _read(self) -> Node:
+    def _read(self, digest: int | None = None) -> Node:
         """Read the whole HTML: each start tag with an id, and where its element ends (the
         end tag that closes as many tags of its name as opened since). Not ok if an element
         does not close, or elements overlap. Ids found more than once are no ids."""
@@ -208,7 +214,8 @@ class Tree:
             top.children = []
             ids = []
         self.ids = _interned(frozenset(ids))
-        return _node_of(html, top)
+        return _node(html, None, "", 0, 0, len(html), [_node_of(html, c) for c in top.children],
+                     [c.start for c in top.children], digest)
 
     @property
     def root(self) -> Element:
@@ -328,22 +335,23 @@ def _end_of(html: str, tag: str, at: int) -> int:
     after = len(opening)  # where the character that must end the name sits, from a match
     find = html.find
     depth = 1
-    opened = find(opening, at)
     closed = find(closing, at)
     while closed >= 0:
-        if 0 <= opened < closed:
+        # The start tags before this end tag: looked for no further (a start tag of its
+        # name after a small element may be far off, or nowhere).
+        opened = find(opening, at, closed)
+        while opened >= 0:
             ends = html[opened + after:opened + after + 1]
-            if ends and (ends == ">" or ends == "/" or ends.isspace()):
+            if ends == ">" or ends == "/" or ends.isspace():
                 depth += 1
-            opened = find(opening, opened + after)
-        else:
-            name_end = closed + after + 1
-            ends = html[name_end:name_end + 1]
-            if ends and (ends == ">" or ends == "/" or ends.isspace()):
-                depth -= 1
-                if depth == 0:
-                    return find(">", name_end) + 1
-            closed = find(closing, name_end)
+            opened = find(opening, opened + after, closed)
+        at = closed + after + 1  # past the end tag's name
+        ends = html[at:at + 1]
+        if ends and (ends == ">" or ends == "/" or ends.isspace()):
+            depth -= 1
+            if depth == 0:
+                return find(">", at) + 1
+        closed = find(closing, at)
     return -1
 
 
@@ -381,15 +389,15 @@ class _Ids:
         self.gone: list[str] = []
 
 
-def _follow(was: Node, html: str, start: int, open_end: int, end: int, ids: _Ids
-            ) -> Node | None:
+def _follow(was: Node, html: str, start: int, open_end: int, end: int, ids: _Ids,
+            markup: int | None = None) -> Node | None:
     """The node of html[start:end] (its start tag to `open_end`), the element `was` of the
     other base found again, read after `was`; ids added and dropped below it noted in `ids`.
-    None when its children do not fall into place."""
+    None when its children do not fall into place. `markup`: see _node."""
     kids: list[Node] = []
     offsets: list[int] = []
     if was.tag == "template":  # its content is not in the document
-        return _node(html, was.id, was.tag, start, open_end, end, kids, offsets)
+        return _node(html, was.id, was.tag, start, open_end, end, kids, offsets, markup)
     closing = len(was.tag) + 3 if was.id is not None else 0  # its end tag
     limit = end - closing
     added, gone = len(ids.added), len(ids.gone)
@@ -400,7 +408,7 @@ def _follow(was: Node, html: str, start: int, open_end: int, end: int, ids: _Ids
         _ids_below(was, ids.gone)
         if not _read_into(kids, offsets, html, start, open_end, limit, ids.added):
             return None
-    return _node(html, was.id, was.tag, start, open_end, end, kids, offsets)
+    return _node(html, was.id, was.tag, start, open_end, end, kids, offsets, markup)
 
 
 def _follow_children(was: Node, html: str, start: int, open_end: int, limit: int, ids: _Ids,
@@ -591,7 +599,7 @@ class Trees:
             for kind in like if after is None else ():
                 after = self._latest.get(kind, after)
             # A plain str: a SafeString is an object the collector tracks (rendering.kept).
-            tree = Tree(html if type(html) is str else str.__str__(html), after)
+            tree = Tree(html if type(html) is str else str.__str__(html), after, hash(html))
             self.reads += 1
             self._entries.put(tree.html, tree)
             for kind in like:

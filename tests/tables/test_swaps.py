@@ -8,6 +8,7 @@ import random
 from collections.abc import Iterator
 
 import pytest
+from django.utils.safestring import SafeString
 from oob_page import Page, fresh
 
 from games.platform import swaps as swaps_module
@@ -317,3 +318,13 @@ def test_a_tree_read_after_a_random_edit_is_the_tree_read_afresh_when_every_elem
                 fresh_tree.ok, fresh_tree.ids, shape(fresh_tree), fresh_tree.base.digest), (
                 html, new)
             html = new
+
+
+def test_a_safe_strings_tree_is_kept_as_plain_text_with_its_htmls_digest() -> None:
+    html = SafeString(board("Ann", "Ben"))
+    kept = Trees()
+    first = kept.of(html, like=("status",))
+    after = kept.of(SafeString(board("Ann", "Bea")), like=("status",))
+    assert type(first.html) is str and type(after.html) is str
+    assert first.base.digest == hash(str.__str__(html)) == Tree(str(html)).base.digest
+    assert after.base.digest == Tree(board("Ann", "Bea")).base.digest
