@@ -471,8 +471,9 @@ _LARGE = 2048
 
 
 def _tail_there(was: Node, html: str, end: int) -> bool:
-    """Whether what follows `was`'s last child to its end would be there if `was` ended at
-    `end`: not, and it is not there as it was (its HTML holds its tail)."""
+    """Whether `was`'s tail (what follows its last child to its end) is in `html` just
+    before `end`, as it would be were `was` there unchanged, ending at `end`: when it is not,
+    neither is `was` (its HTML holds its tail)."""
     if not was.kids:
         return True
     return hash(html[end - was.size + was.offsets[-1] + was.kids[-1].size:end]) == was.tail
