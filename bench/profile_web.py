@@ -228,6 +228,10 @@ def install() -> None:
         if isinstance(profiler, Sampler):
             profiler.running = False
             time.sleep(3 * INTERVAL)
+        if isinstance(profiler, ThreadProfiles):
+            # Here, on the loop's thread: disabled from the report's thread it went on
+            # counting the loop (the sockets' closing after the run with it).
+            profiler.loop.disable()
 
         cpu = thread_cpu()
         frames = state.pop("frames")
