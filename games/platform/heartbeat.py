@@ -7,6 +7,13 @@ for HEARTBEAT_SECONDS, neither from its browser nor from its groups, therefore g
 anything it missed (docs/reliability.md). A socket its group keeps talking to plainly still
 belongs to the group: it gets no heartbeat (at a busy table that is every socket but the
 mover's, and each heartbeat costs its process a few queries).
+
+What a message costs the event loop: nothing but `heard()`'s clock reading. Each socket has
+one timer, which looks at `heard_at` when it goes off and is set again for the end of the
+quiet spell then under way; only when that spell has run its course does it interrupt the
+socket's wait for its browser, which then answers with the heartbeat. (Waiting for every
+message with `asyncio.wait_for` cost the loop a task, a timer and a future a message:
+docs/performance.md, "The process model, live".)
 """
 
 from __future__ import annotations
@@ -25,6 +32,11 @@ class HeartbeatMixin:
 
     heartbeat_seconds = HEARTBEAT_SECONDS
     heard_at = 0.0  # time.monotonic() of the last message of any kind
+    # The task waiting for the browser's next message, while it waits; the heartbeat's timer
+    # cancels it to end a quiet spell (_beating says the cancel is the heartbeat's).
+    _receiving: asyncio.Task[Any] | None = None
+    _beating = False
+    _quiet_timer: asyncio.TimerHandle | None = None
 
     def heard(self) -> None:
         self.heard_at = time.monotonic()
@@ -36,15 +48,58 @@ class HeartbeatMixin:
     async def __call__(self, scope: dict[str, Any], receive: Callable[[], Awaitable[Any]],
                        send: Callable[[Any], Awaitable[None]]) -> None:
         async def receive_or_heartbeat() -> dict[str, Any]:
-            while True:
-                wait = self.heard_at + self.heartbeat_seconds - time.monotonic()
-                if wait <= 0:
-                    self.heard()  # the next one comes after another quiet spell
-                    return {"type": "socket.heartbeat"}
-                try:
-                    return await asyncio.wait_for(receive(), wait)
-                except TimeoutError:
-                    continue  # perhaps a group message came meanwhile: look again
+            if time.monotonic() - self.heard_at >= self.heartbeat_seconds:
+                # Quiet while a handler ran (a slow database): the timer found it busy.
+                self.heard()  # the next one comes after another quiet spell
+                return {"type": "socket.heartbeat"}
+            task = asyncio.current_task()
+            assert task is not None
+            self._receiving = task
+            try:
+                message = await receive()
+            except asyncio.CancelledError:
+                if not self._beat_ended(task):
+                    raise  # cancelled for another reason: the consumer is ending
+                # A message that came meanwhile stays in the server's queue for the next
+                # receive (asyncio.Queue.get gives it up when cancelled).
+                self.heard()
+                return {"type": "socket.heartbeat"}
+            finally:
+                self._receiving = None
+            self._beat_ended(task)  # a receive that let the cancel go by: no beat this time
+            return message
 
+        loop = asyncio.get_running_loop()
         self.heard()
-        await super().__call__(scope, receive_or_heartbeat, send)  # type: ignore[misc]
+        self._quiet_timer = loop.call_later(self.heartbeat_seconds, self._look_for_quiet, loop)
+        try:
+            await super().__call__(scope, receive_or_heartbeat, send)  # type: ignore[misc]
+        finally:
+            # The timer holds this consumer (a bound method): let go of it now, not when it
+            # would have gone off.
+            if self._quiet_timer is not None:
+                self._quiet_timer.cancel()
+                self._quiet_timer = None
+
+    def _beat_ended(self, task: asyncio.Task[Any]) -> bool:
+        """Whether the heartbeat, and nothing else, cancelled the wait for the browser."""
+        if not self._beating:
+            return False
+        self._beating = False
+        return task.uncancel() == 0
+
+    def _look_for_quiet(self, loop: asyncio.AbstractEventLoop) -> None:
+        """The timer: at the end of a quiet spell, interrupt the wait for the browser (the wait
+        answers with the heartbeat); else look again when the spell now under way would end."""
+        if self._quiet_timer is None:
+            return  # the consumer ended
+        quiet = time.monotonic() - self.heard_at
+        wait = self.heartbeat_seconds - quiet
+        if wait <= 0:
+            receiving = self._receiving
+            if receiving is not None and not self._beating:
+                self._beating = True
+                receiving.cancel()
+            # (Not waiting: a handler is running, and the next wait begins with the beat.)
+            wait = self.heartbeat_seconds
+        self._quiet_timer = loop.call_later(wait, self._look_for_quiet, loop)
