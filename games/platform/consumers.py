@@ -24,7 +24,7 @@ from django.conf import settings
 from django.db.models import Subquery
 from django.template.loader import render_to_string
 
-from chudopoly_site import held_connection
+from chudopoly_site import held_connection, socket_writes
 from chudopoly_site.client_address import client_address_of_scope
 from games.platform import presenters, swaps
 from games.platform.broadcast import (
@@ -142,9 +142,23 @@ GroupSend = Callable[[], Coroutine[Any, Any, None]]
 def _write_frames(loop: asyncio.AbstractEventLoop,
                   frames: list[tuple[TableConsumer, dict[str, Any]]],
                   sends: Sequence[GroupSend] = ()) -> None:
-    """On the loop: write a handler's frames in turn, and start its group messages."""
-    if frames:
-        task = loop.create_task(_write_in_turn(frames))
+    """On the loop: write a handler's frames in turn, and start its group messages.
+
+    A socket under Daphne is written here and now (`_write_now`: nothing to wait for, so no
+    task a handler); any other (a test's communicator) in a task, in order. A socket is always
+    written the one way, so its frames keep their order."""
+    later: list[tuple[TableConsumer, dict[str, Any]]] = []
+    for consumer, message in frames:
+        write = consumer._write_now
+        if write is None:
+            later.append((consumer, message))
+            continue
+        try:
+            write(message)
+        except Exception:
+            log.warning("a frame to a table's socket was not sent", exc_info=True)
+    if later:
+        task = loop.create_task(_write_in_turn(later))
         task.add_done_callback(_log_failed_frame)
     for send in sends:
         loop.create_task(send()).add_done_callback(_log_failed_send)
@@ -207,8 +221,12 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
     # The (game id, engine seat) the screen in `sent` shows: another gets a whole screen.
     shown_for: tuple[int | None, int | None] | None = None
 
+    # The server's send as a plain call, when it is Daphne's (socket_writes.plain_send).
+    _write_now: Callable[[dict[str, Any]], None] | None = None
+
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         self._asgi_send = send  # the server's own send, for _send_soon
+        self._write_now = socket_writes.plain_send(send)
         await super().__call__(scope, receive, send)
 
     @property
@@ -433,9 +451,8 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
         the handler ends (`_handle`). SyncConsumer's send waits for the loop to take each
         frame; waking the loop once per frame, as this did, also handed it the GIL once per
         frame, and a move's handler, which pushes every seat of the table, waited on it each
-        time. Frames keep their order: one task writes a handler's frames in turn, the
-        handlers' tasks start first come first served, and the server's send writes without
-        waiting."""
+        time. Frames keep their order: the loop writes a handler's frames in turn as the
+        handler ends, handlers' ends first come first served (`_write_frames`)."""
         frames = getattr(_outbox, "frames", None)
         if frames is None:  # not in a handler: on its own
             self.loop.call_soon_threadsafe(_write_frames, self.loop, [(self, message)])

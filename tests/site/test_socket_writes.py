@@ -1,13 +1,19 @@
 """Under Daphne a frame goes to its connection's socket at once when nothing is waiting in
-front of it, and otherwise queues behind what is (chudopoly_site/socket_writes.py)."""
+front of it, and otherwise queues behind what is; a table socket's frames are handed to its
+connection by a plain call, with no coroutine or session wrapper on the way
+(chudopoly_site/socket_writes.py)."""
 
 from __future__ import annotations
 
+import functools
 import socket
+import sys
+import types
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from channels.sessions import InstanceSessionWrapper
 from twisted.internet import tcp
 
 from chudopoly_site import socket_writes
@@ -83,3 +89,83 @@ def test_a_closed_connection_writes_nothing(
     made.write(b"too late")
     assert _read_all(theirs) == b""
     assert reactor.writers == []
+
+
+class _Protocol:
+    """A connection's protocol as Daphne's server knows it: it takes replies as they come."""
+
+    def __init__(self) -> None:
+        self.replies: list[dict[str, Any]] = []
+
+    def handle_reply(self, message: dict[str, Any]) -> None:
+        self.replies.append(message)
+
+
+@pytest.fixture
+def daphne_server(monkeypatch: pytest.MonkeyPatch) -> type:
+    """Daphne's server module as a running Daphne has it loaded (importing the real one
+    would install Twisted's reactor in the test process)."""
+
+    class Server:
+        def __init__(self) -> None:
+            self.connections: dict[Any, dict[str, Any]] = {}
+
+        async def handle_reply(self, protocol: Any, message: dict[str, Any]) -> None:
+            raise AssertionError("the plain send does not go through Daphne's coroutine")
+
+    module = types.ModuleType("daphne.server")
+    module.Server = Server  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "daphne.server", module)
+    return Server
+
+
+def _consumers_send(server: Any, protocol: _Protocol) -> Any:
+    """The send a consumer gets under Daphne: Daphne's, wrapped by Channels' sessions."""
+    scope = {"cookies": {}, "type": "websocket"}
+    return InstanceSessionWrapper(scope, functools.partial(server.handle_reply, protocol)).send
+
+
+def test_daphnes_send_is_a_plain_call_that_hands_each_message_to_its_connection_at_once(
+        daphne_server: type) -> None:
+    server, protocol = daphne_server(), _Protocol()
+    server.connections[protocol] = {}
+    write = socket_writes.plain_send(_consumers_send(server, protocol))
+    assert write is not None
+    write({"type": "websocket.send", "text": "one"})
+    write({"type": "websocket.send", "text": "two"})
+    assert [reply["text"] for reply in protocol.replies] == ["one", "two"]
+
+
+def test_the_plain_send_of_a_connection_that_is_gone_writes_nothing(daphne_server: type) -> None:
+    server, protocol = daphne_server(), _Protocol()
+    write = socket_writes.plain_send(_consumers_send(server, protocol))
+    assert write is not None
+    write({"type": "websocket.send", "text": "unknown connection"})
+    server.connections[protocol] = {"disconnected": True}
+    write({"type": "websocket.send", "text": "closed connection"})
+    assert protocol.replies == []
+
+
+def test_any_other_send_is_left_to_be_awaited(daphne_server: type) -> None:
+    async def a_communicators_send(message: dict[str, Any]) -> None:
+        pass
+
+    assert socket_writes.plain_send(a_communicators_send) is None
+    wrapped = InstanceSessionWrapper({"cookies": {}}, a_communicators_send).send
+    assert socket_writes.plain_send(wrapped) is None
+
+
+def test_without_daphne_loaded_every_send_is_awaited(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delitem(sys.modules, "daphne.server", raising=False)
+    assert socket_writes.plain_send(functools.partial(print, object())) is None
+
+
+def test_autobahns_unlogged_debug_values_are_not_formatted_for_a_terminal() -> None:
+    from autobahn.twisted import websocket as twisted_websocket
+    from autobahn.websocket import protocol
+
+    socket_writes.install()
+    peer = "tcp4:127.0.0.1:5000"
+    assert protocol.hlval(peer) is peer
+    assert twisted_websocket.hltype(test_any_other_send_is_left_to_be_awaited) is (
+        test_any_other_send_is_left_to_be_awaited)

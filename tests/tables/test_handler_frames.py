@@ -107,3 +107,50 @@ def test_a_handlers_group_message_goes_with_its_frames_after_them_in_the_same_wa
     mover.channel_layer = _Layer(written)
     assert _run(mover, handler="test.move") == 1
     assert written == ["handler done", "mine", "group table.ABCD v7"]
+
+
+def _plain_socket(written: list[str], name: str, *, fails: bool = False) -> _Socket:
+    """A socket whose server takes each frame by a plain call, as Daphne's does
+    (chudopoly_site/socket_writes.plain_send)."""
+    made = _socket(written, name, fails=fails)
+
+    def write(message: dict[str, Any]) -> None:
+        if fails:
+            raise ConnectionError("the socket went away")
+        written.append(message["text"])
+
+    made._write_now = write
+    return made
+
+
+@pytest.mark.django_db
+def test_plainly_written_sockets_get_a_handlers_frames_as_it_ends_in_the_order_made() -> None:
+    written: list[str] = []
+    mover = _plain_socket(written, "mover")
+    mover.partners = [_plain_socket(written, "bob"), _plain_socket(written, "watcher")]
+    assert _run(mover, *mover.partners) == 1
+    assert written == ["handler done", "mine", "to bob", "to watcher"]
+
+
+@pytest.mark.django_db
+def test_a_plainly_written_frame_is_on_its_way_when_the_hand_off_returns_with_no_task() -> None:
+    written: list[str] = []
+    socket = _plain_socket(written, "bob")
+
+    async def main() -> tuple[list[str], int]:
+        tasks = len(asyncio.all_tasks())
+        _write_frames(asyncio.get_running_loop(), [(socket, {"text": "now"})])
+        return list(written), len(asyncio.all_tasks()) - tasks
+
+    assert asyncio.run(main()) == (["now"], 0)
+
+
+@pytest.mark.django_db
+def test_a_plainly_written_socket_that_fails_does_not_keep_the_others_frames() -> None:
+    written: list[str] = []
+    mover = _plain_socket(written, "mover")
+    mover.partners = [_plain_socket(written, "gone", fails=True), _socket(written, "carol"),
+                      _plain_socket(written, "dave")]
+    _run(mover, *mover.partners)
+    # Carol's server is awaited (a task), so hers comes after the plain writes.
+    assert written == ["handler done", "mine", "to dave", "to carol"]
