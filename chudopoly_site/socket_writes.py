@@ -80,7 +80,11 @@ def plain_send(send: Send) -> Callable[[dict[str, Any]], None] | None:
 
     What it leaves out is nothing a websocket message needs: the session wrapper saves the
     session and sets its cookie only on an HTTP response, and Daphne's coroutine checks an
-    HTTP response's headers, then hands the message to the connection's protocol as here."""
+    HTTP response's headers, then hands the message to the connection's protocol as here.
+    A text frame on an open connection is framed here and written to the connection's
+    transport, byte for byte what Daphne and autobahn would write (`_framed_plainly`);
+    anything else (the accept, a close, a connection still opening or closing) goes to
+    the protocol as Daphne hands it over."""
     from channels.sessions import InstanceSessionWrapper
 
     daphne_server = sys.modules.get("daphne.server")  # never imported here: it installs a reactor
@@ -98,6 +102,41 @@ def plain_send(send: Send) -> Callable[[dict[str, Any]], None] | None:
         connection = connections.get(protocol)
         if connection is None or connection.get("disconnected"):
             return  # as Daphne's own: the connection is gone
+        text = message.get("text")
+        if text and message["type"] == "websocket.send" and not message.get("bytes"):
+            payload = text.encode()
+            if framed_plainly(protocol, len(payload)):
+                protocol.transport.write(text_frame(payload))
+                return
         protocol.handle_reply(message)
 
     return write
+
+
+def framed_plainly(protocol: Any, size: int) -> bool:
+    """Whether autobahn would send a text message of `size` bytes on this connection as one
+    frame written at once, as `text_frame` makes it: the connection open, the message not
+    compressed (Daphne negotiates no compression), not masked (a server's frames never
+    are), not cut into fragments, within the size limit, nothing of autobahn's own queued in
+    front of it, no frame logging or timings."""
+    if protocol.state != protocol.STATE_OPEN:
+        return False
+    fragment, limit = protocol.autoFragmentSize, protocol.maxMessagePayloadSize
+    return (protocol._perMessageCompress is None and not protocol.maskServerFrames
+            and (not fragment or size <= fragment) and (not limit or size <= limit)
+            and not protocol.send_queue and not protocol.trackedTimings
+            and not protocol.logFrames and not protocol.logOctets)
+
+
+def text_frame(payload: bytes) -> bytes:
+    """A whole, unmasked websocket text frame of UTF-8 `payload` (RFC 6455, 5.2), as autobahn
+    writes a server's message: what autobahn's sendMessage, sendFrame and sendData do for it,
+    in one step. Its traffic counters, which Daphne never reads, are not kept."""
+    size = len(payload)
+    if size < 126:
+        head = bytes((0x81, size))
+    elif size < 1 << 16:
+        head = b"\x81\x7e" + size.to_bytes(2, "big")
+    else:
+        head = b"\x81\x7f" + size.to_bytes(8, "big")
+    return head + payload

@@ -1,7 +1,7 @@
 """Under Daphne a frame goes to its connection's socket at once when nothing is waiting in
 front of it, and otherwise queues behind what is; a table socket's frames are handed to its
-connection by a plain call, with no coroutine or session wrapper on the way
-(chudopoly_site/socket_writes.py)."""
+connection by a plain call, with no coroutine or session wrapper on the way, a text frame
+framed as autobahn frames it (chudopoly_site/socket_writes.py)."""
 
 from __future__ import annotations
 
@@ -13,8 +13,11 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from autobahn.twisted.websocket import WebSocketServerFactory, WebSocketServerProtocol
 from channels.sessions import InstanceSessionWrapper
 from twisted.internet import tcp
+from twisted.internet.task import Clock
+from twisted.internet.testing import StringTransport
 
 from chudopoly_site import socket_writes
 
@@ -92,7 +95,10 @@ def test_a_closed_connection_writes_nothing(
 
 
 class _Protocol:
-    """A connection's protocol as Daphne's server knows it: it takes replies as they come."""
+    """A connection's protocol as Daphne's server knows it: it takes replies as they come
+    (it is not open: its frames are not framed here)."""
+
+    STATE_OPEN, state = "open", "opening"
 
     def __init__(self) -> None:
         self.replies: list[dict[str, Any]] = []
@@ -169,3 +175,61 @@ def test_autobahns_unlogged_debug_values_are_not_formatted_for_a_terminal() -> N
     assert protocol.hlval(peer) is peer
     assert twisted_websocket.hltype(test_any_other_send_is_left_to_be_awaited) is (
         test_any_other_send_is_left_to_be_awaited)
+
+
+def _open_autobahn_connection(**options: Any) -> tuple[Any, StringTransport]:
+    """A server connection of autobahn's, opened by a browser's handshake, writing to a
+    transport that keeps what it is given (a clock for a reactor: none is installed)."""
+    factory = WebSocketServerFactory(reactor=Clock())
+    factory.setProtocolOptions(openHandshakeTimeout=0, autoPingInterval=0,
+                               closeHandshakeTimeout=0, **options)
+    made = WebSocketServerProtocol()
+    made.factory = factory
+    transport = StringTransport()
+    made.makeConnection(transport)
+    made.dataReceived(b"GET /ws/table/ABCD/ HTTP/1.1\r\nHost: localhost\r\n"
+                      b"Upgrade: websocket\r\nConnection: Upgrade\r\n"
+                      b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                      b"Sec-WebSocket-Version: 13\r\n\r\n")
+    assert made.state == made.STATE_OPEN
+    transport.clear()
+    return made, transport
+
+
+@pytest.mark.parametrize("size", [3, 125, 126, 4_000, 70_000])
+def test_a_text_frame_made_here_is_byte_for_byte_what_autobahn_writes(size: int) -> None:
+    made, transport = _open_autobahn_connection(maxMessagePayloadSize=1 << 20)
+    payload = ("é" * size).encode()[:size]
+    made.sendMessage(payload)
+    assert socket_writes.framed_plainly(made, len(payload))
+    assert socket_writes.text_frame(payload) == transport.value()
+
+
+def test_a_message_autobahn_would_cut_compress_or_refuse_is_left_to_autobahn() -> None:
+    limited, _ = _open_autobahn_connection(maxMessagePayloadSize=100)
+    assert not socket_writes.framed_plainly(limited, 101)
+    fragmented, _ = _open_autobahn_connection(autoFragmentSize=100)
+    assert not socket_writes.framed_plainly(fragmented, 101)
+    queued, _ = _open_autobahn_connection()
+    queued.send_queue.append((b"waiting", False))
+    assert not socket_writes.framed_plainly(queued, 10)
+    closing, _ = _open_autobahn_connection()
+    closing.sendClose(code=1000)
+    assert not socket_writes.framed_plainly(closing, 10)
+
+
+def test_daphnes_plain_send_frames_text_itself_on_an_open_connection_and_leaves_the_rest(
+        daphne_server: type) -> None:
+    made, transport = _open_autobahn_connection()
+    replies: list[dict[str, Any]] = []
+    made.handle_reply = replies.append  # Daphne's protocol's own way with a message
+    server = daphne_server()
+    server.connections[made] = {}
+    write = socket_writes.plain_send(_consumers_send(server, made))
+    assert write is not None
+    write({"type": "websocket.send", "text": "a push"})
+    assert transport.value() == socket_writes.text_frame(b"a push")
+    assert replies == []
+    write({"type": "websocket.close", "code": 4404})
+    write({"type": "websocket.send", "bytes": b"binary"})
+    assert [reply["type"] for reply in replies] == ["websocket.close", "websocket.send"]
