@@ -150,10 +150,11 @@ def _option(action: Mapping[str, Any], label: str) -> dict[str, str]:
 def board_public(view: Mapping[str, Any], *, names: Sequence[str],
                  seats: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """The part of the board every viewer sees alike: each player's board, counts and
-    badges. Built from a spectator's view (the platform's `board_public` hook), once per
+    badges, and the status's who-is-who (whose turn, who decides, whose clock runs, who is
+    armed). Built from a spectator's view (the platform's `board_public` hook), once per
     snapshot, and shared by every seat's `board_context`; so it is only read after, never
-    changed. The players partial shows these entries alone, so it is one render for every
-    seat (chudopoly/_players.html)."""
+    changed. The players and status partials show these entries alone (besides public
+    counts), so each is one render for every seat (chudopoly/_players.html, _status.html)."""
     turn = view.get("turn")
     to_decide = view.get("to_decide") or []
     players = []
@@ -170,7 +171,21 @@ def board_public(view: Mapping[str, Any], *, names: Sequence[str],
         if "rating" in meta:  # the platform's ladder rating, when it passes it here
             player["rating"] = meta["rating"]
         players.append(player)
-    return {"players": players}
+    # The status names every seat by its name and number, and the page shows "Your turn",
+    # "your clock" and "Your answer is needed" to the seat whose screen it is (.you-mark
+    # under the seat marker's data-me). Each list holds only what the status prints, so its
+    # key stays small.
+    return {
+        "players": players,
+        "turn_of": _name(names, turn, None) if turn is not None else None,
+        "deciders": [{"seat": s, "name": _name(names, s, None)} for s in to_decide],
+        "clocks": [{"seat": p["seat"], "deadline": p["deadline"], "paused": p["paused"]}
+                   for p in players if p["deadline"] or p["paused"]],
+        "armed": [{"seat": p.get("seat"), "name": p["name"], "sets": p.get("sets"),
+                   "checkpoint_turn": p.get("checkpoint_turn"),
+                   "opponent_turns_remaining": p.get("opponent_turns_remaining")}
+                  for p in players if p.get("armed")],
+    }
 
 
 def _zones(player: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -239,9 +254,8 @@ def board_context(view: Mapping[str, Any], *, me: int | None, names: Sequence[st
             others.append((t, _option(action, label)))
 
     turn = view.get("turn")
-    to_decide = view.get("to_decide") or []
     # Every player as the public board shows them; this seat's own entry is a copy marked
-    # "is_me" (the status's banners read it).
+    # "is_me".
     players = [{**p, "is_me": True} if p.get("seat") == me else p for p in public["players"]]
     my_public = next((p for p in public["players"] if p.get("seat") == me), None)
     movable = _movable(my_public, board_options)
@@ -300,7 +314,8 @@ def board_context(view: Mapping[str, Any], *, me: int | None, names: Sequence[st
         # are left while there are some to make.
         "movable": movable,
         "rearranges_left": view.get("rearranges_left") if movable or swaps else None,
-        "turn_name": _name(names, turn, me, subject=True) if turn is not None else None,
+        # The status's who-is-who, alike for every seat (board_public).
+        "turn_of": public["turn_of"], "deciders": public["deciders"], "clocks": public["clocks"],
         "my_turn": turn is not None and turn == me,
         # What the hand and decision partials read only on this seat's own turn (the hint, the
         # end-turn nudge): the plays left and the hand to discard from, None otherwise, so
@@ -308,8 +323,6 @@ def board_context(view: Mapping[str, Any], *, me: int | None, names: Sequence[st
         # shared by what they read: games/platform/partial_reads.py).
         "my_plays_left": view.get("plays_left") if turn is not None and turn == me else None,
         "discard_hand": hand if discards else None,
-        "deciding": me in to_decide,
-        "waiting_on": [_name(names, s, me, subject=True) for s in to_decide],
         "responds": responds, "swaps": swaps,
         "pays": bool(pays) or accept_pay is not None, "accept_pay": accept_pay,
         "payable": payable, "owed_amount": owed_amount,
@@ -318,7 +331,7 @@ def board_context(view: Mapping[str, Any], *, me: int | None, names: Sequence[st
         "end_turn": next((o for t, o in others if t == "end_turn"), None),
         "scoop": next((o for t, o in others if t == "scoop"), None),
         "pending": pending, "pending_text": pending_text,
-        "armed": [p for p in players if p.get("armed")],
+        "armed": public["armed"],
         "contested": view.get("contested"), "contest_laps": view.get("contest_laps"),
         "contest_bar": view.get("contest_bar"),
     }

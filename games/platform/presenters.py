@@ -208,10 +208,14 @@ def build_context(screen: TableScreen, engine: GameEngine,
             public = shared.setdefault("board", public)
     seats_meta, ratings, board, paused_seat, paused_left = public
     result = view.get("result") or game.result
-    placements = [
-        {"place": place, "name": _name(names, seat_no, None), "is_me": seat_no == me}
+    # The result's places as every viewer reads them (a partial shared by every seat marks
+    # the viewer's own by CSS, from its seat number), and as this seat's own ("is_me").
+    public_placements = [
+        {"place": place, "seat": seat_no, "name": _name(names, seat_no, None),
+         "rating": ratings["seats"].get(seat_no)}
         for place, seat_no in enumerate((result or {}).get("placements") or [], start=1)
     ]
+    placements = [{**p, "is_me": p["seat"] == me} for p in public_placements]
     if board is None:
         ctx = engine.board_context(view, me=me, names=names, seats=seats_meta)
     else:
@@ -219,13 +223,12 @@ def build_context(screen: TableScreen, engine: GameEngine,
     for p in ctx.get("players") or []:
         if "rating" not in p:  # a shared board's players carry theirs (seats_meta)
             p["rating"] = ratings["seats"].get(p.get("seat"))
-    for seat_no, p in zip((result or {}).get("placements") or [], placements, strict=False):
-        p["rating"] = ratings["seats"].get(seat_no)
     actions = _actions(game, engine, names, log_rows, log_cache)
     ctx.update({
         "rated": ratings["rated"], "replay_url": ratings["replay_url"],
         "charts_url": ratings["charts_url"],
         "view": view, "me": me, "result": result, "placements": placements,
+        "public_placements": public_placements,
         "winner_name": (_name(names, result.get("winner"), me, subject=True)
                         if result and result.get("winner") is not None else None),
         "log": shared_lines(actions),

@@ -177,7 +177,7 @@
     var snap = {
       focusId: active && active !== document.body && root.contains(active) ? active.id : null,
       focusZone: null, scroll: {}, selects: {}, ticks: {}, typed: {}, rects: {},
-      decision: !!$("#decision.active"), myTurn: !!$("#status.my-turn, #decision.my-turn"),
+      decision: !!$("#decision.active"), myTurn: myTurn(),
       complete: {}, result: !!$("#result"), approach: !!$(".final-approach"),
       lines: {}
     };
@@ -406,12 +406,12 @@
     var result = $("#result");
     var sound = null;
     var named = !Object.keys(snap.lines).length ? [] : fresh.filter(function (li) { return SOUNDS[li.getAttribute("data-sound")]; });
-    if (result && !snap.result) { sound = result.classList.contains("i-won") ? "win" : "lose"; }
+    if (result && !snap.result) { sound = iWon(result) ? "win" : "lose"; }
     else if (named.length) { sound = named[0].getAttribute("data-sound"); }
     else if ($(".final-approach") && !snap.approach) { sound = "approach"; }
     else if (completed.length) { sound = "set"; }
     else if (decision && !snap.decision) { sound = "alert"; }
-    else if ($("#status.my-turn, #decision.my-turn") && !snap.myTurn) { sound = "turn"; }
+    else if (myTurn() && !snap.myTurn) { sound = "turn"; }
     else if (fresh.length) { sound = "card"; }
     if (sound) { play(sound); }
   }
@@ -422,9 +422,25 @@
   // and CSS marks that seat's look and its "You" (static/css/site.css). Its panel is also given
   // the class "me" here, after every push, for what table.js does with it (Chudopoly's own
   // board stays open) and whatever else looks it up.
-  function markMe() {
+  function mySeat() {
     var holder = $("[data-me]");
-    var me = holder ? holder.getAttribute("data-me") : null;
+    return holder ? holder.getAttribute("data-me") : null;
+  }
+  // Whether this seat is to move: a board game's decision panel, its own, says so (my-turn);
+  // Chudopoly's status, the same for every seat, names whose turn it is (data-turn).
+  function myTurn() {
+    var me = mySeat();
+    return !!($("#decision.my-turn") || (me !== null && $('#status[data-turn="' + me + '"]')));
+  }
+  // Whether this seat won: a board game's result, its own, says so (i-won); Chudopoly's, the
+  // same for every seat, names who placed first (data-first).
+  function iWon(result) {
+    var me = mySeat();
+    return result.classList.contains("i-won") ||
+      (me !== null && result.getAttribute("data-first") === me);
+  }
+  function markMe() {
+    var me = mySeat();
     $$("#players li[data-seat], #players details[data-seat]").forEach(function (panel) {
       panel.classList.toggle("me", panel.getAttribute("data-seat") === me);
     });

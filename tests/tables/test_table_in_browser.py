@@ -48,7 +48,7 @@ def _my_move(page: Any) -> bool:
         for i in range(need):
             boxes.nth(i).check()
         return _click(page, ".discard-confirm")
-    if "Your turn" in (page.locator("#turn-name").text_content() or ""):
+    if "Your turn" in page.locator("#turn-name").inner_text():  # the words shown to this seat
         plays = page.locator("#hand .play-form button")
         if plays.count() and " 0 plays left" not in page.locator(".turn-line").text_content():
             return _click(page, "#hand .play-form button")

@@ -54,7 +54,7 @@ PLAN_JS = """(prefs) => {
   const discard = q('.discard-form');
   if (discard) return {kind: 'discard', ticks: '.discard-form', confirm: 'discard-confirm',
                        need: +discard.dataset.need};
-  if (!q('#status.my-turn')) return {kind: 'wait'};
+  if (!q(`#status[data-turn="${q('#table-me').dataset.me}"]`)) return {kind: 'wait'};
   const left = /(\\d+) plays? left/.exec(q('.turn-line').textContent);
   if (left && +left[1] > 0) {
     let best = null;
