@@ -44,7 +44,7 @@ PACE_SECONDS = 5.0
 
 # The partials a table page is made of (games/platform/presenters.py render_all + the socket's
 # extras).
-ROOT_IDS = ("table-version", "lobby", "status", "decision", "hand", "players", "log",
+ROOT_IDS = ("table-version", "lobby", "status", "decision", "deals", "hand", "players", "log",
             "chat-log", "chat-form", "frame-error")
 # Each search starts from a literal ('id="', ' hx-swap-oob="'), which the regex engine finds
 # at C speed; matching every tag's start and scanning its attributes, as these did, was half of
@@ -269,7 +269,8 @@ def choose_move(partials: dict[str, str], rng: random.Random, *,
                 "optional": False}
     offered = [a for key in ("decision", "hand", "players")
                for a in actions_in(partials.get(key, ""))]
-    forms = [f for key in ("decision", "hand") for f in pageforms.forms_in(partials.get(key, ""))]
+    forms = [f for key in ("decision", "deals", "hand")
+             for f in pageforms.forms_in(partials.get(key, ""))]
     # A bare {"type": "pay"} (or "accept_pay", the answer screen's) is the tick-the-boxes
     # form; its one-click payments carry cards.
     offered = [a for a in offered if a["type"] not in NEVER
@@ -279,10 +280,13 @@ def choose_move(partials: dict[str, str], rng: random.Random, *,
         offered = [a for a in offered if a["type"] not in optional]
         forms = [f for f in forms if f.base["type"] not in optional]
     memory = memory or pageforms.Memory()
+    # Each seat's cash as the players panel shows it: what a deal form's cash field may ask
+    # (the page's board.js sets the field's limit from it).
+    cash = pageforms.cash_by_seat(partials.get("players", "")) if forms else {}
     types = {a["type"] for a in offered} | {f.base["type"] for f in forms}
     while types:
         chosen = _weighted_type(types, rng)
-        move = _one_of(chosen, offered, forms, rng, memory)
+        move = _one_of(chosen, offered, forms, rng, memory, cash)
         if move is not None:
             move["optional"] = chosen in optional
             return move
@@ -305,7 +309,8 @@ def _weighted_type(types: set[str], rng: random.Random) -> str:
 
 
 def _one_of(chosen: str, offered: list[dict[str, Any]], forms: list[pageforms.Form],
-            rng: random.Random, memory: pageforms.Memory) -> dict[str, Any] | None:
+            rng: random.Random, memory: pageforms.Memory,
+            cash: dict[int, int]) -> dict[str, Any] | None:
     group: list[Any] = [a for a in offered if a["type"] == chosen]
     if chosen == "respond":
         opsec = [a for a in group if a.get("answer") == "opsec"]
@@ -317,7 +322,7 @@ def _one_of(chosen: str, offered: list[dict[str, Any]], forms: list[pageforms.Fo
     for pick in group:
         if not isinstance(pick, pageforms.Form):
             return {"action": pick}
-        move = pageforms.compose(pick, rng, memory)
+        move = pageforms.compose(pick, rng, memory, cash=cash)
         if move is not None:
             return move
     return None

@@ -118,9 +118,19 @@ class Memory:
         self.offered: set[tuple[Any, ...]] = set()
 
 
-def compose(form: Form, rng: random.Random, memory: Memory) -> dict[str, Any] | None:
+_SEAT_CASH_RE = re.compile(r'id="player-(\d+)"[^>]*>.*?\bdata-cash="(\d+)"', re.S)
+
+
+def cash_by_seat(players: str) -> dict[int, int]:
+    """Each seat's cash in a players panel (#player-N's data-cash): where a Commonwealth deal
+    form's cash field (data-cash-of) takes its limit, as the page's board.js does."""
+    return {int(seat): int(cash) for seat, cash in _SEAT_CASH_RE.findall(players)}
+
+
+def compose(form: Form, rng: random.Random, memory: Memory,
+            cash: dict[int, int] | None = None) -> dict[str, Any] | None:
     """One move filled in from a composed form, or None when this form has nothing left to
-    offer (every choice already tried)."""
+    offer (every choice already tried). `cash`: each seat's, from the players panel."""
     t = form.base["type"]
     if "swap-form" in form.classes:
         return _swap(form, rng, memory)
@@ -134,7 +144,7 @@ def compose(form: Form, rng: random.Random, memory: Memory) -> dict[str, Any] | 
                          max(1, _int(start.get("step"), 1)))
         return {"action": dict(form.base), "fields": {"start": str(value)}}
     if t == "offer":
-        return _deal(form, rng)
+        return _deal(form, rng, cash or {})
     amount = form.number("data-path", "amount")
     if amount is not None:
         low, high = _int(amount.get("min")), _int(amount.get("max"))
@@ -176,7 +186,7 @@ def _sale(form: Form, rng: random.Random, memory: Memory) -> dict[str, Any] | No
     return {"action": dict(form.base), "fields": {"give": give["value"], "cash": str(cash)}}
 
 
-def _deal(form: Form, rng: random.Random) -> dict[str, Any] | None:
+def _deal(form: Form, rng: random.Random, cash: dict[int, int]) -> dict[str, Any] | None:
     """A deal as board.js builds it from the ticked boxes and typed amounts: something from
     each side where it can, and always a project or the Pardon card (the form cannot be sent
     with cash alone, which is no deal)."""
@@ -185,7 +195,11 @@ def _deal(form: Form, rng: random.Random) -> dict[str, Any] | None:
     for side in ("give", "get"):
         projects = [_int(i.get("value")) for i in form.inputs_at(f"{side}.projects")]
         cash_box = form.inputs_at(f"{side}.cash")
-        cash_max = _int(cash_box[0].get("max")) if cash_box else 0
+        cash_max = 0
+        if cash_box:
+            limit = cash_box[0].get("max")
+            cash_max = (_int(limit) if limit is not None
+                        else cash.get(_int(cash_box[0].get("data-cash-of"), -1), 0))
         if side == "give":
             cash_max = max(0, cash_max - KEEP_FOR_GIFT)
         card = form.inputs_at(f"{side}.jail_card")

@@ -351,11 +351,13 @@ def swap_min(beat: Mapping[str, int], take: Any, give: Any) -> int:
     return max(least, beat.get(f"{take}:{give if give is not None else ''}", 0))
 
 
-def _auction(view: Mapping[str, Any], me: int | None, names: Sequence[str],
+def _auction(view: Mapping[str, Any], names: Sequence[str],
              seats: Sequence[Mapping[str, Any]] = (), lot_deadline: str | None = None
              ) -> dict[str, Any] | None:
     """The lot, the bid, and every bidder in order: out, bidding now (with their clock), or
-    waiting; the no-first-bid deadline while nobody has bid."""
+    waiting; the no-first-bid deadline while nobody has bid. It names no viewer, so the seats
+    that wait share one decision panel: each name goes with its seat, and the page shows
+    "You" for the seat whose screen it is (.you-mark under data-me, static/css/site.css)."""
     a = view.get("auction")
     if a is None:
         return None
@@ -364,21 +366,18 @@ def _auction(view: Mapping[str, Any], me: int | None, names: Sequence[str],
         meta = seats[s] if s < len(seats) else {}
         state = "out" if s in a["out"] else "bidding" if s == a["at"] else "waiting"
         bidders.append({
-            "seat": s, "name": _name(names, s, me), "state": state, "is_me": s == me,
+            "seat": s, "name": _name(names, s, None), "state": state,
             "leads": s == a["leader"], "colour": SEAT_COLOURS[s % 6],
             "deadline": meta.get("deadline") if state == "bidding" else None})
     return {
         "bidders": bidders, "lot_deadline": lot_deadline if a["high"] is None else None,
         "no_bid": a["high"] is None,
         "tile": a["tile"], "name": TILES[a["tile"]]["name"], "price": TILES[a["tile"]]["price"],
-        "seller": _name(names, a["seller"], me, subject=False) if a["seller"] is not None
-        else "the bank",
-        "high": a["high"], "leader": _name(names, a["leader"], me)
-        if a["leader"] is not None else None,
+        "seller": a["seller"], "seller_name": _name(names, a["seller"], None, subject=False),
+        "high": a["high"], "leader": a["leader"],
+        "leader_name": _name(names, a["leader"], None) if a["leader"] is not None else None,
         "next": a["start"] if a["high"] is None else a["high"] + BID_STEP,
-        "at": a["at"], "at_name": _name(names, a["at"], me), "mine": a["at"] == me,
-        "out": [_name(names, s, me) for s in a["out"]],
-        "in": [_name(names, s, me) for s in a["order"] if s not in a["out"]],
+        "at": a["at"],
     }
 
 
@@ -618,7 +617,7 @@ def board_context(view: Mapping[str, Any], *, me: int | None, names: Sequence[st
         "deadline": turn["deadline"],
         "stock": {"branches": view["stock"][0], "holdings": view["stock"][1]},
         "decks": {k: d["count"] for k, d in (view.get("decks") or {}).items()},
-        "auction": _auction(view, me, names, seats, lot_deadline),
+        "auction": _auction(view, names, seats, lot_deadline),
         "offer": _offer(view, me, names),
         "debts": debts, "my_debt": next((d for d in debts if d["mine"]), None),
         "decision": dec, "focus": here, "focus_why": why, "focus_card": tiles[here]["card"],

@@ -230,11 +230,16 @@ def _amount_form(view: Mapping[str, Any], me: int, kind: str) -> dict[str, Any] 
 DEAL_NEEDS = "Tick at least one project or the Pardon card: cash alone is not a deal."
 
 
-def _deal_forms(view: Mapping[str, Any], me: int, names: Sequence[str]
-                ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """One offer form per rival with whom a deal could hand over a project or the Pardon
-    card (your projects, cash and card against theirs); for every other rival, why no deal
-    can be offered (shown disabled, never sent)."""
+def deals(view: Mapping[str, Any], me: int | None, names: Sequence[str]
+          ) -> dict[str, Any] | None:
+    """The seat's deal forms (None when it can offer none now): one offer form per rival with
+    whom a deal could hand over a project or the Pardon card (your projects and card against
+    theirs, and cash); for every other rival, why no deal can be offered (shown disabled,
+    never sent). They stand in a partial of their own (_deals.html) that changes only when
+    what the seat can deal changes: no cash figure is in it, the page takes each side's cash
+    limit from the players panel (board.js, `data-cash-of`)."""
+    if me is None or view.get("result") is not None or not view.get("can_offer"):
+        return None
     me_p = view["players"][me]
     mine = [{"id": pr["id"], "name": _project(pr["id"])["name"],
              "chips": len(pr["chips"])} for pr in view["projects"] if pr["manager"] == me]
@@ -255,24 +260,21 @@ def _deal_forms(view: Mapping[str, Any], me: int, names: Sequence[str]
         forms.append({
             "to": p["seat"], "to_name": to_name,
             "base": _act({"type": "offer", "to": p["seat"]}),
-            "give_projects": mine, "give_cash_max": me_p["cash"],
-            "give_jail_card": me_p["jail_card"],
-            "get_projects": theirs, "get_cash_max": p["cash"],
-            "get_jail_card": p["jail_card"],
+            "give_projects": mine, "give_jail_card": me_p["jail_card"],
+            "get_projects": theirs, "get_jail_card": p["jail_card"],
         })
-    return forms, unavailable
+    if not (forms or unavailable):
+        return None
+    return {"me": me, "forms": forms, "unavailable": unavailable, "needs": DEAL_NEEDS}
 
 
 def decision(view: Mapping[str, Any], me: int | None, names: Sequence[str]) -> dict[str, Any]:
     """The seat's legal actions grouped for the decision panel."""
     out: dict[str, Any] = {"kind": None, "title": "", "buttons": [], "develops": [],
                            "cards": [], "rides": [], "amounts": [], "amount_form": None,
-                           "deal_forms": [], "deal_unavailable": [], "deal_needs": DEAL_NEEDS,
                            "shown_cards": [], "unavailable": [], "note": ""}
     if me is None or view.get("result") is not None:
         return out
-    if view.get("can_offer"):
-        out["deal_forms"], out["deal_unavailable"] = _deal_forms(view, me, names)
     legal = view.get("legal") or []
     if not legal:
         return out
@@ -497,20 +499,23 @@ def _plain_space(index: int) -> dict[str, Any]:
             "card": space_card({}, index, (), None)}
 
 
-def _auction(view: Mapping[str, Any], me: int | None, names: Sequence[str]
-             ) -> dict[str, Any] | None:
+def _auction(view: Mapping[str, Any], names: Sequence[str]) -> dict[str, Any] | None:
+    """The auction as every seat reads it alike (so the seats that wait share one decision
+    panel): each name goes with its seat, and the page shows "You" for the seat whose screen
+    it is (.you-mark under data-me, static/css/site.css)."""
     step = view.get("step") or {}
     if step.get("kind") != "auction":
         return None
     p = _project(step["project"])
     high = step["high"]
     return {"name": p["name"], "price": p["price"],
-            "sender": _name(names, step["sender"], me, subject=False),
-            "high": high or None, "leader": _name(names, step["leader"], me)
+            "sender": step["sender"], "sender_name": _name(names, step["sender"], None),
+            "high": high or None, "leader": step["leader"],
+            "leader_name": _name(names, step["leader"], None)
             if step["leader"] is not None else None,
             "next": max(data.AUCTION_START, high + data.AUCTION_STEP),
-            "at_name": _name(names, step["to_act"], me),
-            "bidders": [_name(names, s, me) for s in step["bidders"]]}
+            "at": step["to_act"], "at_name": _name(names, step["to_act"], None),
+            "bidders": [{"seat": s, "name": _name(names, s, None)} for s in step["bidders"]]}
 
 
 def _deal(view: Mapping[str, Any], me: int | None, names: Sequence[str]
@@ -643,10 +648,10 @@ def board_context(view: Mapping[str, Any], *, me: int | None, names: Sequence[st
         "i_decide": me is not None and me in deciding,
         "deadline": turn["deadline"],
         "deck_count": view.get("deck_count"),
-        "auction": _auction(view, me, names), "deal": _deal(view, me, names),
+        "auction": _auction(view, names), "deal": _deal(view, me, names),
         "jail_split": _jail_split(view, me, names),
         "declined": declined(view, me, names, seats),
-        "decision": decision(view, me, names),
+        "decision": decision(view, me, names), "deals": deals(view, me, names),
         "focus": here, "focus_why": why, "focus_card": spaces[here]["card"],
         "my_projects": my_projects, "kept": kept,
         "my_jail_card": me is not None and view["players"][me]["jail_card"],

@@ -238,6 +238,7 @@ class CommonwealthGame:
         "status": "commonwealth/_status.html",
         "players": "commonwealth/_players.html",
         "decision": "commonwealth/_decision.html",
+        "deals": "commonwealth/_deals.html",
         "inspect": "commonwealth/_inspect.html",
         "hand": "commonwealth/_holdings.html",
         "log": "commonwealth/_log.html",

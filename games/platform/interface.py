@@ -191,7 +191,10 @@ class GameEngine(Protocol):
     # before the start) and honours `oob`. The lobby, chat and clocks are the site's own.
     # The table page places "status", "inspect" (a seat's own view of the board, such as the
     # card its centre shows), "players", "decision" and "hand" in its main column, in that
-    # order, and "log" beside them (templates/games/table.html).
+    # order, and "log" beside them (templates/games/table.html). An optional "deals" (forms a
+    # seat may use at any time, whoever decides: Commonwealth's deal offers) is docked under
+    # "decision", in its place on the screen: a partial of its own, so that the seats that
+    # wait still share one decision panel.
     board_templates: dict[str, str]
     # Optional: `page_styles` / `page_scripts`, the game's static files (paths for {% static %})
     # the table page loads once, outside the partials a push replaces.

@@ -182,7 +182,7 @@
       lines: {}
     };
     if (active && root.contains(active)) {
-      var zone = active.closest("#hand, #decision, #players, #status, #log, #lobby");
+      var zone = active.closest("#hand, #decision, #deals, #players, #status, #log, #lobby");
       snap.focusZone = zone ? zone.id : null;
     }
     $$(".hand-scroll, .game-log-wrap, .chat-log").forEach(function (el) {

@@ -67,16 +67,18 @@ def test_the_auction_lists_every_bidder_with_the_current_bidders_clock_and_the_l
     seats[0]["deadline"] = "2030-01-01T00:01:00+00:00"
     ctx = context(st, 0, seats)
     a = ctx["auction"]
-    assert [(b["name"], b["state"]) for b in a["bidders"]] == [
-        ("You", "bidding"), ("Bea", "waiting"), ("Cy", "waiting")]
+    # Named alike for every seat (the seats that wait share one panel): the page says "You"
+    # to each bidder by its seat (.you-mark).
+    assert [(b["seat"], b["name"], b["state"]) for b in a["bidders"]] == [
+        (0, "Ann", "bidding"), (1, "Bea", "waiting"), (2, "Cy", "waiting")]
     assert a["bidders"][0]["deadline"] == "2030-01-01T00:01:00+00:00"
     assert a["no_bid"] is True and a["next"] == 45
     st = engine.apply(st, 0, {"type": "bid", "amount": 45}).state
     st = engine.apply(st, 1, {"type": "pass"}).state
     a = context(st, 0)["auction"]
     assert a["no_bid"] is False and a["lot_deadline"] is None
-    assert [(b["name"], b["state"], b["leads"]) for b in a["bidders"]] == [
-        ("You", "waiting", True), ("Bea", "out", False), ("Cy", "bidding", False)]
+    assert [(b["seat"], b["name"], b["state"], b["leads"]) for b in a["bidders"]] == [
+        (0, "Ann", "waiting", True), (1, "Bea", "out", False), (2, "Cy", "bidding", False)]
 
 
 def test_a_lot_deadline_given_by_the_site_is_shown_until_the_first_bid() -> None:
@@ -226,3 +228,21 @@ def test_the_tiles_read_alike_for_every_viewer_so_one_render_serves_them_all() -
     assert tiles[0] == tiles[1] == tiles[2]
     assert tiles[0][1]["owner_name"] == "Ann" and tiles[0][1]["card"]["owner_name"] == "Ann"
     assert [p["seat"] for p in tiles[0][4]["tokens"]] == [1, 2]
+
+
+def test_the_seats_that_wait_during_an_auction_read_one_decision_panel() -> None:
+    # The bidder to act decides; the others (out, waiting, or the leader) read the same panel,
+    # so one render serves them: "You" is shown to each by the page (.you-mark).
+    from django.template.loader import render_to_string
+
+    def panel(st: dict, seat: int) -> str:
+        return render_to_string("boardroom/_decision.html",
+                                {"game": True, "c": context(st, seat), "me": seat})
+
+    opened = _auction()
+    assert panel(opened, 1) == panel(opened, 2) != panel(opened, 0)
+    bid = engine.apply(opened, 0, {"type": "bid", "amount": 45}).state
+    passed = engine.apply(bid, 1, {"type": "pass"}).state
+    assert panel(passed, 0) == panel(passed, 1) != panel(passed, 2)
+    assert ('<span class="them-mark" data-seat="0">Ann</span>'
+            '<span class="you-mark" data-seat="0">You</span>') in panel(passed, 1)

@@ -97,12 +97,14 @@ def test_a_fund_run_dry_is_said_as_everyone_lost() -> None:
 
 def test_deal_forms_offer_each_rival_your_projects_and_theirs() -> None:
     st = scenario(seats=3, cash={0: 25}, managers={0: 0, 5: 2}, jail_card=2)
-    forms = _context(st, 0)["decision"]["deal_forms"]
+    deals = _context(st, 0)["deals"]
+    forms = deals["forms"]
     assert [f["to"] for f in forms] == [1, 2]
     to_cy = forms[1]
     assert [p["id"] for p in to_cy["give_projects"]] == [0]
     assert [p["id"] for p in to_cy["get_projects"]] == [5]
-    assert to_cy["give_cash_max"] == 25 and to_cy["get_jail_card"] is True
+    # Each side's cash limit is the page's (its players panel): the forms name whose it is.
+    assert deals["me"] == 0 and to_cy["get_jail_card"] is True
 
 
 def test_the_free_bid_field_spans_exactly_the_bids_the_engine_accepts() -> None:
@@ -142,26 +144,26 @@ def test_a_replay_marks_the_viewers_seat_as_the_you_its_project_list_names() -> 
 
 def test_no_deal_form_is_offered_where_neither_side_has_a_project_or_the_pardon_card() -> None:
     at_the_start = engine.new_game(seats=3, seed=1)
-    assert _context(at_the_start, 0)["decision"]["deal_forms"] == []
-    cash_alone = _context(scenario(seats=3, cash={0: 40, 2: 30}), 0)["decision"]
-    assert cash_alone["deal_forms"] == []
-    assert [(u["id"], u["reason"]) for u in cash_alone["deal_unavailable"]] == [
+    assert _context(at_the_start, 0)["deals"]["forms"] == []
+    cash_alone = _context(scenario(seats=3, cash={0: 40, 2: 30}), 0)["deals"]
+    assert cash_alone["forms"] == []
+    assert [(u["id"], u["reason"]) for u in cash_alone["unavailable"]] == [
         ("deal-1-unavailable", "A deal hands over at least one project or the Pardon card, "
                                "and neither you nor Ben has one."),
         ("deal-2-unavailable", "A deal hands over at least one project or the Pardon card, "
                                "and neither you nor Cy has one."),
     ]
     cy_has_a_project = scenario(seats=3, cash={0: 40}, managers={5: 2})
-    d = _context(cy_has_a_project, 0)["decision"]
-    assert [f["to"] for f in d["deal_forms"]] == [2]
-    assert [u["id"] for u in d["deal_unavailable"]] == ["deal-1-unavailable"]
+    d = _context(cy_has_a_project, 0)["deals"]
+    assert [f["to"] for f in d["forms"]] == [2]
+    assert [u["id"] for u in d["unavailable"]] == ["deal-1-unavailable"]
 
 
 def test_a_deal_form_cannot_be_sent_until_a_project_or_the_card_is_ticked() -> None:
     from django.template.loader import render_to_string
 
     st = scenario(seats=3, cash={0: 40}, managers={5: 2})
-    html = render_to_string("commonwealth/_decision.html",
+    html = render_to_string("commonwealth/_deals.html",
                             {"c": _context(st, 0), "game": True, "me": 0})
     assert ('<button type="submit" class="offer-deal" disabled aria-describedby="deal-2-why">'
             'Offer the deal to Cy</button>') in html
@@ -240,3 +242,33 @@ def test_the_spaces_read_alike_for_every_viewer_so_one_render_serves_them_all() 
     spaces = [_context(st, seat)["spaces"] for seat in (0, 1, 2, None)]
     assert spaces[0] == spaces[1] == spaces[2] == spaces[3]
     assert any(s["card"].get("chips") for s in spaces[0])
+
+
+def _render(template: str, st: dict, seat: int) -> str:
+    from django.template.loader import render_to_string
+
+    return render_to_string(template, {"c": _context(st, seat), "game": True, "me": seat})
+
+
+def test_the_seats_that_wait_during_an_auction_read_one_decision_panel() -> None:
+    # The sender and the leader wait while seat 0 bids: one render serves both, the page
+    # showing "you" and "You" to each by its seat (.you-mark).
+    st = scenario(seats=3, turn=1, cash={0: 12, 1: 30, 2: 50}, fund=100, managers={5: 1})
+    st["step"] = {"kind": "auction", "project": 9, "sender": 1, "high": 10, "leader": 2,
+                  "to_act": 0, "bidders": [2, 0]}
+    sender, leader = (_render("commonwealth/_decision.html", st, s) for s in (1, 2))
+    assert sender == leader
+    assert '<span class="you-mark" data-seat="1">you</span>, who cannot bid' in sender
+    assert _render("commonwealth/_decision.html", st, 0) != sender
+
+
+def test_a_seats_deal_forms_change_with_what_it_can_deal_not_with_anyones_cash() -> None:
+    st = scenario(seats=3, cash={0: 40, 1: 10, 2: 0}, managers={0: 0, 5: 2})
+    richer = scenario(seats=3, cash={0: 90, 1: 70, 2: 55}, managers={0: 0, 5: 2})
+    forms = _render("commonwealth/_deals.html", st, 0)
+    assert _render("commonwealth/_deals.html", richer, 0) == forms
+    # Each cash field names whose cash limits it, for the page to read from the players panel.
+    assert 'data-path="give.cash" data-cash-of="0"' in forms
+    assert 'data-path="get.cash" data-cash-of="2"' in forms
+    more = scenario(seats=3, cash={0: 40, 1: 10, 2: 0}, managers={0: 0, 5: 2, 7: 1})
+    assert _render("commonwealth/_deals.html", more, 0) != forms

@@ -161,6 +161,6 @@ def test_after_handing_cash_away_a_chip_or_a_self_development_says_why_it_is_mis
 def test_the_deal_form_says_handing_cash_over_stops_the_fund_paying_for_you() -> None:
     st = scenario(seats=3, managers={1: 1, 3: 0})
     c = board_context(engine.view(st, 0), me=0, names=NAMES, seats=SEATS)
-    html = render_to_string("commonwealth/_decision.html", {"c": c, "game": True, "me": 0})
+    html = render_to_string("commonwealth/_deals.html", {"c": c, "game": True, "me": 0})
     assert ("once you have handed cash over the Fund pays nothing for you until your turn "
             "passes on") in html

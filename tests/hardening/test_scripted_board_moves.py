@@ -28,8 +28,13 @@ SEATS = [{"is_bot": False}] * 3
 
 
 def _page(template: str, ctx: dict[str, Any], seat: int) -> dict[str, str]:
-    decision = render_to_string(template, {"game": True, "c": ctx, "me": seat})
-    return {"decision": decision}
+    context = {"game": True, "c": ctx, "me": seat}
+    page = {"decision": render_to_string(template, context)}
+    if template.startswith("commonwealth/"):
+        # Its deal forms stand beside the decision, their cash limits in the players panel.
+        page["deals"] = render_to_string("commonwealth/_deals.html", context)
+        page["players"] = render_to_string("commonwealth/_players.html", context)
+    return page
 
 
 def _sent(move: dict[str, Any]) -> dict[str, Any]:
@@ -70,7 +75,7 @@ def test_no_bare_base_of_a_composed_form_is_ever_chosen_as_a_move() -> None:
     st = cw_scenario(seats=3, cash={0: 120, 1: 50, 2: 40}, managers={0: 0})
     page = _page("commonwealth/_decision.html",
                  cw_context(cw_engine.view(st, 0), me=0, names=NAMES, seats=SEATS), 0)
-    assert [f.base["type"] for f in pageforms.forms_in(page["decision"])] == ["offer", "offer"]
+    assert [f.base["type"] for f in pageforms.forms_in(page["deals"])] == ["offer", "offer"]
     offered = liveplay.actions_in(page["decision"])
     assert offered and all(a["type"] != "offer" for a in offered)
 

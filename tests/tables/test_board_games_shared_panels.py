@@ -72,11 +72,13 @@ def test_the_page_marks_the_viewers_own_seat_and_turn_from_its_seat_marker(kind:
     assert "data-me" not in screens[4]["me"]
 
 
-def test_boardrooms_glance_line_carries_every_seats_cash_for_the_page_to_show_its_own() -> None:
-    players = guests("boardroom-shared")
-    game = started("boardroom", players, NAMES)
+@pytest.mark.parametrize("kind", KINDS)
+def test_the_glance_line_carries_every_seats_cash_for_the_page_to_show_its_own(
+        kind: str) -> None:
+    players = guests(f"{kind}-shared")
+    game = started(kind, players, NAMES)
     cash = [1500, 1400, 1300, 1200]
-    _set_cash("boardroom")(game.state, cash)
+    _set_cash(kind)(game.state, cash)
     game.save()
     table = Table.objects.get(pk=game.table_id)
     for viewer in players:
@@ -86,24 +88,9 @@ def test_boardrooms_glance_line_carries_every_seats_cash_for_the_page_to_show_it
                     f'id="glance-cash-{seat}">Your cash <strong data-my-cash="{amount}">') in html
 
 
-def test_a_seats_cash_in_commonwealths_glance_line_is_its_own() -> None:
-    # Its decision panel is each seat's own (its deal forms), so its glance line says one cash.
-    players = guests("commonwealth-shared")
-    game = started("commonwealth", players, NAMES)
-    cash = [1500, 1400, 1300, 1200]
-    _set_cash("commonwealth")(game.state, cash)
-    game.save()
-    table = Table.objects.get(pk=game.table_id)
-    for viewer in players:
-        screen = presenters.load_screen(table, viewer)
-        html = presenters.render_all(screen, oob=True)["decision"]
-        assert html.count("data-my-cash=") == 1
-        assert f'Your cash <strong data-my-cash="{cash[screen.seat]}">' in html
-
-
-# Whether the seats that wait see nothing of their own in the decision panel: Commonwealth's
-# holds each seat's deal forms (its own projects and cash to offer) at any time.
-WAITING_SHARE = {"boardroom": True, "commonwealth": False}
+# Whether the seats that wait see nothing of their own in the decision panel (Commonwealth's
+# deal forms, each seat's own at any time, are a partial of their own beside it).
+WAITING_SHARE = {"boardroom": True, "commonwealth": True}
 
 
 @pytest.mark.parametrize("kind", KINDS)

@@ -3,7 +3,9 @@
 // Forms marked .cw-compose (a deal offer, a free amount) build their action here, just before
 // htmx sends it: each input with data-path="side.field" (or "amount") fills that field of the
 // base action in the form's "action" input. Those inputs have no name, so nothing else is sent.
-// Half-made choices in the decision panel survive the pushes that replace it.
+// Half-made choices in the decision panel and the deal forms survive the pushes that replace
+// them. The deal forms carry no cash figure (so their partial changes only when what the seat
+// can deal changes): each side's cash limit is taken here from the players panel.
 (function () {
   "use strict";
   var chosen = null;
@@ -94,16 +96,18 @@
     return JSON.stringify(action);
   }
 
-  // A push replaces the decision panel whenever anything changed (a bot moved): what the
-  // player had half chosen in it — the open deal panel, ticks, amounts, the card to play —
-  // comes back if the same control is still there and the value still fits it.
+  // A push replaces the decision panel whenever anything changed (a bot moved), and the deal
+  // forms when what the seat can deal changed: what the player had half chosen in them — the
+  // open deal panel, ticks, amounts, the card to play — comes back if the same control is
+  // still there and the value still fits it.
   var held = null;
+  var KEPT = "#decision input[id], #decision select[id], #deals input[id], #deals select[id]";
   function hold() {
     var s = { open: {}, values: {} };
-    document.querySelectorAll("#decision details[id]").forEach(function (d) {
+    document.querySelectorAll("#decision details[id], #deals details[id]").forEach(function (d) {
       s.open[d.id] = d.open;
     });
-    document.querySelectorAll("#decision input[id], #decision select[id]").forEach(function (el) {
+    document.querySelectorAll(KEPT).forEach(function (el) {
       s.values[el.id] = el.type === "checkbox" ? el.checked : el.value;
     });
     return s;
@@ -126,6 +130,22 @@
       if (!el) { return; }
       if (el.type === "checkbox") { el.checked = s.values[id]; }
       else if (fits(el, s.values[id])) { el.value = s.values[id]; }
+    });
+  }
+
+  // Each deal form's cash field goes up to that side's cash, as the players panel shows it
+  // (#player-N's data-cash): the limit in the label and the field's max.
+  function cashLimits() {
+    document.querySelectorAll("#deals [data-cash-of]").forEach(function (el) {
+      var seat = el.getAttribute("data-cash-of");
+      var cash = document.querySelector("#player-" + seat + " [data-cash]");
+      if (!cash) { return; }
+      var n = cash.getAttribute("data-cash");
+      if (el.tagName === "INPUT") {
+        if (el.max !== n) { el.max = n; }
+      } else if (el.textContent !== n) {
+        el.textContent = n;
+      }
     });
   }
 
@@ -159,8 +179,10 @@
   document.body.addEventListener("htmx:wsBeforeMessage", function () { held = hold(); });
   document.body.addEventListener("htmx:wsAfterMessage", function () {
     if (keepChoice()) { show(chosen); }
+    cashLimits();
     if (held) { giveBack(held); held = null; }
     gateAll();
   });
+  cashLimits();
   gateAll();
 })();
