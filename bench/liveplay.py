@@ -29,11 +29,13 @@ import sys
 import time
 import urllib.parse
 from collections import deque
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pageforms
+from livepage import ROOT_IDS, Screen, decision_in, error_in, fragments, version_in
 from wsclient import ConnectionClosed, HandshakeRefused, WSClient
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -42,29 +44,10 @@ ROOT = Path(__file__).resolve().parent.parent
 PACE_FRAMES = 35
 PACE_SECONDS = 5.0
 
-# The partials a table page is made of (games/platform/presenters.py render_all + the socket's
-# extras).
-ROOT_IDS = ("table-version", "lobby", "status", "decision", "deals", "hand", "players", "log",
-            "chat-log", "chat-form", "frame-error")
-# Each search starts from a literal ('id="', ' hx-swap-oob="'), which the regex engine finds
-# at C speed; matching every tag's start and scanning its attributes, as these did, was half of
-# what the measuring client spent on a frame.
-_ROOT_ID_RE = re.compile(r'id="(' + "|".join(re.escape(i) for i in ROOT_IDS) + r')"')
-_ROOT_TAG_RE = re.compile(r"<(?:section|div|input|ol|ul|form|aside|article)\b[^>]*\Z")
-# A piece of a partial (games/platform/pieces.py): its swap comes first in its root tag, where
-# a whole partial's comes last.
-_SWAP_RE = re.compile(r' hx-swap-oob="([^"]*)"')
-_TAG_NAME_RE = re.compile(r"<[a-zA-Z][a-zA-Z0-9-]*\Z")
-_TAG_START_RE = re.compile(r"<[a-zA-Z][a-zA-Z0-9-]*")
-_ID_RE = re.compile(r'\bid="([^"]+)"')
-_WORD_RE = re.compile(r"\w")
-_VERSION_RE = re.compile(r'id="table-version"[^>]*\bvalue="(\d+)"')
-_DECISION_RE = re.compile(r'id="table-decision"[^>]*\bvalue="([^"]*)"')
-_ACTIVE_RE = re.compile(r'class="decision-panel[^"]*\bactive\b')
-_ERROR_RE = re.compile(r'id="frame-error"[^>]*data-code="([a-z_]*)"[^>]*>([^<]*)<')
 # Only values that open a JSON object can be actions; starting with a literal lets the regex
 # engine jump from one "value=" to the next instead of trying every position of the frame.
 _VALUE_RE = re.compile(r"""value=(?:"(\{[^"]*)"|'(\{[^']*)')""")
+_ACTIVE_RE = re.compile(r'class="decision-panel[^"]*\bactive\b')
 _NEED_RE = re.compile(r'class="discard-form" data-need="(\d+)"')
 _CHECKBOX_RE = re.compile(r'type="checkbox" name="cards" value="(\d+)"')
 
@@ -93,135 +76,15 @@ IDLE_MOVE_MEAN_S = 180.0  # the mean pause between one seat's optional moves
 
 def split_partials(frame: str) -> dict[str, str]:
     """The whole partials in one pushed frame, by root element id (pieces left out)."""
-    return {key: fragment for key, fragment in _fragments(frame) if key in ROOT_IDS}
+    return {key: fragment for key, fragment in fragments(frame) if key in ROOT_IDS}
 
 
 def apply_frame(partials: dict[str, str], frame: str) -> None:
-    """Update a page's partials with one pushed frame, as htmx would: whole partials replace
-    theirs, and a piece swapped by its id (a player's panel) replaces that element in the
-    partial that holds it. Pieces swapped by selector (the log's new and aged lines) are
-    left out: the scripted player reads no forms there."""
-    for key, fragment in _fragments(frame):
-        if key in ROOT_IDS:
-            partials[key] = fragment
-        elif key.startswith(ATTRS):
-            _set_attributes(partials, key[len(ATTRS):], fragment)
-        elif key:
-            _swap_element(partials, key, fragment.strip().replace(' hx-swap-oob="true"', "", 1))
-
-
-def _fragments(frame: str) -> list[tuple[str, str]]:
-    """(id, HTML) of each swap in a frame: partials by their root id, pieces by theirs ("" for
-    a piece swapped by selector), each up to the next."""
-    starts = sorted(_roots(frame) + _pieces(frame))
-    out: list[tuple[str, str]] = []
-    seen: set[str] = set()
-    for i, (pos, key) in enumerate(starts):
-        end = starts[i + 1][0] if i + 1 < len(starts) else len(frame)
-        if key not in seen or not key:
-            seen.add(key)
-            out.append((key, frame[pos:end]))
-    return out
-
-
-def _roots(frame: str) -> list[tuple[int, str]]:
-    """Where each whole partial starts: the tag (section, div, ...) holding a root id."""
-    found = []
-    for m in _ROOT_ID_RE.finditer(frame):
-        at = m.start()
-        if at and _WORD_RE.match(frame, at - 1):  # a word boundary first: "grid=" is no id
-            continue
-        start = frame.rfind("<", 0, at)
-        if start >= 0 and _ROOT_TAG_RE.match(frame, start, at):
-            found.append((start, m.group(1)))
-    return found
-
-
-def _pieces(frame: str) -> list[tuple[int, str]]:
-    """Where each piece starts: a tag whose first attribute is its swap; its id when swapped
-    by id ("true"), else ""."""
-    found = []
-    for m in _SWAP_RE.finditer(frame):
-        start = frame.rfind("<", 0, m.start())
-        if start < 0 or not _TAG_NAME_RE.match(frame, start, m.start()):
-            continue
-        key = ""
-        if m.group(1).startswith(ATTRS + "#"):
-            key = ATTRS + m.group(1)[len(ATTRS) + 1:]
-        elif m.group(1) == "true":
-            tag_id = _ID_RE.search(frame, m.end(), frame.find(">", m.end()))
-            key = tag_id.group(1) if tag_id else ""
-        found.append((start, key))
-    return found
-
-
-ATTRS = "attrs:"  # a swap that gives an element (by id) a new start tag's attributes
-
-
-def _set_attributes(partials: dict[str, str], key: str, fragment: str) -> None:
-    """Give the element with id `key` the attributes of the swap's start tag, keeping its id
-    and what it holds (games/platform/swaps.py, applied by static/js/table.js)."""
-    swap = _SWAP_RE.search(fragment)
-    if swap is None:
-        return
-    attributes = fragment[swap.end():fragment.find(">", swap.end())]
-    needle = f'id="{key}"'
-    for name, page in partials.items():
-        at = page.find(needle)
-        if at < 0:
-            continue
-        start = page.rfind("<", 0, at)
-        tag = _TAG_START_RE.match(page, start)
-        end = page.find(">", at)
-        if tag is None or end < 0:
-            return
-        closing = "/" if page[end - 1] == "/" else ""
-        partials[name] = (f'{page[:tag.end()]} id="{key}"{attributes.rstrip("/")}'
-                          f'{closing}>{page[end + 1:]}')
-        return
-
-
-def _swap_element(partials: dict[str, str], key: str, piece: str) -> None:
-    """Replace the element with id `key`, wherever a partial holds it, by `piece`."""
-    needle = f'id="{key}"'
-    for name, page in partials.items():
-        at = page.find(needle)
-        if at < 0:
-            continue
-        start = page.rfind("<", 0, at)
-        tag = re.match(r"<([a-zA-Z][a-zA-Z0-9-]*)", page[start:])
-        if tag is None:
-            return
-        end = _element_end(page, start, tag.group(1))
-        partials[name] = page[:start] + piece + page[end:]
-        return
-
-
-def _element_end(html: str, start: int, tag: str) -> int:
-    """Where the element opened at `start` ends (its own closing tag, nested ones counted)."""
-    opening = re.compile(rf"<{tag}\b|</{tag}>")
-    depth = 0
-    for m in opening.finditer(html, start):
-        depth += -1 if m.group(0).startswith("</") else 1
-        if depth == 0:
-            return m.end()
-    return len(html)
-
-
-def version_in(text: str) -> int | None:
-    match = _VERSION_RE.search(text)
-    return int(match.group(1)) if match else None
-
-
-def decision_in(text: str) -> str | None:
-    """The decision token a frame carries (the page sends it back with a move)."""
-    match = _DECISION_RE.search(text)
-    return html.unescape(match.group(1)) if match else None
-
-
-def error_in(text: str) -> tuple[str, str] | None:
-    match = _ERROR_RE.search(text)
-    return (match.group(1), html.unescape(match.group(2)).strip()) if match else None
+    """Update a page's partials with one pushed frame, as htmx would (livepage.Screen.apply).
+    A seat keeps a `Page`, which reads each partial's text once for many frames."""
+    screen = Screen(partials)
+    screen.apply(frame)
+    partials.update(screen.partials)
 
 
 def actions_in(fragment: str) -> list[dict[str, Any]]:
@@ -248,7 +111,7 @@ def _actions_in(fragment: str) -> tuple[dict[str, Any], ...]:
     return tuple(found)
 
 
-def choose_move(partials: dict[str, str], rng: random.Random, *,
+def choose_move(partials: Mapping[str, str], rng: random.Random, *,
                 memory: pageforms.Memory | None = None,
                 idle: bool = False) -> dict[str, Any] | None:
     """A move from what the page offers, or None if this seat owes nothing.
@@ -343,6 +206,75 @@ def act_frame(move: dict[str, Any], version: int, decision: str = "") -> str:
 RACES = ("stale", "finished", "duplicate")  # refused because the page was out of date
 
 
+class Page:
+    """One tab's screen as htmx keeps it, read only when its seat looks at its forms.
+
+    Each frame's version and decision token are read as it comes (the timings and the move
+    sent need them); its swaps are kept as they came and applied to the partials when the
+    page is read. A seat whose page still carries the decision token under which it last
+    found nothing to do has nothing to do still: equal tokens are the same decision
+    (games/platform/interface.py, decision_key), so `choose` does not read the page again.
+    Three seats of four wait at any moment; reading their pages on every frame was most of
+    what the measuring client spent, on the cores it shares with the server it measures."""
+
+    # Frames kept unread at most: a page nobody reads (a watcher's) is read now and then.
+    MAX_PENDING = 64
+
+    def __init__(self) -> None:
+        self.screen = Screen()
+        self._pending: list[str] = []
+        self.version = -1
+        self.decision = ""  # the page's decision token, sent back with a move
+        self._nothing_under: str | None = None  # the token of the last look that found nothing
+        self._result = False  # a frame named the game's result
+
+    def take(self, frame: str) -> int | None:
+        """Keep one pushed frame; the version it shows, if any."""
+        self._pending.append(frame)
+        if len(self._pending) > self.MAX_PENDING:
+            self._read()
+        version = version_in(frame)
+        if version is not None:
+            self.version = version
+        token = decision_in(frame)
+        if token is not None:
+            self.decision = token
+        if 'id="result"' in frame:
+            self._result = True
+        return version
+
+    @property
+    def partials(self) -> Mapping[str, str]:
+        """The partials as the page shows them now, by root id."""
+        if self._pending:
+            self._read()
+        return self.screen.partials
+
+    def _read(self) -> None:
+        for frame in self._pending:
+            self.screen.apply(frame)
+        self._pending.clear()
+
+    @property
+    def finished(self) -> bool:
+        """Whether the page shows the game's result (Chudopoly's in its status, a board
+        game's in the seat's decision panel)."""
+        return self._result and any('id="result"' in self.partials.get(key, "")
+                                    for key in ("status", "decision"))
+
+    def choose(self, rng: random.Random, *, memory: pageforms.Memory,
+               idle: bool = False) -> dict[str, Any] | None:
+        """choose_move on this page, unless its decision token says nothing changed for its
+        seat since it last found nothing to do (an optional move, `idle`, is always looked
+        for: the page may offer one under any token)."""
+        if not idle and self.decision == self._nothing_under:
+            return None
+        move = choose_move(self.partials, rng, memory=memory, idle=idle)
+        if not idle:
+            self._nothing_under = self.decision if move is None else None
+        return move
+
+
 @dataclass
 class Stats:
     """What one scripted seat saw."""
@@ -384,9 +316,7 @@ class ScriptedSeat:
         self.reply_timeout = reply_timeout
         self.reconnect_for = reconnect_for
         self.origin = origin
-        self.partials: dict[str, str] = {}
-        self.version = -1
-        self.decision = ""  # the page's decision token, sent back with a move
+        self.page = Page()
         self.memory = pageforms.Memory()
         self.idle_at = time.monotonic() + rng.uniform(0, 2 * IDLE_MOVE_MEAN_S)
         self.frames: list[str] = []
@@ -399,22 +329,29 @@ class ScriptedSeat:
 
     @property
     def finished(self) -> bool:
-        return 'id="result"' in self.partials.get("status", "")
+        return self.page.finished
+
+    @property
+    def partials(self) -> Mapping[str, str]:
+        return self.page.partials
+
+    @property
+    def version(self) -> int:
+        return self.page.version
+
+    @property
+    def decision(self) -> str:
+        return self.page.decision
 
     def _take(self, frame: str) -> None:
         self.stats.frames_in += 1
         self.stats.bytes_in += len(frame)
         if self.record:
             self.frames.append(frame)
-        apply_frame(self.partials, frame)
-        v = version_in(frame)
-        if v is not None:
-            if v > self.version and self.ws is not None:
-                self.stats.seen[v] = self.ws.arrived_at
-            self.version = v
-        token = decision_in(frame)
-        if token is not None:
-            self.decision = token
+        shown = self.page.version
+        v = self.page.take(frame)
+        if v is not None and v > shown and self.ws is not None:
+            self.stats.seen[v] = self.ws.arrived_at
 
     async def connect(self) -> None:
         """Open the socket (retrying with backoff, as the page does) and read the board."""
@@ -482,8 +419,8 @@ class ScriptedSeat:
                 await self.reconnect()
 
     def _choose(self) -> dict[str, Any] | None:
-        return choose_move(self.partials, self.rng, memory=self.memory,
-                           idle=time.monotonic() >= self.idle_at)
+        return self.page.choose(self.rng, memory=self.memory,
+                                idle=time.monotonic() >= self.idle_at)
 
     async def _pace(self) -> None:
         """Stay under the server's frame limit (40 per 5 s) as a polite client does: a script

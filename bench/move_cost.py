@@ -48,11 +48,9 @@ class Socket:
         import liveplay
         import pageforms
 
-        self.partials: dict[str, str] = {}
+        self.page = liveplay.Page()
         self.errors: list[tuple[str, str]] = []
         self.refused: dict[str, int] = {}
-        self.version = 0
-        self.decision = ""
         self.memory = pageforms.Memory()
         self.inbox: list[str] = []
         self.pushes = self.pushed_bytes = 0
@@ -82,13 +80,7 @@ class Socket:
         for text in self.inbox:
             self.pushes += 1
             self.pushed_bytes += len(text)
-            liveplay.apply_frame(self.partials, text)
-            version = liveplay.version_in(text)
-            if version is not None:
-                self.version = version
-            token = liveplay.decision_in(text)
-            if token is not None:
-                self.decision = token
+            self.page.take(text)
             error = liveplay.error_in(text)
             if error is not None and error[0] != "ok":
                 self.refused[error[0]] = self.refused.get(error[0], 0) + 1
@@ -96,8 +88,16 @@ class Socket:
                     self.errors.append(error)
         self.inbox.clear()
 
+    @property
+    def version(self) -> int:
+        return self.page.version
+
+    @property
+    def decision(self) -> str:
+        return self.page.decision
+
     def choose(self, rng: random.Random, *, idle: bool) -> dict[str, Any] | None:
-        return self._liveplay.choose_move(self.partials, rng, memory=self.memory, idle=idle)
+        return self.page.choose(rng, memory=self.memory, idle=idle)
 
 
 class _NoLayer:

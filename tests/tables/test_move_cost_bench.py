@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from types import ModuleType
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -51,3 +52,84 @@ def test_the_scripted_player_gives_an_element_the_attributes_an_attrs_swap_sends
     assert page["decision"] == ('<section id="decision" class="decision-panel active"><form>'
                                 '<input id="amount-input" type="number" min="25" max="90">'
                                 '</form></section>')
+
+
+def _bench_module(name: str) -> ModuleType:
+    sys.path.insert(0, str(ROOT / "bench"))
+    try:
+        return __import__(name)
+    finally:
+        sys.path.remove(str(ROOT / "bench"))
+
+
+def test_the_scripted_players_page_keeps_a_list_that_grows_on_top_and_loses_its_end() -> None:
+    """The log's new lines come first in it (afterbegin) and its aged ones are deleted by id;
+    a line swapped later by its id is found where it was put."""
+    livepage = _bench_module("livepage")
+    screen = livepage.Screen()
+    screen.apply('<section id="log" hx-swap-oob="true"><ol id="log-lines">'
+                 '<li id="line-1">one</li><li id="line-0">zero</li></ol></section>')
+    screen.apply('<ol hx-swap-oob="afterbegin:#log-lines"><li id="line-2">two</li></ol>\n'
+                 '<li hx-swap-oob="delete:#line-0"></li>\n'
+                 '<li hx-swap-oob="true" id="line-2">two, again</li>')
+    assert screen.partials["log"] == ('<section id="log" hx-swap-oob="true"><ol id="log-lines">'
+                                      '<li id="line-2">two, again</li><li id="line-1">one</li>'
+                                      '</ol></section>')
+
+
+def test_the_scripted_players_page_swaps_an_element_holding_one_swapped_before() -> None:
+    """A piece swapped into a partial, then the element holding it swapped whole, then that
+    element's start tag given new attributes: the page reads as the last of them says."""
+    livepage = _bench_module("livepage")
+    screen = livepage.Screen()
+    screen.apply('<section id="players" hx-swap-oob="true"><div id="seat-0" class="p">'
+                 '<span id="seat-0-cash">1</span><span data-id="seat-1">x</span></div>'
+                 '<div id="seat-1"><div>a</div><div>b</div></div></section>')
+    screen.apply('<span hx-swap-oob="true" id="seat-0-cash">2</span>')
+    assert '<span id="seat-0-cash">2</span>' in screen.partials["players"]
+    screen.apply('<div hx-swap-oob="true" id="seat-0" class="p"><span id="seat-0-cash">3</span>'
+                 '</div>\n<div hx-swap-oob="true" id="seat-1">c</div>\n'
+                 '<div hx-swap-oob="attrs:#seat-0" class="p out"></div>')
+    assert screen.partials["players"] == (
+        '<section id="players" hx-swap-oob="true"><div id="seat-0" class="p out">'
+        '<span id="seat-0-cash">3</span></div><div id="seat-1">c</div></section>')
+
+
+def test_a_board_game_seat_sees_the_end_in_its_decision_panel() -> None:
+    """A board game's result banner stands in the seat's decision panel, not the board: the
+    scripted seat knows its game ended (it looked only at the board, and played on)."""
+    liveplay = _bench_module("liveplay")
+    page = liveplay.Page()
+    page.take('<section id="status" hx-swap-oob="true"><div id="board"></div></section>\n'
+              '<section id="decision" class="decision-panel" hx-swap-oob="true"></section>')
+    assert not page.finished
+    page.take('<section id="decision" class="decision-panel" hx-swap-oob="true">'
+              '<div class="banner result" id="result">P1 wins</div></section>')
+    assert page.finished
+
+
+def test_a_waiting_seat_reads_its_page_again_when_its_decision_token_changes() -> None:
+    """Equal decision tokens are the same decision: a seat that found nothing to do keeps its
+    frames unread while its token holds, and looks again, finding its move, once it
+    changes."""
+    import random
+
+    liveplay = _bench_module("liveplay")
+    page = liveplay.Page()
+
+    def frame(version: int, token: str, decision: str) -> str:
+        return (f'<input type="hidden" id="table-version" name="expected_version" '
+                f'value="{version}" hx-swap-oob="true">\n<input type="hidden" '
+                f'id="table-decision" name="decision" value="{token}" hx-swap-oob="true">\n'
+                f'<section id="decision" class="decision-panel" hx-swap-oob="true">'
+                f'{decision}</section>')
+
+    rng = random.Random(0)
+    memory = liveplay.pageforms.Memory()
+    page.take(frame(1, "wait", "<p>Waiting.</p>"))
+    assert page.choose(rng, memory=memory) is None
+    page.take(frame(2, "wait", "<p>Still waiting.</p>"))
+    assert page.choose(rng, memory=memory) is None
+    assert page._pending, "the waiting seat read a frame it did not need"
+    page.take(frame(3, "mine", """<button value='{"type": "roll"}'>Roll</button>"""))
+    assert page.choose(rng, memory=memory) == {"action": {"type": "roll"}, "optional": False}

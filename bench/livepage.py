@@ -1,0 +1,358 @@
+"""A table tab's screen as htmx keeps it, for the benches' scripted seats (bench/liveplay.py).
+
+A push is a list of swaps (games/platform/swaps.py writes them): whole partials, and pieces of
+them swapped by id (a player's counts, a tile, the plays left), by their start tag's attributes
+alone, or by selector (the log's new and aged lines, which the scripted player never reads).
+`Page` keeps each partial as a tree of the elements swapped into it so far: the first swap of
+an id finds its element in the partial's text and splits it out, and every later swap of that
+id (most of a push: the same counts and panels change move after move) replaces its node
+without reading the partial again. The text of a partial is joined only when the seat reads
+its page. The measuring client plays hundreds of seats in the process that times them, on the
+cores the server it measures runs on: splicing each piece into a partial of 25-55 KB, found by
+searching it, was most of what it spent on a move.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Iterator, Mapping
+
+# The partials a table page is made of (games/platform/presenters.py render_all + the socket's
+# extras; "inspect" is a board game's centre card, "deals" Commonwealth's deal forms).
+ROOT_IDS = ("table-version", "lobby", "status", "inspect", "decision", "deals", "hand", "players",
+            "log", "chat-log", "chat-form", "frame-error")
+ATTRS = "attrs:"  # a swap that gives an element (by id) a new start tag's attributes
+
+# Every search starts from a literal, which str.find and the regex engine find at C speed.
+_SWAP = ' hx-swap-oob="'
+_TAG_NAME_RE = re.compile(r"<[a-zA-Z][a-zA-Z0-9-]*\Z")
+_TAG_START_RE = re.compile(r"<[a-zA-Z][a-zA-Z0-9-]*")
+_ID_ATTR_RE = re.compile(r'\sid="([^"]*)"')
+_VERSION_RE = re.compile(r'id="table-version"[^>]*\bvalue="(\d+)"')
+_DECISION_RE = re.compile(r'id="table-decision"[^>]*\bvalue="([^"]*)"')
+_ERROR_RE = re.compile(r'id="frame-error"[^>]*data-code="([a-z_]*)"[^>]*>([^<]*)<')
+# Elements with no closing tag (games/platform/swaps.py VOID).
+VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta",
+                  "source", "track", "wbr"})
+
+
+def version_in(text: str) -> int | None:
+    match = _VERSION_RE.search(text)
+    return int(match.group(1)) if match else None
+
+
+def decision_in(text: str) -> str | None:
+    """The decision token a frame carries (the page sends it back with a move)."""
+    match = _DECISION_RE.search(text)
+    return html.unescape(match.group(1)) if match else None
+
+
+def error_in(text: str) -> tuple[str, str] | None:
+    match = _ERROR_RE.search(text)
+    return (match.group(1), html.unescape(match.group(2)).strip()) if match else None
+
+
+def fragments(frame: str) -> list[tuple[str, str]]:
+    """(id, HTML) of each swap in a frame, each up to the next: whole elements (the partials)
+    and pieces by their id, ATTRS + id for a swap of a start tag's attributes, "" for one by
+    selector. A second swap of one id in a frame is left out (the first counts)."""
+    return [(key, text) for key, text, _ in _swaps(frame)]
+
+
+def _swaps(frame: str) -> list[tuple[str, str, str]]:
+    """(id, HTML, how) of each swap in a frame: how it is swapped ("whole" for an element
+    with its own swap after its id, as a partial is pushed; "true" for a piece by id; else
+    the swap's style, "attrs", "afterbegin", "delete"...; the id "" for a selector that is
+    not one id)."""
+    starts: list[tuple[int, str, str]] = []
+    at = frame.find(_SWAP)
+    while at >= 0:
+        value_at = at + len(_SWAP)
+        value_end = frame.find('"', value_at)
+        if value_end < 0:
+            break
+        start = frame.rfind("<", 0, at)
+        if start >= 0:
+            value = frame[value_at:value_end]
+            key = how = ""
+            if value == "true":
+                found = _ID_ATTR_RE.search(frame, start, frame.find(">", value_end))
+                key = found.group(1) if found else ""
+                # First in a piece's start tag (games/platform/swaps.py whole), after a
+                # whole partial's id.
+                how = "true" if _TAG_NAME_RE.match(frame, start, at) else "whole"
+            elif _TAG_NAME_RE.match(frame, start, at):
+                how, _, selector = value.partition(":")
+                if selector.startswith("#") and " " not in selector:
+                    key = selector[1:]
+                if how == "attrs":
+                    key = ATTRS + key
+            starts.append((start, key, how))
+        at = frame.find(_SWAP, value_end)
+    out: list[tuple[str, str, str]] = []
+    seen: set[str] = set()
+    ends = [pos for pos, _, _ in starts[1:]] + [len(frame)]
+    for (pos, key, how), end in zip(starts, ends, strict=True):
+        if how in ("true", "whole", "attrs"):
+            if key in seen:
+                continue
+            seen.add(key)
+        out.append((key, frame[pos:end], how))
+    return out
+
+
+class _Node:
+    """An element of a partial (or the partial itself): its HTML, as text with the elements
+    split out of it since (each a _Node) between the pieces of text."""
+
+    __slots__ = ("bits", "id", "root")
+
+    def __init__(self, bits: list[str | _Node], id: str, root: str) -> None:
+        self.bits = bits
+        self.id = id
+        self.root = root  # the partial it stands in
+
+    def text(self) -> str:
+        return "".join(b if type(b) is str else b.text() for b in self.bits)  # type: ignore[union-attr]
+
+
+class _Texts(Mapping[str, str]):
+    """A screen's partials by root id, each joined from its tree when it is read (the log and
+    the board change on every move; the scripted player reads neither)."""
+
+    def __init__(self, screen: Screen) -> None:
+        self._screen = screen
+
+    def __getitem__(self, name: str) -> str:
+        return self._screen.text(name)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._screen._roots)
+
+    def __len__(self) -> int:
+        return len(self._screen._roots)
+
+
+class Screen:
+    """The partials of one page, kept as trees of the elements swapped into them."""
+
+    def __init__(self, partials: Mapping[str, str] | None = None) -> None:
+        self._roots: dict[str, _Node] = {}
+        self._nodes: dict[str, _Node] = {}  # an element split out of its partial, by id
+        self._where: dict[str, str] = {}  # an id -> the partial that held it last
+        self._texts: dict[str, str] = {}  # each partial's text, as last joined
+        for name, text in (partials or {}).items():
+            self._roots[name] = _Node([text], name, name)
+            self._texts[name] = text
+        self.partials = _Texts(self)
+
+    def text(self, name: str) -> str:
+        """A partial's HTML; the same string object while it does not change."""
+        text = self._texts.get(name)
+        if text is None:
+            text = self._texts[name] = self._roots[name].text()
+        return text
+
+    def apply(self, frame: str) -> None:
+        """One pushed frame, applied as htmx applies it: a whole element (a partial, the
+        version's inputs) replaces its own, a piece swapped by id replaces that element
+        wherever a partial holds it, an attributes swap gives it a new start tag, a list's
+        new items go first in it and its aged ones are deleted. A selector that is not one id
+        is left out (the server sends none)."""
+        for key, fragment, how in _swaps(frame):
+            if how == "whole" or key in ROOT_IDS:
+                old = self._roots.get(key)
+                if old is not None:
+                    self._forget_inside(old)
+                self._roots[key] = _Node([fragment], key, key)
+                self._texts.pop(key, None)
+            elif not key:
+                continue
+            elif how == "true":
+                self._swap(key, fragment.strip().replace(_SWAP + 'true"', "", 1))
+            elif how == "attrs":
+                self._set_attributes(key[len(ATTRS):], fragment)
+            elif how == "afterbegin":
+                self._prepend(key, fragment)
+            elif how == "delete":
+                self._delete(key)
+
+    def _node(self, key: str) -> _Node | None:
+        """The element with id `key` as a node of its own (split out on its first swap)."""
+        node = self._nodes.get(key)
+        return node if node is not None else self._split(key)
+
+    def _swap(self, key: str, piece: str) -> None:
+        node = self._node(key)
+        if node is None:
+            return  # not on this page
+        self._forget_inside(node)
+        node.bits = [piece]
+        self._texts.pop(node.root, None)
+
+    def _delete(self, key: str) -> None:
+        node = self._nodes.get(key) or self._split(key)
+        if node is None:
+            return
+        self._forget_inside(node)
+        node.bits = []  # gone: _prepend leaves it out of its list
+        del self._nodes[key]
+        self._texts.pop(node.root, None)
+
+    def _prepend(self, key: str, fragment: str) -> None:
+        """The children of the swap's element, first in the element with id `key`: each of
+        them with an id a node of its own at once (a log line is swapped and deleted by its
+        id later), and the list's deleted items left out."""
+        node = self._node(key)
+        if node is None:
+            return
+        fragment = fragment.rstrip()
+        inner = fragment[fragment.find(">") + 1:fragment.rfind("</")]
+        head = node.bits[0]
+        assert type(head) is str  # a node's text starts with its start tag
+        opened = head.find(">") + 1
+        bits = [head[:opened], *self._children(inner, node.root), head[opened:], *node.bits[1:]]
+        node.bits = []
+        for bit in bits:
+            if type(bit) is str:
+                if node.bits and type(node.bits[-1]) is str:
+                    node.bits[-1] += bit  # type: ignore[operator]
+                elif bit:
+                    node.bits.append(bit)
+            elif bit.bits:  # type: ignore[union-attr]
+                node.bits.append(bit)
+        self._texts.pop(node.root, None)
+
+    def _children(self, text: str, root: str) -> list[str | _Node]:
+        """`text` (elements one after another) with each element that has an id a node."""
+        out: list[str | _Node] = []
+        at = 0
+        while (start := text.find("<", at)) >= 0:
+            tag = _TAG_START_RE.match(text, start)
+            if tag is None:
+                break
+            found = _ID_ATTR_RE.search(text, start, text.find(">", start))
+            _, end = _element_end([text], 0, start, tag.group()[1:])
+            if found is None:
+                out.append(text[at:end])
+            else:
+                out.append(text[at:start])
+                child = self._nodes[found.group(1)] = _Node([text[start:end]], found.group(1),
+                                                            root)
+                out.append(child)
+            at = end
+        out.append(text[at:])
+        return out
+
+    def _set_attributes(self, key: str, fragment: str) -> None:
+        """Give the element with id `key` the attributes of the swap's start tag, keeping its
+        id and what it holds (games/platform/swaps.py, applied by static/js/table.js)."""
+        node = self._node(key)
+        if node is None:
+            return
+        swap = fragment.find(_SWAP)
+        value_end = fragment.find('"', swap + len(_SWAP))
+        attributes = fragment[value_end + 1:fragment.find(">", value_end)]
+        text = node.bits[0]
+        assert type(text) is str  # a node's text starts with its start tag
+        tag = _TAG_START_RE.match(text)
+        end = text.find(">")
+        if tag is None or end < 0:
+            return
+        closing = "/" if text[end - 1] == "/" else ""
+        node.bits[0] = (f'{text[:tag.end()]} id="{key}"{attributes.rstrip("/")}'
+                        f'{closing}>{text[end + 1:]}')
+        self._texts.pop(node.root, None)
+
+    def _find(self, key: str) -> tuple[_Node, int, int] | None:
+        """Where the start tag of the element with id `key` stands in a partial's text: the
+        node holding that text, the text's place among its bits, and the tag's start. The
+        partial that held the id last is searched first (an element rarely moves)."""
+        needle = f'id="{key}"'
+        hint = self._where.get(key)
+        names = ([hint] if hint in self._roots else []) + [n for n in self._roots if n != hint]
+        for name in names:
+            stack = [self._roots[name]]
+            while stack:
+                node = stack.pop()
+                for index, bit in enumerate(node.bits):
+                    if type(bit) is not str:
+                        stack.append(bit)  # type: ignore[arg-type]
+                        continue
+                    at = bit.find(needle)
+                    while at > 0 and not bit[at - 1].isspace():  # "data-id=" is no id
+                        at = bit.find(needle, at + 1)
+                    if at > 0:
+                        self._where[key] = name
+                        return node, index, bit.rfind("<", 0, at)
+        return None
+
+    def _split(self, key: str) -> _Node | None:
+        """Split the element with id `key` out of the text around it, as a node of its own."""
+        found = self._find(key)
+        if found is None:
+            return None
+        holder, first, start = found
+        bits = holder.bits
+        text = bits[first]
+        assert type(text) is str
+        tag = _TAG_START_RE.match(text, start)
+        if tag is None:
+            return None
+        last, end = _element_end(bits, first, start, tag.group()[1:])
+        ending = bits[last]
+        assert type(ending) is str
+        if last == first:
+            inside: list[str | _Node] = [text[start:end]]
+        else:
+            inside = [text[start:], *bits[first + 1:last], ending[:end]]
+        node = _Node(inside, key, holder.root)
+        holder.bits = [*bits[:first], text[:start], node, ending[end:], *bits[last + 1:]]
+        self._nodes[key] = node
+        return node
+
+    def _forget_inside(self, node: _Node) -> None:
+        """The elements split out of `node` are gone with what it held."""
+        for bit in node.bits:
+            if type(bit) is not str:
+                self._nodes.pop(bit.id, None)  # type: ignore[union-attr]
+                self._forget_inside(bit)  # type: ignore[arg-type]
+
+
+def _element_end(bits: list[str | _Node], first: int, start: int, tag: str) -> tuple[int, int]:
+    """Where the element whose start tag begins at `start` of bits[first] ends: the bit
+    holding its closing tag and the place right after it (nested elements of its name
+    counted; the nodes between are whole elements). Unclosed, it runs to the end."""
+    if tag in VOID:
+        text = bits[first]
+        assert type(text) is str
+        return first, text.find(">", start) + 1 or len(text)
+    opening, closing = f"<{tag}", f"</{tag}>"
+    depth = 0
+    at = start
+    for index in range(first, len(bits)):
+        text = bits[index]
+        if type(text) is not str:
+            continue
+        while True:
+            close = text.find(closing, at)
+            nested = text.find(opening, at, len(text) if close < 0 else close)
+            # "<span" opens a span, "<spanx" does not.
+            while nested >= 0 and text[nested + len(opening):nested + len(opening) + 1] not in (
+                    " ", "\t", "\n", "\r", "/", ">"):
+                nested = text.find(opening, nested + 1, len(text) if close < 0 else close)
+            if nested >= 0:
+                depth += 1
+                at = nested + len(opening)
+            elif close >= 0:
+                depth -= 1
+                at = close + len(closing)
+                if depth == 0:
+                    return index, at
+            else:
+                break
+        at = 0
+    if type(bits[-1]) is not str:
+        bits.append("")
+    return len(bits) - 1, len(bits[-1])  # type: ignore[arg-type]
