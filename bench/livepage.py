@@ -102,19 +102,10 @@ def _swaps(frame: str) -> list[tuple[str, str, str]]:
     return out
 
 
-class _Node:
-    """An element of a partial (or the partial itself): its HTML, as text with the elements
-    split out of it since (each a _Node) between the pieces of text."""
-
-    __slots__ = ("bits", "id", "root")
-
-    def __init__(self, bits: list[str | _Node], id: str, root: str) -> None:
-        self.bits = bits
-        self.id = id
-        self.root = root  # the partial it stands in
-
-    def text(self) -> str:
-        return "".join(b if type(b) is str else b.text() for b in self.bits)  # type: ignore[union-attr]
+# In a node's bits, a child node stands as this mark and its id. The tree is made of strings,
+# tuples and dicts of them only, which the collector leaves alone: a tree of objects was
+# scanned by every collection of the measuring client, whose pauses count as latency.
+_CHILD = "\x00"
 
 
 class _Texts(Mapping[str, str]):
@@ -135,24 +126,44 @@ class _Texts(Mapping[str, str]):
 
 
 class Screen:
-    """The partials of one page, kept as trees of the elements swapped into them."""
+    """The partials of one page, kept as trees of the elements swapped into them: each node
+    (a partial, or an element split out of it on its first swap) is its HTML as a tuple of
+    texts, with its children split out since standing as _CHILD + their id."""
 
     def __init__(self, partials: Mapping[str, str] | None = None) -> None:
-        self._roots: dict[str, _Node] = {}
-        self._nodes: dict[str, _Node] = {}  # an element split out of its partial, by id
+        self._roots: dict[str, None] = {}  # the partials' ids, in the order they came
+        self._bits: dict[str, tuple[str, ...]] = {}  # a node's id -> its bits
+        self._parent: dict[str, str] = {}  # an element's id -> the node holding it
+        self._root_of: dict[str, str] = {}  # a node's id -> the partial it stands in
         self._where: dict[str, str] = {}  # an id -> the partial that held it last
         self._texts: dict[str, str] = {}  # each partial's text, as last joined
         for name, text in (partials or {}).items():
-            self._roots[name] = _Node([text], name, name)
+            self._new_root(name, text)
             self._texts[name] = text
         self.partials = _Texts(self)
+
+    def _new_root(self, name: str, text: str) -> None:
+        if name in self._bits:
+            self._forget_inside(name)
+        self._roots[name] = None
+        self._bits[name] = (text,)
+        self._root_of[name] = name
+        self._parent.pop(name, None)
+        self._texts.pop(name, None)
 
     def text(self, name: str) -> str:
         """A partial's HTML; the same string object while it does not change."""
         text = self._texts.get(name)
         if text is None:
-            text = self._texts[name] = self._roots[name].text()
+            text = self._texts[name] = self._join(name)
         return text
+
+    def _join(self, key: str) -> str:
+        return "".join(self._join(b[1:]) if b[:1] == _CHILD else b
+                       for b in self._bits.get(key, ()))
+
+    def _changed(self, key: str) -> None:
+        self._texts.pop(self._root_of[key], None)
 
     def apply(self, frame: str) -> None:
         """One pushed frame, applied as htmx applies it: a whole element (a partial, the
@@ -162,11 +173,7 @@ class Screen:
         is left out (the server sends none)."""
         for key, fragment, how in _swaps(frame):
             if how == "whole" or key in ROOT_IDS:
-                old = self._roots.get(key)
-                if old is not None:
-                    self._forget_inside(old)
-                self._roots[key] = _Node([fragment], key, key)
-                self._texts.pop(key, None)
+                self._new_root(key, fragment)
             elif not key:
                 continue
             elif how == "true":
@@ -178,69 +185,63 @@ class Screen:
             elif how == "delete":
                 self._delete(key)
 
-    def _node(self, key: str) -> _Node | None:
-        """The element with id `key` as a node of its own (split out on its first swap)."""
-        node = self._nodes.get(key)
-        return node if node is not None else self._split(key)
+    def _node(self, key: str) -> bool:
+        """Whether the element with id `key` is on the page, as a node of its own (split out
+        on its first swap)."""
+        return key in self._bits or self._split(key)
 
     def _swap(self, key: str, piece: str) -> None:
-        node = self._node(key)
-        if node is None:
+        if not self._node(key):
             return  # not on this page
-        self._forget_inside(node)
-        node.bits = [piece]
-        self._texts.pop(node.root, None)
+        self._forget_inside(key)
+        self._bits[key] = (piece,)
+        self._changed(key)
 
     def _delete(self, key: str) -> None:
-        node = self._nodes.get(key) or self._split(key)
-        if node is None:
+        if not self._node(key):
             return
-        self._forget_inside(node)
-        node.bits = []  # gone: _prepend leaves it out of its list
-        del self._nodes[key]
-        self._texts.pop(node.root, None)
+        self._forget_inside(key)
+        self._changed(key)
+        parent = self._parent.pop(key, None)
+        if parent is None:  # a partial: it stays, empty
+            self._bits[key] = ()
+            return
+        mark = _CHILD + key
+        self._bits[parent] = tuple(b for b in self._bits[parent] if b != mark)
+        del self._bits[key], self._root_of[key]
 
     def _prepend(self, key: str, fragment: str) -> None:
         """The children of the swap's element, first in the element with id `key`: each of
         them with an id a node of its own at once (a log line is swapped and deleted by its
-        id later), and the list's deleted items left out."""
-        node = self._node(key)
-        if node is None:
+        id later)."""
+        if not self._node(key):
             return
         fragment = fragment.rstrip()
         inner = fragment[fragment.find(">") + 1:fragment.rfind("</")]
-        head = node.bits[0]
-        assert type(head) is str  # a node's text starts with its start tag
+        head, *rest = self._bits[key]  # a node's text starts with its start tag
         opened = head.find(">") + 1
-        bits = [head[:opened], *self._children(inner, node.root), head[opened:], *node.bits[1:]]
-        node.bits = []
-        for bit in bits:
-            if type(bit) is str:
-                if node.bits and type(node.bits[-1]) is str:
-                    node.bits[-1] += bit  # type: ignore[operator]
-                elif bit:
-                    node.bits.append(bit)
-            elif bit.bits:  # type: ignore[union-attr]
-                node.bits.append(bit)
-        self._texts.pop(node.root, None)
+        self._bits[key] = (head[:opened], *self._children(inner, key), head[opened:], *rest)
+        self._changed(key)
 
-    def _children(self, text: str, root: str) -> list[str | _Node]:
+    def _children(self, text: str, parent: str) -> list[str]:
         """`text` (elements one after another) with each element that has an id a node."""
-        out: list[str | _Node] = []
+        out: list[str] = []
         at = 0
+        root = self._root_of[parent]
         while (start := text.find("<", at)) >= 0:
             tag = _TAG_START_RE.match(text, start)
             if tag is None:
                 break
             found = _ID_ATTR_RE.search(text, start, text.find(">", start))
             _, end = _element_end([text], 0, start, tag.group()[1:])
-            if found is None:
+            if found is None or found.group(1) in self._bits:
                 out.append(text[at:end])
             else:
-                out.append(text[at:start])
-                child = self._nodes[found.group(1)] = _Node([text[start:end]], found.group(1),
-                                                            root)
-                out.append(child)
+                child = found.group(1)
+                out += [text[at:start], _CHILD + child]
+                self._bits[child] = (text[start:end],)
+                self._parent[child] = parent
+                self._root_of[child] = root
             at = end
         out.append(text[at:])
         return out
@@ -248,24 +249,22 @@ class Screen:
     def _set_attributes(self, key: str, fragment: str) -> None:
         """Give the element with id `key` the attributes of the swap's start tag, keeping its
         id and what it holds (games/platform/swaps.py, applied by static/js/table.js)."""
-        node = self._node(key)
-        if node is None:
+        if not self._node(key):
             return
         swap = fragment.find(_SWAP)
         value_end = fragment.find('"', swap + len(_SWAP))
         attributes = fragment[value_end + 1:fragment.find(">", value_end)]
-        text = node.bits[0]
-        assert type(text) is str  # a node's text starts with its start tag
+        text, *rest = self._bits[key]  # a node's text starts with its start tag
         tag = _TAG_START_RE.match(text)
         end = text.find(">")
         if tag is None or end < 0:
             return
         closing = "/" if text[end - 1] == "/" else ""
-        node.bits[0] = (f'{text[:tag.end()]} id="{key}"{attributes.rstrip("/")}'
-                        f'{closing}>{text[end + 1:]}')
-        self._texts.pop(node.root, None)
+        self._bits[key] = (f'{text[:tag.end()]} id="{key}"{attributes.rstrip("/")}'
+                           f'{closing}>{text[end + 1:]}', *rest)
+        self._changed(key)
 
-    def _find(self, key: str) -> tuple[_Node, int, int] | None:
+    def _find(self, key: str) -> tuple[str, int, int] | None:
         """Where the start tag of the element with id `key` stands in a partial's text: the
         node holding that text, the text's place among its bits, and the tag's start. The
         partial that held the id last is searched first (an element rarely moves)."""
@@ -273,12 +272,12 @@ class Screen:
         hint = self._where.get(key)
         names = ([hint] if hint in self._roots else []) + [n for n in self._roots if n != hint]
         for name in names:
-            stack = [self._roots[name]]
+            stack = [name]
             while stack:
                 node = stack.pop()
-                for index, bit in enumerate(node.bits):
-                    if type(bit) is not str:
-                        stack.append(bit)  # type: ignore[arg-type]
+                for index, bit in enumerate(self._bits.get(node, ())):
+                    if bit[:1] == _CHILD:
+                        stack.append(bit[1:])
                         continue
                     at = bit.find(needle)
                     while at > 0 and not bit[at - 1].isspace():  # "data-id=" is no id
@@ -288,52 +287,57 @@ class Screen:
                         return node, index, bit.rfind("<", 0, at)
         return None
 
-    def _split(self, key: str) -> _Node | None:
+    def _split(self, key: str) -> bool:
         """Split the element with id `key` out of the text around it, as a node of its own."""
         found = self._find(key)
         if found is None:
-            return None
+            return False
         holder, first, start = found
-        bits = holder.bits
+        bits = list(self._bits[holder])
         text = bits[first]
-        assert type(text) is str
         tag = _TAG_START_RE.match(text, start)
         if tag is None:
-            return None
+            return False
         last, end = _element_end(bits, first, start, tag.group()[1:])
         ending = bits[last]
-        assert type(ending) is str
         if last == first:
-            inside: list[str | _Node] = [text[start:end]]
+            inside = (text[start:end],)
         else:
-            inside = [text[start:], *bits[first + 1:last], ending[:end]]
-        node = _Node(inside, key, holder.root)
-        holder.bits = [*bits[:first], text[:start], node, ending[end:], *bits[last + 1:]]
-        self._nodes[key] = node
-        return node
+            inside = (text[start:], *bits[first + 1:last], ending[:end])
+            for bit in inside:
+                if bit[:1] == _CHILD:
+                    self._parent[bit[1:]] = key
+        self._bits[key] = inside
+        self._parent[key] = holder
+        self._root_of[key] = self._root_of[holder]
+        self._bits[holder] = (*bits[:first], text[:start], _CHILD + key, ending[end:],
+                              *bits[last + 1:])
+        return True
 
-    def _forget_inside(self, node: _Node) -> None:
-        """The elements split out of `node` are gone with what it held."""
-        for bit in node.bits:
-            if type(bit) is not str:
-                self._nodes.pop(bit.id, None)  # type: ignore[union-attr]
-                self._forget_inside(bit)  # type: ignore[arg-type]
+    def _forget_inside(self, key: str) -> None:
+        """The elements split out of node `key` are gone with what it held."""
+        for bit in self._bits.get(key, ()):
+            if bit[:1] == _CHILD:
+                child = bit[1:]
+                self._forget_inside(child)
+                self._bits.pop(child, None)
+                self._parent.pop(child, None)
+                self._root_of.pop(child, None)
 
 
-def _element_end(bits: list[str | _Node], first: int, start: int, tag: str) -> tuple[int, int]:
+def _element_end(bits: list[str], first: int, start: int, tag: str) -> tuple[int, int]:
     """Where the element whose start tag begins at `start` of bits[first] ends: the bit
     holding its closing tag and the place right after it (nested elements of its name
-    counted; the nodes between are whole elements). Unclosed, it runs to the end."""
+    counted; the children between are whole elements). Unclosed, it runs to the end."""
     if tag in VOID:
         text = bits[first]
-        assert type(text) is str
         return first, text.find(">", start) + 1 or len(text)
     opening, closing = f"<{tag}", f"</{tag}>"
     depth = 0
     at = start
     for index in range(first, len(bits)):
         text = bits[index]
-        if type(text) is not str:
+        if text[:1] == _CHILD:
             continue
         while True:
             close = text.find(closing, at)
@@ -353,6 +357,6 @@ def _element_end(bits: list[str | _Node], first: int, start: int, tag: str) -> t
             else:
                 break
         at = 0
-    if type(bits[-1]) is not str:
+    if bits[-1][:1] == _CHILD:
         bits.append("")
-    return len(bits) - 1, len(bits[-1])  # type: ignore[arg-type]
+    return len(bits) - 1, len(bits[-1])
