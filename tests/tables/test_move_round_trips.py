@@ -264,3 +264,65 @@ def test_after_an_error_the_statements_the_server_holds_are_dropped_and_prepared
     assert any(message.startswith('"DEALLOCATE chudopoly_') for message in sent), sent
     assert any("PREPARE chudopoly_lock AS" in message for message in sent), sent
     assert _version(game) == start + 2
+
+
+TRICKY_TEXT = "it's a \\ back'slash, a \"quote\", ünïcödé ♠ and a\nnew line; DROP TABLE x; --"
+
+
+def test_a_saved_moves_values_are_read_back_as_written_quotes_backslashes_and_all(
+        alice: Viewer) -> None:
+    game = started_game(alice, bots=1)
+    tricky = {"text": TRICKY_TEXT, "nested": [TRICKY_TEXT, {"k'ey": None, "n": 1.5}]}
+    with transaction.atomic():
+        locked = moverows.lock_game_and_table(game.pk)
+        assert locked is not None
+        game = locked[0]
+        moverows.append_action(game, seat=1, action={"type": "say", "what": TRICKY_TEXT},
+                               events=[tricky], source=TRICKY_TEXT[:10])
+        game.version += 1
+        game.state = {**game.state, "note": tricky}
+        game.result = None
+        game.deadlines = {"0": TRICKY_TEXT}
+        moverows.save_move(game)
+    saved = Game.objects.get(pk=game.pk)
+    assert saved.state["note"] == tricky and saved.deadlines == {"0": TRICKY_TEXT}
+    assert saved.result is None and saved.version == game.version
+    assert saved.updated_at == game.updated_at
+    row = GameAction.objects.get(game=game)
+    assert (row.action, row.events, row.source) == ({"type": "say", "what": TRICKY_TEXT},
+                                                    [tricky], TRICKY_TEXT[:10])
+    assert row.created_at.tzinfo is not None
+
+
+def test_a_moves_statements_pass_through_the_connections_execute_wrappers(
+        alice: Viewer) -> None:
+    game = play_one(started_game(alice, bots=1))
+    seen: list[str] = []
+
+    def watching(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+        seen.append(sql)
+        return execute(sql, params, many, context)
+
+    seat = ENGINE.to_decide(game.state)[0]
+    with connection.execute_wrapper(watching):
+        services.table_apply_action(game_id=game.pk, seat=seat,
+                                    action=ENGINE.legal_actions(game.state, seat)[0],
+                                    expected_version=game.version)
+    assert any("chudopoly_lock" in sql or "games_game" in sql for sql in seen), seen
+    assert Game.objects.get(pk=game.pk).version == game.version + 1
+
+
+@on_postgresql
+def test_a_database_error_in_a_moves_message_comes_out_as_djangos_and_the_next_move_goes_through(
+        alice: Viewer) -> None:
+    from django.db import DatabaseError
+
+    game = started_game(alice, bots=1)
+    with pytest.raises(DatabaseError), transaction.atomic():
+        locked = moverows.lock_game_and_table(game.pk)
+        assert locked is not None
+        game = locked[0]
+        game.status = "x" * 50  # longer than the column allows
+        moverows.save_move(game)
+    assert Game.objects.get(pk=game.pk).status == Game.Status.RUNNING
+    assert play_one(game).version == 1  # the statements prepared anew after the error
