@@ -32,7 +32,7 @@ from accounts.api_tokens import API_SCOPES, token_create
 from accounts.models import ApiToken
 from challenges.models import Challenge
 from challenges.services import challenge_create
-from games.platform import services
+from games.platform import moverows, services
 from games.platform.identity import GUEST_SESSION_KEY, Viewer
 from games.platform.interface import get_game, registered_games
 from games.platform.models import ClockSweep, Game, Outage, PartHeartbeat, Seat, Table
@@ -272,6 +272,16 @@ class WriteRecorder:
 
             monkeypatch.setattr(CursorWrapper, name, recorded)
         monkeypatch.setattr(CursorWrapper, "callproc", _refused_callproc)
+        # A move's messages go to libpq without a Django cursor (games/platform/moverows.py):
+        # each one locks or writes a game.
+        exchange = moverows._Lane._exchange
+
+        def sent(lane: Any, conn: Any, sql: bytes) -> Any:
+            with recorder._lock:
+                recorder.writes += 1
+            return exchange(lane, conn, sql)
+
+        monkeypatch.setattr(moverows._Lane, "_exchange", sent)
 
 
 def _refused_callproc(*args: Any, **kwargs: Any) -> Any:
