@@ -263,6 +263,21 @@ def _boardroom_leaks(html: str, state: dict[str, Any], seat: int | None) -> list
 async def _watch_a_game_against_bots(game_kind: str, *, guest_key: str, levels: list[str],
                                      moves: int, quiet: float, page_every: int,
                                      min_version: int) -> tuple[Game, int, dict[str, list[str]]]:
+    """What `_watch_against_bots_here` returns, with the bots' turns run by the test's own
+    hand (its `run_due`) whatever backend the environment names: with REDIS_URL set they would
+    go to a Celery worker, which runs only if an earlier test of the session started one, and
+    run alone the audit saw a game stop at its third version."""
+    from django.test import override_settings
+
+    with override_settings(TASK_BACKEND="inprocess"):
+        return await _watch_against_bots_here(
+            game_kind, guest_key=guest_key, levels=levels, moves=moves, quiet=quiet,
+            page_every=page_every, min_version=min_version)
+
+
+async def _watch_against_bots_here(game_kind: str, *, guest_key: str, levels: list[str],
+                                   moves: int, quiet: float, page_every: int,
+                                   min_version: int) -> tuple[Game, int, dict[str, list[str]]]:
     """Alice plays a game against bots over the table socket (her moves the medium bot's) while
     a spectator watches; every frame both sockets received, and their table page now and then.
     Returns the final game, Alice's seat and what each of "alice" and "spectator" saw."""
