@@ -7,6 +7,7 @@ offer's terms) is in no shared line: it is shown to that seat in its own small e
 
 from __future__ import annotations
 
+from html import unescape
 from html.parser import HTMLParser
 
 import pytest
@@ -160,7 +161,9 @@ def test_a_seats_own_draw_is_shown_to_it_alone_beside_the_shared_log(
         other = presenters.render_all(ann if seat == ben.seat else ben)
         lines = ann.ctx["log_mine"] if seat == ann.seat else ben.ctx["log_mine"]
         assert lines, seat
+        # The pages' text, not their markup: a card's name may hold "&", which HTML escapes.
+        shown, others = unescape(mine[seat]), unescape("".join(other.values()))
         for line in lines:
-            assert line.text.startswith("You ") and line.text in mine[seat]
-            assert line.text not in "".join(other.values())  # nor in the shared log
-            assert line.text.split(" ", 2)[2] not in other["log"]
+            assert line.text.startswith("You ") and line.text in shown
+            assert line.text not in others  # nor in the shared log
+            assert line.text.split(" ", 2)[2] not in unescape(other["log"])
