@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from games.platform.board_grid import grid_place, side
+from games.platform.jsontext import compact_json
 from games.platform.wording import trade_sentence
 
 from .bots.common import COMPLETION_FACTOR, completes, gives_away
@@ -49,7 +50,8 @@ LEVEL_WORDS = ("no branches", "1 branch", "2 branches", "3 branches", "4 branche
 
 
 def _act(action: Mapping[str, Any]) -> str:
-    return json.dumps(dict(action), separators=(",", ":"), sort_keys=True)
+    # json.dumps's compact sorted text, written by orjson (every option of every push).
+    return compact_json(dict(action), sort_keys=True)
 
 
 def _name(names: Sequence[str], seat: Any, me: int | None, *, subject: bool = True) -> str:
@@ -558,7 +560,9 @@ def _tile(view: Mapping[str, Any], pos: int, names: Sequence[str],
         "pos": pos, "name": t["name"], "short": SHORT_NAMES[pos], "kind": t["kind"],
         "side": side(pos), "industry": t.get("industry") or "", "price": t.get("price"),
         "row": row, "col": col, "owner": owner, "level": view["level"][pos],
-        "branches": range(view["level"][pos] if view["level"][pos] < 5 else 0),
+        # A tuple, not a range (what the tile draws, a branch each): a render's key writes
+        # it at orjson's own speed.
+        "branches": _BRANCHES[view["level"][pos] if view["level"][pos] < 5 else 0],
         "holding": view["level"][pos] == 5,
         "owner_colour": SEAT_COLOURS[owner % 6] if owner is not None else None,
         # The tiles read alike for every viewer, so every socket of a process is served
@@ -567,6 +571,10 @@ def _tile(view: Mapping[str, Any], pos: int, names: Sequence[str],
         "tokens": tokens,
         "card": tile_card(view, pos, names=names, me=None),
     }
+
+
+CARD_TITLES = {c["id"]: c["title"] for c in CARDS}  # read only: every screen shows this one
+_BRANCHES = tuple(tuple(range(n)) for n in range(5))
 
 
 @functools.cache
@@ -623,6 +631,6 @@ def board_context(view: Mapping[str, Any], *, me: int | None, names: Sequence[st
         "decision": dec, "focus": here, "focus_why": why, "focus_card": tiles[here]["card"],
         "my_tiles": my_tiles, "portfolio": groups,
         "lot_deadline": lot_deadline, "me_active": me is not None and view["active"][me],
-        "card_titles": {c["id"]: c["title"] for c in CARDS},
+        "card_titles": CARD_TITLES,
         "turn_number": view.get("turn_number"), "round": view.get("round"),
     }

@@ -12,11 +12,11 @@ the page sends it back unchanged), plus the deal forms (one per rival) with thei
 from __future__ import annotations
 
 import functools
-import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from games.platform.board_grid import grid_place, side
+from games.platform.jsontext import compact_json
 from games.platform.wording import joined, possessive
 
 from .bots.medium import refusal
@@ -49,7 +49,8 @@ DECISION_TITLES = {
 
 
 def _act(action: Mapping[str, Any]) -> str:
-    return json.dumps(dict(action), separators=(",", ":"), sort_keys=True)
+    # json.dumps's compact sorted text, written by orjson (every option of every push).
+    return compact_json(dict(action), sort_keys=True)
 
 
 def _name(names: Sequence[str], seat: Any, me: int | None, *, subject: bool = True) -> str:
@@ -475,10 +476,16 @@ def _spaces(view: Mapping[str, Any], names: Sequence[str]) -> list[dict[str, Any
             **_space_place(index), "colour": card["colour"], "price": card["price"],
             "manager": manager,
             "manager_colour": SEAT_COLOURS[manager % 4] if manager is not None else None,
-            "chips": card["chips"], "open_slots": range(card["open"]),
+            "chips": card["chips"],
+            # A tuple, not a range: a render's key writes it at orjson's own speed.
+            "open_slots": _SLOTS[card["open"]] if card["open"] < len(_SLOTS)
+            else tuple(range(card["open"])),
             "tokens": here or [], "card": card, "manager_name": card["manager_name"],
         })
     return out
+
+
+_SLOTS = tuple(tuple(range(n)) for n in range(8))  # a project's open chip slots, drawn
 
 
 @functools.cache
@@ -495,7 +502,7 @@ def _plain_space(index: int) -> dict[str, Any]:
     """A space that is no project, with no token on it: the same in every game (read only:
     every board shows this very dict)."""
     return {**_space_place(index), "colour": "", "price": None, "manager": None,
-            "manager_colour": None, "chips": [], "open_slots": range(0), "tokens": [],
+            "manager_colour": None, "chips": [], "open_slots": (), "tokens": [],
             "card": space_card({}, index, (), None)}
 
 

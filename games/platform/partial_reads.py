@@ -26,6 +26,7 @@ games' helpers are: a card's face, a panel, a log line).
 from __future__ import annotations
 
 import datetime
+import hashlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -375,30 +376,86 @@ def _tag(value: Any, plain: Any) -> bytes:
                      orjson.dumps(plain, default=_tagged, option=_OPTIONS)))
 
 
+def _digest_tag(content: bytes) -> bytes:
+    """A tagged content's stand-in of fixed length: "!#" and its BLAKE2b digest (32 bytes) in
+    hex, which no other tag or plain JSON begins with."""
+    return b"!#" + hashlib.blake2b(content, digest_size=32).hexdigest().encode()
+
+
 def _tagged(value: Any) -> Any:
-    if isinstance(value, jinja2.Undefined):
-        return _UNDEFINED
-    if isinstance(value, str):
-        return orjson.Fragment(_tag(value, str.__str__(value)))
-    if isinstance(value, bool | int | float):
-        return orjson.Fragment(_tag(value, repr(value)))
-    if isinstance(value, SharedList):
-        # Made once per snapshot and never changed: its key is written once, for every
-        # seat's context that holds it (a board's tiles).
-        tag = value.keys.get(_SHARED_LIST_KEY)
-        if tag is None:
-            tag = value.keys[_SHARED_LIST_KEY] = _tag(value, list(value))
-        return orjson.Fragment(tag)
-    if isinstance(value, list):
-        return orjson.Fragment(_tag(value, list(value)))
-    if isinstance(value, dict):
-        return orjson.Fragment(_tag(value, dict(value)))
-    if isinstance(value, range):
-        return orjson.Fragment(_tag(value, [value.start, value.stop, value.step]))
-    if isinstance(value, datetime.date | datetime.time):
-        return orjson.Fragment(_tag(value, repr(value)))
+    # By the value's type, what the checks below found for its first value of that type
+    # (a board's tiles call here for each tile's `branches` range, a log for each line).
+    kind = type(value)
+    way = _WAYS.get(kind)
+    if way is None:
+        way = _WAYS[kind] = _way_of(kind)
+    return way(value)
+
+
+def _way_of(kind: type) -> Callable[[Any], Any]:
+    """How `_tagged` writes a value of type `kind`: the first of these that it is."""
+    if issubclass(kind, jinja2.Undefined):
+        return _as_undefined
+    if issubclass(kind, str):
+        return _as_text
+    if issubclass(kind, bool | int | float):
+        return _as_repr
+    if issubclass(kind, SharedList):
+        return _as_shared_list
+    if issubclass(kind, list):
+        return _as_list
+    if issubclass(kind, dict):
+        return _as_dict
+    if kind is range:  # range has no subclasses
+        return _as_range
+    if issubclass(kind, datetime.date | datetime.time):
+        return _as_repr
+    return _as_named
+
+
+def _as_undefined(value: Any) -> Any:
+    return _UNDEFINED
+
+
+def _as_text(value: Any) -> Any:
+    return orjson.Fragment(_tag(value, str.__str__(value)))
+
+
+def _as_repr(value: Any) -> Any:
+    return orjson.Fragment(_tag(value, repr(value)))
+
+
+def _as_shared_list(value: SharedList) -> Any:
+    # Made once per snapshot and never changed: its key is written once, for every seat's
+    # context that holds it (a board's tiles), and stands in a partial's key as the digest
+    # of that content: a board's forty tiles are some 30 KB, which every seat's key copied,
+    # hashed and kept otherwise.
+    tag = value.keys.get(_SHARED_LIST_KEY)
+    if tag is None:
+        tag = value.keys[_SHARED_LIST_KEY] = _digest_tag(_tag(value, list(value)))
+    return orjson.Fragment(tag)
+
+
+def _as_list(value: Any) -> Any:
+    return orjson.Fragment(_tag(value, list(value)))
+
+
+def _as_dict(value: Any) -> Any:
+    return orjson.Fragment(_tag(value, dict(value)))
+
+
+def _as_range(value: range) -> Any:
+    # What _tag writes of [start, stop, step], without a second orjson call.
+    return orjson.Fragment(b"!builtins.range![%d,%d,%d]" % (value.start, value.stop,
+                                                             value.step))
+
+
+def _as_named(value: Any) -> Any:
     named = getattr(value, "partial_key", None)
     if type(named) is bytes and named.startswith(b"!"):
         # An object that names its own content for good (presenters.LogLine: a game's line).
         return orjson.Fragment(named)
     raise TypeError(f"{type(value).__name__} is not plain data")
+
+
+_WAYS: dict[type, Callable[[Any], Any]] = {}
