@@ -115,12 +115,19 @@ def snapshot_after_move(move: Move, previous: TableSnapshot | None) -> TableSnap
     if move.seats is None:
         return load_snapshot(game.table_id, game=game)
     rows: tuple[tuple[int, list[Any]], ...] | None = None
+    shared: dict[str, Any] = {}
     if (previous is not None and previous.game is not None and previous.game.pk == game.pk
             and move.logged and previous.game.version == move.logged[0][0]
             and move.logged[-1][0] == game.version - 1):
         rows = (previous.log_rows + move.logged)[-LOG_LINES:]
+        # The previous snapshot's lines, one for each of its rows, and the move's rows:
+        # this snapshot's lines describe only the move's (_snapshot_actions).
+        before = previous.shared.get("actions")
+        if before is not None and len(before) == len(previous.log_rows):
+            shared["log_before"] = (before, move.logged)
     return TableSnapshot(table=move.table, seats=move.seats, game=game,
-                         log_rows=rows if rows is not None else _log_rows(game))
+                         log_rows=rows if rows is not None else _log_rows(game),
+                         shared=shared)
 
 
 def load_screen(table: Table, viewer: Viewer) -> TableScreen:
@@ -223,7 +230,16 @@ def build_context(screen: TableScreen, engine: GameEngine,
     for p in ctx.get("players") or []:
         if "rating" not in p:  # a shared board's players carry theirs (seats_meta)
             p["rating"] = ratings["seats"].get(p.get("seat"))
-    actions = _actions(game, engine, names, log_rows, log_cache)
+    actions = shared.get("actions") if shared is not None else None
+    if actions is None:
+        actions = _snapshot_actions(game, engine, names, log_rows, log_cache, shared)
+    # The log's lines read alike for every viewer: one list a snapshot, whose key a shared
+    # render writes once (partial_reads: a SharedList's content, kept on it).
+    log = shared.get("log") if shared is not None else None
+    if log is None:
+        log = SharedList(shared_lines(actions))
+        if shared is not None:
+            log = shared.setdefault("log", log)
     ctx.update({
         "rated": ratings["rated"], "replay_url": ratings["replay_url"],
         "charts_url": ratings["charts_url"],
@@ -231,8 +247,8 @@ def build_context(screen: TableScreen, engine: GameEngine,
         "public_placements": public_placements,
         "winner_name": (_name(names, result.get("winner"), me, subject=True)
                         if result and result.get("winner") is not None else None),
-        "log": shared_lines(actions),
-        "log_mine": private_lines(actions, me),
+        "log": log,
+        "log_mine": _private_lines(actions, me, shared),
         "my_deadline": _deadline_for(game, me),
         # The auto move toggle (games with an engine `auto_move`), for a seat still playing.
         "auto_move": ({"on": bool(screen.me.auto_move)}
@@ -400,6 +416,46 @@ def private_lines(actions: Sequence[ActionLines], me: int | None,
         if len(mine) >= newest:
             break
     return mine[:newest]
+
+
+def _snapshot_actions(game: Game, engine: GameEngine, names: Sequence[str],
+                      rows: Sequence[tuple[int, list[Any]]] | None, cache: LogCache | None,
+                      shared: dict[str, Any] | None) -> list[ActionLines]:
+    """The lines of a snapshot's log rows, one for each, the same for every viewer: made
+    once a snapshot (kept in its `shared`), from the previous snapshot's and the move's rows
+    when the snapshot was made after a move (snapshot_after_move), else row by row (`cache`,
+    the socket's, keeps the rows it described before)."""
+    if shared is None:
+        return _actions(game, engine, names, rows, cache)
+    before = shared.pop("log_before", None)
+    if before is not None and rows is not None:
+        earlier, logged = before
+        actions = (list(earlier) + _actions(game, engine, names, logged, None))[-LOG_LINES:]
+        if len(actions) != len(rows):  # not the rows it stands for: described anew
+            actions = _actions(game, engine, names, rows, cache)
+    else:
+        actions = _actions(game, engine, names, rows, cache)
+    return shared.setdefault("actions", actions)
+
+
+def _private_lines(actions: Sequence[ActionLines], me: int | None,
+                   shared: dict[str, Any] | None) -> list[LogLine]:
+    """`private_lines(actions, me)`, found for every seat in one walk of a snapshot's
+    actions (kept in its `shared`, beside the actions): most actions have no private line,
+    and a seat with fewer than PRIVATE_LINES of them walked the whole log on every push."""
+    if me is None or shared is None or shared.get("actions") is not actions:
+        return private_lines(actions, me)
+    by_seat = shared.get("private_lines")
+    if by_seat is None:
+        found: dict[int, list[LogLine]] = {}
+        for action in reversed(actions):
+            for seat, lines in action.private.items():
+                mine = found.setdefault(seat, [])
+                if len(mine) < PRIVATE_LINES:
+                    mine.extend(reversed(lines))
+        by_seat = shared["private_lines"] = {
+            seat: lines[:PRIVATE_LINES] for seat, lines in found.items()}
+    return list(by_seat.get(me, ()))
 
 
 def _actions(game: Game, engine: GameEngine, names: Sequence[str],
@@ -611,7 +667,12 @@ def render_all(screen: TableScreen, *, oob: bool = True,
         if base is None:
             base = _base_context(screen, oob)
         names = partial.reads.names
-        if not names.isdisjoint(LOBBY_NAMES) or (extra and not names.isdisjoint(extra)):
+        reads_extra = extra is not None and not names.isdisjoint(extra)
+        if partial.lobby_reads == _ME_ONLY and not reads_extra:
+            # Of the lobby's values only the viewer's seat (`me is none`): the lobby's
+            # context, made per screen, is not needed for it.
+            context = {**base, "me": screen.me}
+        elif partial.lobby_reads or reads_extra:
             if lobby is None:
                 lobby = lobby_context(screen)
             context = {**base, **lobby, **(extra or {})}
@@ -648,6 +709,7 @@ LOBBY_NAMES = frozenset({
     "me", "is_host", "host_seat", "free_seats", "joinable", "can_start", "can_rematch",
     "lobby_open", "free_range", "invite_path", "viewer_is_guest", "bot_levels",
     "can_add_bots", "rematch"})
+_ME_ONLY = frozenset({"me"})  # lobby_context's "me" is the screen's own seat row
 
 
 @dataclass
@@ -671,6 +733,10 @@ class SharedPartial:
     renders: int = 0  # of its keyed contexts, made and kept (the rest were served)
     resting: int = 0
     rest: int = REST
+    lobby_reads: frozenset[str] = field(init=False)  # the names it reads of lobby_context's
+
+    def __post_init__(self) -> None:
+        self.lobby_reads = self.reads.names & LOBBY_NAMES
 
     def key(self, context: Mapping[str, Any]) -> bytes | None:
         if self.resting:
