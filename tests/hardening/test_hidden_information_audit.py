@@ -24,6 +24,7 @@ from typing import Any
 
 import livesetup
 import pytest
+from livepage import error_in
 from liveplay import HttpSession, ScriptedSeat, version_in
 
 from games.platform.interface import get_game
@@ -319,10 +320,28 @@ async def _watch_against_bots_here(game_kind: str, *, guest_key: str, levels: li
         socks[who] = comm
     seen: dict[str, list[str]] = {who: [] for who in socks}
 
+    shown = dict.fromkeys(socks, -1)  # the newest version each socket's frames have shown
+
+    async def take(who: str) -> str:
+        text = await socks[who].receive_from(timeout=60)
+        seen[who].append(text)
+        version = version_in(text)
+        if version is not None:
+            shown[who] = max(shown[who], version)
+        return text
+
     async def drain(timeout: float) -> None:
         for who, comm in socks.items():
             while not await comm.receive_nothing(timeout=timeout):
-                seen[who].append(await comm.receive_from())
+                await take(who)
+
+    async def drain_to(version: int) -> None:
+        """Every socket's frames until one shows `version` or a later one (the push of the
+        move that made it), then whatever else has come by then."""
+        for who in socks:
+            while shown[who] < version:
+                await take(who)
+        await drain(0.02)
 
     def page(who: str) -> str:
         client = Client()
@@ -333,23 +352,34 @@ async def _watch_against_bots_here(game_kind: str, *, guest_key: str, levels: li
         game.refresh_from_db()
         return game
 
-    await drain(3.0)
+    await drain_to(game.version)  # the screen each socket is sent as it opens
+    await drain(quiet)
     for n in range(moves):
         g = await database_sync_to_async(step)()
         if g.status != Game.Status.RUNNING:
             break
+        before = g.version
         if me in engine.to_decide(g.state):
             action = engine.bot_action(engine.view(g.state, me), "medium")
             await socks["alice"].send_to(text_data=json.dumps({
                 "kind": "act", "action": json.dumps(action),
-                "expected_version": g.version}))
+                "expected_version": before}))
+            # Her socket shows her move's version next, or says why it was refused.
+            while shown["alice"] <= before and not error_in(await take("alice")):
+                pass
+            after = shown["alice"]
         else:
             await database_sync_to_async(in_process_scheduler().run_due)()
-        await drain(quiet)
+            after = (await database_sync_to_async(step)()).version
+        if after > before:
+            await drain_to(after)
+        else:
+            await drain(quiet)
         if n % page_every == 0:
             for who in socks:
                 seen[who].append(await database_sync_to_async(page)(who))
     g = await database_sync_to_async(step)()
+    await drain(quiet)  # anything the last move's push left to come
     for comm in socks.values():
         await comm.disconnect()
     assert g.version >= min_version, "the audit saw too little of a game"
