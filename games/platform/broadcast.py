@@ -123,6 +123,11 @@ def table_changed_on_commit(code: str, *, version: int | None = None) -> None:
     transaction.on_commit(lambda: _send(code, _update(version)))
 
 
+def table_changed(code: str, *, version: int | None = None) -> None:
+    """`table_changed_on_commit` for a change committed already."""
+    _send(code, _update(version))
+
+
 def chat_posted_on_commit(code: str, message_id: int) -> None:
     transaction.on_commit(lambda: _send(code, {"type": "table.chat", "id": message_id}))
 

@@ -401,9 +401,12 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
             return
         with held_updates(deliver=self._deliver_here_first):
             try:
+                # Made first on the table's newest rows in this process, if a move left them
+                # (services._move_on_known): one round trip when nothing else moved meanwhile.
                 move = table_move(game_id=game_id, seat=seat, action=frame.action,
                                   expected_version=frame.expected_version, viewer=self.viewer,
-                                  expected_decision=frame.decision)
+                                  expected_decision=frame.decision,
+                                  known=snapshots.latest(self.table.pk))
             except TableError as exc:
                 self.send_error(exc.message, exc.code)
                 # The sender may be looking at an old board: bring it up to date.

@@ -29,6 +29,7 @@ a broken transaction is refused, execute wrappers and the query log see each mes
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import time
 from collections.abc import Callable, Sequence
@@ -189,15 +190,36 @@ class _Statements:
         self.move_literals = [(field.attname, _literal(field, conn))
                               for field in self.move_fields]
         self.pk_literal = _literal(Game._meta.pk, conn)
-        self.update_game = (
-            f"UPDATE {game_table} SET "
-            f"{', '.join(f'{quote(f.column)} = %s' for f in self.move_fields)} "
-            f"WHERE {quote('id')} = %s")
+        set_list = ', '.join(f'{quote(f.column)} = %s' for f in self.move_fields)
+        # On PostgreSQL the save reads back the game's fingerprint (`_fingerprint`), which a
+        # later move made on the same rows checks instead of locking and reading them again.
+        returning = (f" RETURNING {_fingerprint('g')}" if conn.vendor == "postgresql" else "")
+        alias = " g" if returning else ""
+        self.update_game = (f"UPDATE {game_table}{alias} SET {set_list} "
+                            f"WHERE {quote('id')} = %s{returning}")
+        # A move made on the rows a previous move left (`save_move_if_unchanged`): in one
+        # message, the same lock as the lock's (so that what follows sees every transaction
+        # that held it), then the log rows and the game row written only if the game, its
+        # table and its seats are still as that move left them.
+        self.relock = (f"SELECT 1 FROM {game_table} g JOIN {quote(Table._meta.db_table)} t "
+                       f"ON t.{quote('id')} = g.{quote('table_id')} "
+                       f"WHERE g.{quote('id')} = %s{lock}")
+        self._checked = (f"WITH unchanged AS (SELECT g.{quote('id')} FROM {game_table} g "
+                         f"WHERE g.{quote('id')} = %s AND {_fingerprint('g')} = %s)")
+        self._checked_update = (f"UPDATE {game_table} g SET {set_list} "
+                                f"WHERE g.{quote('id')} = (SELECT {quote('id')} FROM unchanged)"
+                                f"{returning}")
+        # The log rows' values typed, for an INSERT ... SELECT (text for a CharField: a
+        # cast to varchar(n) would cut a long value where the INSERT refuses it).
+        self._typed_log_row = "(" + ", ".join(
+            f"%s::{'text' if f.get_internal_type() == 'CharField' else f.db_type(conn)}"
+            for f in log_fields) + ")"
         self._logged_updates: dict[int, str] = {0: self.update_game}
         # What each prepared statement is (see _Prepared), by name: the lock and the seats,
         # and one save per count of log rows, added as moves need them.
         self.definitions = {"chudopoly_lock": _numbered(self.game_and_table),
-                            "chudopoly_seats": _numbered(self.seats)}
+                            "chudopoly_seats": _numbered(self.seats),
+                            "chudopoly_relock": _numbered(self.relock)}
         self.converters = {model: _converters(model, orjson_json=conn.vendor == "postgresql")
                            for model in (Game, Table, Seat)}
         self.attnames = {model: tuple(f.attname for f in model._meta.concrete_fields)
@@ -221,6 +243,20 @@ class _Statements:
             self.definitions[name] = _numbered(self.logged_update(count))
         return name
 
+    def checked_save_name(self, count: int) -> str:
+        """The prepared statement of the checked save with `count` log rows: its values are
+        the game's id and fingerprint, the log rows' and the move columns' (PostgreSQL)."""
+        name = f"chudopoly_checked_{count}"
+        if name not in self.definitions:
+            rows = ", ".join([self._typed_log_row] * count)
+            columns = ", ".join(connection.ops.quote_name(f.column) for f in self.log_fields)
+            text = (f"{self._checked}, logged AS ({self._insert_log.split(' VALUES ')[0]} "
+                    f"SELECT * FROM (VALUES {rows}) AS v({columns}) "
+                    f"WHERE EXISTS (SELECT 1 FROM unchanged)) {self._checked_update}"
+                    if count else f"{self._checked} {self._checked_update}")
+            self.definitions[name] = _numbered(text)
+        return name
+
     def logged_update(self, count: int) -> str:
         """The game row's UPDATE, inserting `count` log rows first (PostgreSQL)."""
         text = self._logged_updates.get(count)
@@ -228,6 +264,22 @@ class _Statements:
             text = f"WITH logged AS ({self.insert_log_rows(count)}) {self.update_game}"
             self._logged_updates[count] = text
         return text
+
+
+def _fingerprint(alias: str) -> str:
+    """SQL for a digest of everything a move reads besides the game's state (which changes
+    only with its version): the game's changing columns, its table's row and its seats' rows.
+    Equal digests: a move made on rows that gave it would be made on the rows as they are."""
+    quote = connection.ops.quote_name
+    table_id = f"{alias}.{quote('table_id')}"
+    columns = ", ".join(f"{alias}.{quote(Game._meta.get_field(name).column)}"
+                        for name in MOVE_COLUMNS if name != "state")
+    return (f"md5(ROW({columns}, "
+            f"(SELECT t::text FROM {quote(Table._meta.db_table)} t "
+            f"WHERE t.{quote('id')} = {table_id}), "
+            f"(SELECT string_agg(s::text, ',' ORDER BY s.{quote('id')}) "
+            f"FROM {quote(Seat._meta.db_table)} s WHERE s.{quote('table_id')} = {table_id})"
+            f")::text)")
 
 
 def _numbered(sql: str) -> str:
@@ -419,7 +471,7 @@ class _Lane:
 
 def _send_prepared(conn: BaseDatabaseWrapper, lane: _Lane, stmts: _Statements,
                    calls: Sequence[tuple[str, Sequence[bytes]]], *,
-                   tail: bytes = b"") -> list[Any]:
+                   head: bytes = b"", tail: bytes = b"") -> list[Any]:
     """EXECUTE the named prepared statements with these literals in one message on the
     lane (after the BEGIN psycopg would send, `_Lane.begin`), preparing first any this
     connection has not prepared (`_Prepared`); the results of the EXECUTEs (and of the
@@ -433,7 +485,7 @@ def _send_prepared(conn: BaseDatabaseWrapper, lane: _Lane, stmts: _Statements,
         sql = b"".join(f"PREPARE {name} AS {stmts.definitions[name]}; ".encode()
                        for name in missing) + sql
     try:
-        results = lane.send(conn, begin + sql + tail)
+        results = lane.send(conn, begin + head + sql + tail)
     except Exception:
         _Prepared.unknown(raw)
         raise
@@ -626,9 +678,11 @@ def save_move(game: Game, *, commit: bool = False) -> None:
                       for attname, literal in stmts.move_literals)
         values.append(stmts.pk_literal(lane, game.pk))
         tail = b"; COMMIT" if commit and _outermost_atomic(conn) else b""
-        _send_prepared(conn, lane, stmts, ((stmts.save_name(len(pending)), values),),
-                       tail=tail)
+        results = _send_prepared(conn, lane, stmts, ((stmts.save_name(len(pending)), values),),
+                                 tail=tail)
+        _keep_fingerprint(game, results[-2] if tail else results[-1])
         return
+    game.__dict__.pop(_FINGERPRINT, None)
     params = _log_params(stmts, pending)
     params.extend(save(getattr(game, attname)) for attname, save in stmts.move_savers)
     params.append(game.pk)
@@ -639,6 +693,75 @@ def save_move(game: Game, *, commit: bool = False) -> None:
                               params, first=False, tail=tail)
         else:  # SQLite, or server-side binding: the save alone, as `atomic` commits apart
             cursor.execute(stmts.logged_update(len(pending)), params)
+
+
+# The game's fingerprint as its last save read it back (PostgreSQL's lane): its instance's
+# attribute, which a later move on the same instance (`save_move_if_unchanged`) checks.
+_FINGERPRINT = "_move_fingerprint"
+
+
+def _keep_fingerprint(game: Game, result: Any) -> None:
+    if result.ntuples == 1:
+        game.__dict__[_FINGERPRINT] = result.get_value(0, 0)
+    else:
+        game.__dict__.pop(_FINGERPRINT, None)
+
+
+def saved_alone(game: Game) -> Game | None:
+    """A copy of a game instance that a move may be made on and saved alone
+    (`save_move_if_unchanged`): the instance its last save left, read back as written
+    (its fingerprint known), on a connection that is in no transaction and speaks to
+    PostgreSQL through the lane. None otherwise: the move takes the locked path."""
+    if _FINGERPRINT not in game.__dict__ or _PENDING in game.__dict__:
+        return None
+    conn, stmts = _statements()
+    if conn.in_atomic_block or not stmts.batched or conn.connection is None:
+        return None
+    raw = conn.connection
+    if not raw.autocommit or raw.pgconn.transaction_status != _IDLE:
+        return None
+    copy = Game.__new__(Game)
+    copy.__dict__.update(game.__dict__)
+    state = copy._state = ModelState()
+    state.adding = False
+    state.db = game._state.db
+    state.fields_cache = dict(game._state.fields_cache)
+    return copy
+
+
+def save_move_if_unchanged(game: Game) -> bool:
+    """Save a move made on a copy from `saved_alone` in one round trip, in a transaction of
+    its own: the BEGIN, the game and table rows locked as the lock locks them, the log rows
+    and the game row written only if the game, its table and its seats are as its last save
+    left them (their fingerprint), and the COMMIT. False when they were not (another move,
+    a clock, a seat's change came first): nothing was written, and the move is to be made
+    again on the locked path. A database error rolls the transaction back and is raised."""
+    conn, stmts = _statements()
+    lane = _Lane.of(conn, stmts)
+    if lane is None or lane.begin() != b"":
+        return False
+    pending = game.__dict__.pop(_PENDING, ())
+    fingerprint = game.__dict__.pop(_FINGERPRINT)
+    game.updated_at = timezone.now()
+    key = stmts.pk_literal(lane, game.pk)
+    values = [key, lane.escape(fingerprint)]
+    values.extend(literal(lane, value) for row in pending
+                  for literal, value in zip(stmts.log_literals, row, strict=True))
+    values.extend(literal(lane, getattr(game, attname))
+                  for attname, literal in stmts.move_literals)
+    try:
+        results = _send_prepared(conn, lane, stmts,
+                                 (("chudopoly_relock", [key]),
+                                  (stmts.checked_save_name(len(pending)), values)),
+                                 head=b"BEGIN; ", tail=b"; COMMIT")
+    except BaseException:
+        if lane.pgconn.transaction_status != _IDLE:  # the error left the BEGIN open
+            # A connection gone cannot: Django closes it as unusable.
+            with contextlib.suppress(Exception):
+                lane.pgconn.exec_(b"ROLLBACK")
+        raise
+    _keep_fingerprint(game, results[-2])
+    return _FINGERPRINT in game.__dict__
 
 
 def _outermost_atomic(conn: BaseDatabaseWrapper) -> bool:

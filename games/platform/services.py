@@ -7,13 +7,14 @@ know nothing about HTTP or websockets; they raise `TableError` with a sentence a
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import random
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, Protocol
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
@@ -568,6 +569,15 @@ class Move:
     logged: tuple[tuple[int, list[Any]], ...]
 
 
+class KnownRows(Protocol):
+    """Rows of a table a process holds from an earlier move (a `Move`, or the snapshot a
+    push made of one)."""
+
+    game: Game | None
+    table: Table
+    seats: Sequence[Seat] | None
+
+
 def decision_token(engine: GameEngine, state: Mapping[str, Any], seat: int | None) -> str:
     """A short token for what `seat` is deciding in `state` (the engine's `decision_key`),
     carried by the page beside the version ("" for nothing to decide, or a spectator). A move
@@ -598,14 +608,24 @@ def table_apply_action(*, game_id: int, seat: int, action: Mapping[str, Any],
 
 def table_move(*, game_id: int, seat: int, action: Mapping[str, Any], expected_version: int,
                viewer: Viewer | None = None, source: str = "player",
-               expected_decision: str | None = None) -> Move:
+               expected_decision: str | None = None, known: KnownRows | None = None) -> Move:
     """`table_apply_action`, returning the rows the mover's push renders from. With `viewer`,
     the seat must still be theirs (checked under the lock): a socket may act on the seat it
     last saw without looking it up again, and a seat moved away in between is refused.
 
     A move made on an older version is applied when `expected_decision` (the page's
     `decision_token` for this seat) is still the seat's token: the table moved on, but not
-    this seat's decision. The engine judges the move itself, as always."""
+    this seat's decision. The engine judges the move itself, as always.
+
+    `known`: the rows this process last saw of the table (a previous move's, or the snapshot
+    it left), on which the move is made first and saved in one round trip if they are still
+    the database's (`_move_on_known`); otherwise, or when the move is refused there, it is
+    made on the rows read under the lock."""
+    if known is not None:
+        made = _move_on_known(known, game_id=game_id, seat=seat, action=action,
+                              expected_version=expected_version, viewer=viewer, source=source)
+        if made is not None:
+            return made
     with transaction.atomic():
         # The table row is locked in the same statement (FOR UPDATE covers the join), and the
         # seats come in the same round trip once it is held (games/platform/moverows.py).
@@ -642,6 +662,50 @@ def table_move(*, game_id: int, seat: int, action: Mapping[str, Any], expected_v
         running = game.status == Game.Status.RUNNING
         return Move(game=game, table=table, seats=seats if running else None,
                     logged=rows)
+
+
+def _move_on_known(known: KnownRows, *, game_id: int, seat: int, action: Mapping[str, Any],
+                   expected_version: int, viewer: Viewer | None, source: str) -> Move | None:
+    """A move made on rows this process already holds, saved in one round trip with its
+    COMMIT (moverows.save_move_if_unchanged), or None for the locked path: the rows are not
+    a save's own (read by a page, not left by a move), not of this game, not the version the
+    move was made on, of a game over or paused; the move is refused here, ends the game, or
+    the database's rows changed meanwhile (another process's move, a clock, a seat). The
+    locked path then makes it, or refuses it, on the rows as they are; nothing was written.
+    The tables' sockets hear of it and the bots owed are scheduled after the commit, as
+    there."""
+    basis, table, seats = known.game, known.table, known.seats
+    if (basis is None or seats is None or basis.pk != game_id or basis.version != expected_version
+            or basis.status != Game.Status.RUNNING or table.paused_at is not None):
+        return None
+    game = moverows.saved_alone(basis)
+    if game is None:
+        return None
+    seats = tuple(seats)
+    if viewer is not None and not _owns_game_seat(game, seats, seat, viewer):
+        return None
+    engine = get_game(game.game_kind)
+    old_deadlines = dict(game.deadlines or {})
+    try:
+        steps = expand_action(engine, game.state, seat, dict(action))
+        rows = []
+        for step in steps:
+            rows.append(_apply_step(game, engine, seat, step, source=source))
+            if engine.result(game.state) is not None:
+                return None  # the end of a game writes more than the game row
+    except (IllegalAction, ActionRefused):
+        return None
+    clocks.reset_timeouts(game, seat)
+    game.deadlines = clocks.next_deadlines(engine, game.state, table, old_deadlines,
+                                           players=game.players)
+    game.clock_due = clocks.earliest(game.deadlines)
+    owed = _owed_work(game, engine, seats)
+    if not moverows.save_move_if_unchanged(game):
+        return None
+    broadcast.table_changed(table.code, version=game.version)
+    for work in owed:
+        broadcast.after_push(work)
+    return Move(game=game, table=table, seats=seats, logged=tuple(rows))
 
 
 DUPLICATE_LOOKBACK = 20  # log rows searched for a move sent again from an older page
@@ -690,19 +754,8 @@ def apply_locked(game: Game, table: Table, engine: GameEngine, seat: int,
     # `to_decide` says who must act; the engine's legal actions say who may (a seat may
     # scoop at any time, owed a decision or not). `any_time`: an action the game allows out
     # of turn (leaving), never a player's frame.
-    if (not any_time and seat not in engine.to_decide(game.state)
-            and dict(action) not in engine.legal_actions(game.state, seat)
-            and not _acts_any_time(engine, game.state, seat, action)):
-        raise ActionRefused("It is not your decision right now.", code="not_your_turn")
-    try:
-        applied = engine.apply(game.state, seat, dict(action))
-    except IllegalAction as exc:
-        raise ActionRefused(exc.reason, code="illegal") from None
-    events = [dict(note), *applied.events] if note else applied.events
-    moverows.append_action(game, seat=seat, action=dict(action), events=events, source=source)
-    logged = (game.version, events)
-    game.state = applied.state
-    game.version += 1
+    logged = _apply_step(game, engine, seat, action, source=source, note=note,
+                         any_time=any_time)
     result = engine.result(game.state)
     if result is None:
         return logged
@@ -725,6 +778,51 @@ def apply_locked(game: Game, table: Table, engine: GameEngine, seat: int,
     return logged
 
 
+def _apply_step(game: Game, engine: GameEngine, seat: int, action: Mapping[str, Any], *,
+                source: str, note: Mapping[str, Any] | None = None,
+                any_time: bool = False) -> tuple[int, list[Any]]:
+    """One action applied to the game instance and appended to its log (`apply_locked`
+    without the end of the game)."""
+    if (not any_time and seat not in engine.to_decide(game.state)
+            and dict(action) not in engine.legal_actions(game.state, seat)
+            and not _acts_any_time(engine, game.state, seat, action)):
+        raise ActionRefused("It is not your decision right now.", code="not_your_turn")
+    try:
+        applied = engine.apply(game.state, seat, dict(action))
+    except IllegalAction as exc:
+        raise ActionRefused(exc.reason, code="illegal") from None
+    events = [dict(note), *applied.events] if note else applied.events
+    moverows.append_action(game, seat=seat, action=dict(action), events=events, source=source)
+    logged = (game.version, events)
+    game.state = applied.state
+    game.version += 1
+    return logged
+
+
+def _owed_work(game: Game, engine: GameEngine, seats: Sequence[Seat] | None) -> list[Any]:
+    """What a running game's save owes once committed and pushed: a task per bot seat and per
+    seat on automatic moves owed a decision now. Known here, under the lock (or on rows the
+    save checks): scheduling them needs no second read of the game (the task checks the
+    version anyway)."""
+    game_id, version = game.pk, game.version
+    deciding = engine.to_decide(game.state)
+    if not deciding:
+        bots: set[int] = set()
+    elif seats is not None:
+        bots = {s.game_seat for s in seats if s.bot_controlled and s.game_seat is not None}
+    else:
+        bots = _bot_seat_numbers(game)
+    owed = {seat: decision_token(engine, game.state, seat)
+            for seat in deciding if seat in bots}
+    work = []
+    if owed:
+        work.append(lambda: _schedule_bot_tasks(game_id, version, owed))
+    autos = _auto_moves_owed(game, engine, deciding, seats)
+    if autos:
+        work.append(lambda: _schedule_auto_tasks(game_id, version, autos))
+    return work
+
+
 def settle_locked(game: Game, table: Table, engine: GameEngine,
                   old_deadlines: Mapping[str, Any], *,
                   seats: Sequence[Seat] | None = None, last: bool = False) -> None:
@@ -740,25 +838,8 @@ def settle_locked(game: Game, table: Table, engine: GameEngine,
     game.clock_due = clocks.earliest(game.deadlines)
     _announce(table, version=game.version, lobby=not running)
     if running:
-        game_id, version = game.pk, game.version
-        # Which bots owe a move is known here, under the lock: scheduling them after the commit
-        # needs no second read of the game (the task checks the version anyway).
-        deciding = engine.to_decide(game.state)
-        if not deciding:
-            bots: set[int] = set()
-        elif seats is not None:
-            bots = {s.game_seat for s in seats if s.bot_controlled and s.game_seat is not None}
-        else:
-            bots = _bot_seat_numbers(game)
-        owed = {seat: decision_token(engine, game.state, seat)
-                for seat in deciding if seat in bots}
-        if owed:
-            transaction.on_commit(lambda: broadcast.after_push(
-                lambda: _schedule_bot_tasks(game_id, version, owed)))
-        autos = _auto_moves_owed(game, engine, deciding, seats)
-        if autos:
-            transaction.on_commit(lambda: broadcast.after_push(
-                lambda: _schedule_auto_tasks(game_id, version, autos)))
+        for work in _owed_work(game, engine, seats):
+            transaction.on_commit(functools.partial(broadcast.after_push, work))
     moverows.save_move(game, commit=last)
 
 
