@@ -287,6 +287,8 @@ PARTS = (
     ("  its lock and seats (round trip 1)", "games.platform.moverows", "lock_game_and_table"),
     ("  the engine and the log row", "games.platform.services", "apply_locked"),
     ("  deadlines, bots, the save (round trip 2)", "games.platform.services", "settle_locked"),
+    ("  or on the rows the last move left: the checked save (one round trip)",
+     "games.platform.moverows", "save_move_if_unchanged"),
     ("the pushes' screens (screen_from)", "games.platform.presenters", "screen_from"),
     ("the pushes' renders (render_all)", "games.platform.presenters", "render_all"),
     ("the pushes' diffs (_changes)", "games.platform.consumers", "TableConsumer._changes"),

@@ -33,7 +33,7 @@ import contextlib
 import functools
 import time
 from collections.abc import Callable, Sequence
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 import orjson
@@ -134,6 +134,8 @@ def _literal(field: Any, conn: Any) -> _Literal:
     if internal == "DateTimeField":
         def stamp(lane: _Lane, value: Any) -> bytes:
             if type(value) is datetime and value.tzinfo is not None:
+                if value.tzinfo is UTC:  # timezone.now()'s: psycopg's text, at half
+                    return b"'%s'::timestamptz" % str(value).encode()
                 return lane.tx.as_literal(value)
             return slow(lane, value)
 

@@ -19,11 +19,10 @@ from games.platform.identity import Viewer
 from games.platform.models import Game, GameAction, Seat
 from games.platform.services import ActionRefused, Move, decision_token
 
-pytestmark = [
-    pytest.mark.django_db(transaction=True),  # the move's own transaction, as at a table
-    pytest.mark.skipif(connection.vendor != "postgresql",
-                       reason="SQLite takes every move on the locked path"),
-]
+pytestmark = pytest.mark.django_db(transaction=True)  # the move's own transaction, as at a table
+
+on_postgresql = pytest.mark.skipif(connection.vendor != "postgresql",
+                                   reason="SQLite takes every move on the locked path")
 
 
 @pytest.fixture
@@ -68,6 +67,7 @@ def _log(game: Game) -> list[tuple[int, int, Any]]:
                 .values_list("version", "seat", "action"))
 
 
+@on_postgresql
 def test_a_move_on_the_rows_a_move_left_is_saved_in_one_round_trip_with_its_commit(
         rent_owed: tuple[Move, int, int, int], told: list[dict[str, Any]]) -> None:
     held, _, _, c = rent_owed
@@ -87,6 +87,7 @@ def test_a_move_on_the_rows_a_move_left_is_saved_in_one_round_trip_with_its_comm
     assert len(sent) == 1 and after.game.version == version + 2
 
 
+@on_postgresql
 def test_two_seats_answering_at_once_from_the_same_rows_are_both_applied(
         rent_owed: tuple[Move, int, int, int]) -> None:
     held, _, b, c = rent_owed
@@ -101,6 +102,7 @@ def test_two_seats_answering_at_once_from_the_same_rows_are_both_applied(
     assert b in ENGINE.to_decide(Game.objects.get(pk=held.game.pk).state)  # Bob now pays
 
 
+@on_postgresql
 def test_a_move_whose_decision_changed_since_its_rows_is_refused_and_changes_nothing(
         rent_owed: tuple[Move, int, int, int]) -> None:
     held, _, _, c = rent_owed
@@ -120,6 +122,7 @@ def test_a_move_whose_decision_changed_since_its_rows_is_refused_and_changes_not
     assert connection.connection.pgconn.transaction_status == 0
 
 
+@on_postgresql
 def test_a_seat_changed_since_the_rows_sends_the_move_down_the_locked_path(
         rent_owed: tuple[Move, int, int, int]) -> None:
     held, _, b, c = rent_owed
@@ -132,6 +135,7 @@ def test_a_seat_changed_since_the_rows_sends_the_move_down_the_locked_path(
     assert next(s for s in made.seats if s.game_seat == b).away  # the seats as they are
 
 
+@on_postgresql
 def test_a_checked_save_that_lost_the_race_writes_nothing(
         rent_owed: tuple[Move, int, int, int]) -> None:
     held, _, b, c = rent_owed
@@ -150,6 +154,7 @@ def test_a_checked_save_that_lost_the_race_writes_nothing(
     assert connection.connection.pgconn.transaction_status == 0
 
 
+@on_postgresql
 def test_a_database_error_in_the_one_round_trip_rolls_it_back_and_the_next_move_goes_through(
         rent_owed: tuple[Move, int, int, int]) -> None:
     from django.db import DatabaseError
@@ -169,6 +174,7 @@ def test_a_database_error_in_the_one_round_trip_rolls_it_back_and_the_next_move_
     assert Game.objects.get(pk=held.game.pk).version == made.game.version == version + 1
 
 
+@on_postgresql
 def test_a_move_inside_another_transaction_takes_the_locked_path(
         rent_owed: tuple[Move, int, int, int]) -> None:
     from django.db import transaction
@@ -179,3 +185,40 @@ def test_a_move_inside_another_transaction_takes_the_locked_path(
     assert any("chudopoly_lock" in sql for sql in sent), sent
     assert not any("chudopoly_checked" in sql for sql in sent), sent
     assert Game.objects.get(pk=held.game.pk).version == made.game.version
+
+
+def test_a_move_with_the_rows_a_move_left_is_applied_once_on_either_database(
+        rent_owed: tuple[Move, int, int, int]) -> None:
+    held, _, b, c = rent_owed
+    version = held.game.version
+    made, _ = _move(held, c, accept(c))
+    after, _ = _move(made, b, accept(b))
+    saved = Game.objects.get(pk=held.game.pk)
+    assert saved.version == after.game.version == version + 2
+    assert [(v, s) for v, s, _ in _log(saved)][-2:] == [(version, c), (version + 1, b)]
+
+
+@on_postgresql
+def test_after_the_server_ended_the_connection_the_move_fails_and_the_next_goes_through(
+        rent_owed: tuple[Move, int, int, int]) -> None:
+    import psycopg
+    from django.db import DatabaseError
+
+    from chudopoly_site import held_connection
+
+    held, _, _, c = rent_owed
+    version = held.game.version
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        pid = cursor.fetchone()[0]
+    params = connection.get_connection_params()
+    params.pop("pool", None)
+    params.pop("cursor_factory", None)
+    with psycopg.connect(**params, autocommit=True) as other:  # as a restarted server does
+        other.execute("SELECT pg_terminate_backend(%s, 5000)", [pid])  # waits till it ended
+    with pytest.raises(DatabaseError):
+        _move(held, c, accept(c))
+    held_connection.after()  # the handler's end closes the connection that saw an error
+    made, _ = _move(held, c, accept(c))
+    assert Game.objects.get(pk=held.game.pk).version == made.game.version == version + 1
+    assert [(v, s) for v, s, _ in _log(made.game)][-1] == (version, c)
