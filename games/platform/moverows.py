@@ -15,6 +15,16 @@ the seats are read after the lock is granted), and the log rows go in with the g
 and the COMMIT (`save_move(..., commit=True)`). SQLite runs one statement per execute and gets
 them one by one.
 
+A move made on rows a previous move left in this process (services._move_on_known: the table's
+newest snapshot holds the game instance that move saved) makes one round trip on PostgreSQL
+(`saved_alone`, `save_move_if_unchanged`): BEGIN, the same lock as the lock's, then the log
+rows and the game row written only if the game, its table and its seats still have the
+fingerprint that move's save read back (`_fingerprint`: the game's changing columns but its
+state, which changes only with its version, and the table's and seats' whole rows), and the
+COMMIT. The lock comes first so that the check sees whatever a transaction holding it
+committed (a seat's change, another process's move), as the locked path's seats do. A check
+that fails writes nothing, and the move is made again on the locked path.
+
 On PostgreSQL the statements are prepared on the server, once per connection, and each move
 EXECUTEs them with its values: parsing and planning them again on every move was nearly half
 of the server's CPU for a move (`_Prepared`).
