@@ -334,9 +334,24 @@ def _end_of(html: str, tag: str, at: int) -> int:
     closing = "</" + tag
     after = len(opening)  # where the character that must end the name sits, from a match
     find = html.find
+    if at <= _TOP and len(html) - at >= _FAR:
+        # A partial's top element (a board's section, tens of kilobytes): its end tag is most
+        # often the last of its name and the name nowhere inside, which one look from the
+        # end and one scan for the name tell, where the count below scans it all twice.
+        last = html.rfind(closing, at)
+        if last >= 0 and find(tag, at, last) < 0:
+            ends = html[last + after + 1:last + after + 2]
+            if ends == ">" or ends == "/" or ends.isspace():
+                return find(">", last + after + 1) + 1
     depth = 1
     closed = find(closing, at)
+    steps = 0
     while closed >= 0:
+        steps += 1
+        if steps > _DENSE:
+            # Many elements of its name inside (a board's forty tiles): the rest in one
+            # pass of the pattern, each tag of the name met in order, not two finds a tag.
+            return _end_by_pattern(html, tag, at, depth)
         # The start tags before this end tag: looked for no further (a start tag of its
         # name after a small element may be far off, or nowhere).
         opened = find(opening, at, closed)
@@ -352,6 +367,26 @@ def _end_of(html: str, tag: str, at: int) -> int:
             if depth == 0:
                 return find(">", at) + 1
         closed = find(closing, at)
+    return -1
+
+
+# An element whose start tag ends this near the start of its HTML and this far from its end
+# (a partial's top element) has its end first looked for from the end.
+_TOP = 512
+_FAR = 8192
+# After this many end tags of its name inside, the rest is read with the pattern.
+_DENSE = 6
+
+
+def _end_by_pattern(html: str, tag: str, at: int, depth: int) -> int:
+    """`_end_of` from `at`, `depth` elements of `tag` open there."""
+    for found in _tags_named(tag).finditer(html, at):
+        if found[1]:
+            depth -= 1
+            if depth == 0:
+                return html.find(">", found.end()) + 1
+        else:
+            depth += 1
     return -1
 
 

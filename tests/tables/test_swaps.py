@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import re
 from collections.abc import Iterator
 
 import pytest
@@ -328,3 +329,36 @@ def test_a_safe_strings_tree_is_kept_as_plain_text_with_its_htmls_digest() -> No
     assert type(first.html) is str and type(after.html) is str
     assert first.base.digest == hash(str.__str__(html)) == Tree(str(html)).base.digest
     assert after.base.digest == Tree(board("Ann", "Bea")).base.digest
+
+
+def _end_by_counting(html: str, tag: str, at: int) -> int:
+    """Where an element of `tag` whose start tag ends at `at` ends, by counting every tag of
+    its name in order: the meaning `swaps._end_of` keeps, however it looks."""
+    depth = 1
+    for found in re.finditer(rf"<(/?){tag}(?=[\s/>])", html[at:]):
+        depth += -1 if found[1] else 1
+        if depth == 0:
+            return html.find(">", at + found.end()) + 1
+    return -1
+
+
+def test_an_elements_end_looked_for_from_the_end_or_by_pattern_is_where_counting_finds_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # A partial's long top element is looked for from its HTML's end first, and an element
+    # with many of its name inside by a pattern: both on every element here.
+    monkeypatch.setattr(swaps_module, "_TOP", 10**9)
+    monkeypatch.setattr(swaps_module, "_FAR", 0)
+    rng = random.Random(20261206)
+    pieces = ["<div>", "</div>", "<div ", "</div ", "<divx>", "</divx>", "div", "<p>", "x",
+              " ", "/", ">", "<div/>", "</div\n", "<", "</", "<section>", "</section>"]
+    for dense in (0, 2, 6):
+        monkeypatch.setattr(swaps_module, "_DENSE", dense)
+        for _ in range(3000):
+            inside = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 40)))
+            html = "<div>" + inside + rng.choice(["", "</div>", "</div>\n", "</divx>"]) + (
+                rng.choice(["", "</div>", "<div>a</div>"]))
+            assert swaps_module._end_of(html, "div", 5) == _end_by_counting(html, "div", 5), html
+    # A board: its top element's end from the end, its grid's by the pattern, as counted.
+    html = board(*(f"tile {n}" for n in range(40)))
+    for tag, at in (("section", html.find(">") + 1), ("div", html.find('id="grid">') + 10)):
+        assert swaps_module._end_of(html, tag, at) == _end_by_counting(html, tag, at) > at
