@@ -684,15 +684,19 @@ def render_all(screen: TableScreen, *, oob: bool = True,
             out[name] = render_unlocalized(template, context)
             continue
         key = (template, oob, values)
-        html = shared_partials.get(key)
+        html = shared_partials.kept(key)
         if html is None:
-            html = render_unlocalized(template, context)
             # Copied to its own size: orjson's bytes keep the buffer they were written into.
-            shared_partials.put((template, oob, bytes(memoryview(values))), html)
+            html = shared_partials.put((template, oob, bytes(memoryview(values))),
+                                       render_unlocalized(template, context))
             partial.renders += 1
         else:
             partial.served += 1
-        out[name] = html
+        # A push's partial is the kept string itself, to every socket it is served to: its
+        # hash is worked out once and its tree found by identity (consumers._changes,
+        # swaps.trees), not a copy hashed and compared anew per socket. The page prints it
+        # as safe HTML.
+        out[name] = html if oob else SafeString(html)
     return out
 
 
@@ -849,8 +853,15 @@ class SharedPartials:
         html = self._entries.get(key)
         return None if html is None else SafeString(html)
 
-    def put(self, key: Hashable, html: str) -> None:
-        self._entries.put(key, kept(html))
+    def kept(self, key: Hashable) -> str | None:
+        """The kept plain string itself (a push's partial: see render_all)."""
+        return self._entries.get(key)
+
+    def put(self, key: Hashable, html: str) -> str:
+        """Keeps `html` by `key`; the plain string kept."""
+        plain = kept(html)
+        self._entries.put(key, plain)
+        return plain
 
 
 shared_partials = SharedPartials()

@@ -221,6 +221,19 @@ def test_two_seats_waiting_on_a_third_are_served_one_render_of_the_status() -> N
     assert status.served == 1
 
 
+@pytest.mark.django_db
+def test_the_sockets_of_a_move_are_pushed_the_one_kept_string_of_a_shared_partial() -> None:
+    # Its hash worked out once and its tree found by identity; the page's is safe HTML.
+    players = guests(3)
+    game = started("chudopoly", players)
+    table = Table.objects.get(pk=game.table_id)
+    pushed = [presenters.render_all(presenters.load_screen(table, v), oob=True)["status"]
+              for v in players]
+    assert pushed[0] is pushed[1] is pushed[2] and type(pushed[0]) is str
+    page = presenters.render_all(presenters.load_screen(table, players[0]), oob=False)
+    assert isinstance(page["status"], SafeString)
+
+
 # --- carried over from the declared inputs --------------------------------------------------
 
 def test_the_shared_partials_keep_the_most_recent_entries_only() -> None:
