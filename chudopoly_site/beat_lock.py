@@ -5,10 +5,10 @@ which happens as soon as a second `serve` or a second beat container starts besi
 So a beat takes the lock before it schedules anything (`hold`, from the `beat_init` signal,
 which Celery sends before its first tick): while another beat holds it, this one says so and
 waits, and it takes over when the holder releases the lock (it does on exit) or stops renewing
-it (killed: the lock expires after LOCK_SECONDS). The holder renews it every RENEW_SECONDS from
-a thread; a holder that finds the lock held by another beat (Redis restarted empty and a
-waiting beat took it meanwhile) stops scheduling at once. Redis being unreachable changes
-nothing: no beat can send a task then, and the renewal tries again.
+it (killed: the lock expires after BEAT_LOCK_SECONDS). The holder renews it every
+BEAT_LOCK_RENEW_SECONDS from a thread; a holder that finds the lock held by another beat (Redis
+restarted empty and a waiting beat took it meanwhile) stops scheduling at once. Redis being
+unreachable changes nothing: no beat can send a task then, and the renewal tries again.
 """
 
 from __future__ import annotations
@@ -28,9 +28,6 @@ from django.conf import settings
 
 logger = logging.getLogger(__name__)
 
-LOCK_SECONDS = 10.0
-RENEW_SECONDS = 2.0
-
 # Renew if the lock is ours, take it again if Redis lost it, and say 0 if another beat has it.
 _RENEW = """
 local holder = redis.call('GET', KEYS[1])
@@ -44,6 +41,10 @@ _RELEASE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0
 """
+
+
+def _lock_ms() -> int:
+    return int(settings.BEAT_LOCK_SECONDS * 1000)
 
 
 def key() -> str:
@@ -66,7 +67,7 @@ class BeatLock:
         said = False
         while True:
             try:
-                if self.client.set(key(), self.token, nx=True, px=int(LOCK_SECONDS * 1000)):
+                if self.client.set(key(), self.token, nx=True, px=_lock_ms()):
                     logger.info("beat lock taken (%s): this beat schedules", self.token)
                     return
                 if not said:
@@ -75,11 +76,11 @@ class BeatLock:
                     said = True
             except redis.RedisError as exc:
                 logger.warning("beat lock: Redis unreachable (%s); trying again", exc)
-            time.sleep(RENEW_SECONDS)
+            time.sleep(settings.BEAT_LOCK_RENEW_SECONDS)
 
     def renew(self) -> bool:
         """False when another beat holds the lock now."""
-        return bool(self.client.eval(_RENEW, 1, key(), self.token, int(LOCK_SECONDS * 1000)))
+        return bool(self.client.eval(_RENEW, 1, key(), self.token, _lock_ms()))
 
     def release(self) -> None:
         with contextlib.suppress(redis.RedisError):  # if Redis is away, it expires by itself
@@ -88,7 +89,7 @@ class BeatLock:
     def keep(self, on_lost: Any) -> threading.Thread:
         def run() -> None:
             while True:
-                time.sleep(RENEW_SECONDS)
+                time.sleep(settings.BEAT_LOCK_RENEW_SECONDS)
                 try:
                     if self.renew():
                         continue

@@ -235,6 +235,13 @@ HEARTBEAT_STALE_SECONDS = env_float("HEARTBEAT_STALE_SECONDS", 30.0)
 if not 0 < HEARTBEAT_SECONDS < HEARTBEAT_STALE_SECONDS:
     raise ImproperlyConfigured("HEARTBEAT_SECONDS must be above 0 and below "
                                "HEARTBEAT_STALE_SECONDS")
+# The scheduling Celery beat holds a lock in Redis for BEAT_LOCK_SECONDS and renews it every
+# BEAT_LOCK_RENEW_SECONDS; a waiting beat tries to take it as often (chudopoly_site/beat_lock.py).
+BEAT_LOCK_SECONDS = env_float("BEAT_LOCK_SECONDS", 10.0)
+BEAT_LOCK_RENEW_SECONDS = env_float("BEAT_LOCK_RENEW_SECONDS", 2.0)
+if not 0 < BEAT_LOCK_RENEW_SECONDS < BEAT_LOCK_SECONDS:
+    raise ImproperlyConfigured("BEAT_LOCK_RENEW_SECONDS must be above 0 and below "
+                               "BEAT_LOCK_SECONDS")
 # Each web process writes the "web" heartbeat into the database this often (s; 0: never).
 # The clocks expire nothing while it is three beats late, and give the time it was late back
 # to every running clock once it is fresh again (games/platform/outages.py).

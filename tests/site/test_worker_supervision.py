@@ -82,6 +82,12 @@ def throwaway_redis() -> Iterator[ThrowawayRedis]:
         server.stop()
 
 
+# The beat lock's production period (10 s, renewed every 2 s) made short: a beat killed
+# holding it frees it within 2 s, and a waiting beat tries every 0.5 s
+# (chudopoly_site/beat_lock.py).
+SHORT_BEAT_LOCK = {"BEAT_LOCK_SECONDS": "2", "BEAT_LOCK_RENEW_SECONDS": "0.5"}
+
+
 def _env(transactional_db: None, redis_url: str, prefix: str) -> dict[str, str]:
     env = _test_database_env()
     env.update({"REDIS_URL": redis_url, "CHANNEL_PREFIX": prefix, "TASK_BACKEND": "celery"})
@@ -185,9 +191,9 @@ def test_the_worker_survives_a_redis_restart_with_a_task_in_flight(
                  set_as_current=False)
     try:
         assert _pinged(app, 60), log_path.read_text()[-3000:]
-        app.send_task("tests.sleep", kwargs={"seconds": 6, "started": str(started)})
+        app.send_task("tests.sleep", kwargs={"seconds": 4, "started": str(started)})
         _wait_for("the slow task did not start", started.exists, 60, log_path)
-        throwaway_redis.restart(down_seconds=2)
+        throwaway_redis.restart(down_seconds=1)
         _wait_for("the slow task did not finish",
                   lambda: re.search(r"tests\.sleep\[[^]]+\] succeeded", log_path.read_text()),
                   60, log_path)
@@ -241,16 +247,19 @@ def test_serve_starts_a_killed_worker_and_beat_again_and_healthz_names_them_mean
     transactional_db: None, throwaway_redis: ThrowawayRedis, tmp_path: Path
 ) -> None:
     env = _env(transactional_db, throwaway_redis.url, "supervised")
-    env.update({"HEARTBEAT_SECONDS": "0.5", "HEARTBEAT_STALE_SECONDS": "3"})
+    # Short windows so the test waits seconds, not the production defaults' tens: a
+    # heartbeat counts as stale after 2 s, and the killed beat's lock expires within 2 s
+    # (it held the restarted beat back for up to 12 s after the kill).
+    env.update({"HEARTBEAT_SECONDS": "0.5", "HEARTBEAT_STALE_SECONDS": "2", **SHORT_BEAT_LOCK})
     port = _free_port()
     base = f"http://127.0.0.1:{port}"
     log_path = tmp_path / "serve.log"
     with open(log_path, "w") as log:
         serve = subprocess.Popen(
             [sys.executable, "manage.py", "serve", "--port", str(port), "--no-migrate",
-             # Long enough that the gap shows: a restarted worker may boot within the
-             # stale window on a fast machine.
-             "--restart-delay", "5"],
+             # Twice the stale window, so the gap shows: a restarted worker may boot at
+             # once on a fast machine.
+             "--restart-delay", "4"],
             cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
         )
     try:
@@ -339,6 +348,7 @@ def test_a_second_beat_beside_a_first_schedules_nothing_until_the_first_stops(
     transactional_db: None, throwaway_redis: ThrowawayRedis, tmp_path: Path
 ) -> None:
     env = _env(transactional_db, throwaway_redis.url, "two-beats")
+    env.update(SHORT_BEAT_LOCK)  # the five sweeps below span two lock periods and more
     first, first_log = _beat(env, tmp_path, "first")
     second: subprocess.Popen[bytes] | None = None
     try:
