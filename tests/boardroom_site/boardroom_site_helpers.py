@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from typing import Any
 
 from channels.db import database_sync_to_async
@@ -56,12 +57,31 @@ async def first_frames(comm: WebsocketCommunicator) -> list[str]:
     return await frames(comm, 3.0)
 
 
-async def frames(comm: WebsocketCommunicator, timeout: float = 1.0) -> list[str]:
-    """Everything the server sends until it goes quiet for `timeout` seconds."""
-    out = []
+def anything(frame: str) -> bool:
+    return True
+
+
+async def frames(comm: WebsocketCommunicator, timeout: float = 1.0,
+                 until: Callable[[str], bool] | None = anything) -> list[str]:
+    """Everything the server sends: first up to the frame `until` holds for (the first frame,
+    unless told), however long a loaded machine takes to send it, then until it goes quiet for
+    `timeout` seconds (a quiet spell alone missed a slow render's frame)."""
+    out: list[str] = []
+    while until is not None and not any(until(frame) for frame in out):
+        out.append(await comm.receive_from(timeout=30))
     while not await comm.receive_nothing(timeout=timeout):
         out.append(await comm.receive_from())
     return out
+
+
+def showing(version: int) -> Callable[[str], bool]:
+    """A frame that shows the table at `version`."""
+    return lambda frame: version_in(frame) == version
+
+
+def answered(frame: str) -> bool:
+    """The frame that answers a move (its "ok" or its error)."""
+    return error_code(frame) is not None
 
 
 async def send(comm: WebsocketCommunicator, action: Any, version: int, **fields: Any) -> None:

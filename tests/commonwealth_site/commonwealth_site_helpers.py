@@ -11,6 +11,7 @@ from games.platform.identity import Viewer
 from games.platform.interface import get_game
 from games.platform.models import Game
 from tests.boardroom_site.boardroom_site_helpers import (  # noqa: F401 - re-exported
+    answered,
     connect,
     error_code,
     error_text,
@@ -19,6 +20,7 @@ from tests.boardroom_site.boardroom_site_helpers import (  # noqa: F401 - re-exp
     newest_version,
     seat_named,
     send,
+    showing,
 )
 
 ENGINE = get_game("commonwealth")

@@ -12,6 +12,7 @@ import pytest
 from channels.db import database_sync_to_async
 from commonwealth_site_helpers import (
     ENGINE,
+    answered,
     connect,
     error_code,
     error_text,
@@ -20,6 +21,7 @@ from commonwealth_site_helpers import (
     newest_version,
     seat_named,
     send,
+    showing,
     vs_bots,
 )
 from django.utils import timezone
@@ -97,13 +99,17 @@ async def test_legal_moves_over_the_socket_update_every_seats_board(
             break
         if me not in ENGINE.to_decide(game.state):
             await run_bots()
-            await frames(a, 0.1)
-            await frames(watcher, 0.1)
+            # What the bots did is waited for, up to its newest version: read in a fixed 0.1 s
+            # window, a late push ran into the next move's frames on a loaded machine.
+            moved = (await reload(game)).version
+            until = showing(moved) if moved != game.version else None
+            await frames(a, 0.1, until=until)
+            await frames(watcher, 0.1, until=until)
             continue
         action = ENGINE.bot_action(ENGINE.view(game.state, me), "medium")
         await send(a, action, game.version)
-        got = "\n".join(await frames(a))
-        seen = "\n".join(await frames(watcher))
+        got = "\n".join(await frames(a, until=answered))
+        seen = "\n".join(await frames(watcher, until=showing(game.version + 1)))
         assert error_code(got) == "ok", error_text(got)
         assert newest_version(got) == game.version + 1
         assert newest_version(seen) == game.version + 1

@@ -11,7 +11,15 @@ from typing import Any
 import pytest
 from channels.layers import get_channel_layer
 from tables_helpers import ENGINE
-from test_table_socket import connect, frames, mover_other_and_watcher, owner, start, version_in
+from test_table_socket import (
+    connect,
+    frames,
+    mover_other_and_watcher,
+    owner,
+    showing,
+    start,
+    version_in,
+)
 
 from games.platform import broadcast
 from games.platform.broadcast import LISTENING, group_name
@@ -92,7 +100,7 @@ async def test_a_move_whose_table_is_heard_only_here_sends_no_group_message(
     updates_sent.clear()
     await a.send_to(text_data=_move(action, 0))
     for comm in (a, b, spectator):
-        got = await frames(comm)
+        got = await frames(comm, until=showing(1))
         assert [version_in(frame) for frame in got if version_in(frame)] == [1], got
     assert updates_sent == []
     for comm in (a, b, spectator):
@@ -111,7 +119,7 @@ async def test_a_listener_in_another_process_hears_every_move_and_is_answered(
     assert len(answers) == 1 and answers[0]["process"] == broadcast.PROCESS
     await a.send_to(text_data=_move(action, 0))
     for comm in (a, b, spectator):
-        await frames(comm)
+        await frames(comm, until=showing(1))
     assert elsewhere.updates(await elsewhere.heard()) == [1]
     await elsewhere.close()
     for comm in (a, b, spectator):
@@ -128,13 +136,13 @@ async def test_a_move_made_before_another_process_said_it_listens_reaches_it_all
     updates_sent.clear()
     await a.send_to(text_data=_move(action, 0))
     for comm in (a, b, spectator):
-        await frames(comm)
+        await frames(comm, until=showing(1))
     assert updates_sent == []
     await elsewhere.say()
     assert elsewhere.updates(await elsewhere.heard()) == [1]
     # The sockets here had shown it: none is pushed again.
     for comm in (a, b, spectator):
-        assert [version_in(f) for f in await frames(comm) if version_in(f)] == []
+        assert [version_in(f) for f in await frames(comm, until=None) if version_in(f)] == []
         await comm.disconnect()
     await elsewhere.close()
 
@@ -153,11 +161,11 @@ async def test_a_socket_of_another_process_that_joined_first_is_told_of_by_its_a
     announced = [m for m in await elsewhere.heard() if m["type"] == LISTENING]
     assert [(m["socket"], m["reply"]) for m in announced] == [(True, False)]
     await elsewhere.say(reply=True)
-    await frames(a)
+    await frames(a, until=None)
     action = next(x for x in ENGINE.legal_actions(game.state, turn) if x["type"] == "bank"
                   or x["type"] == "place")
     await a.send_to(text_data=_move(action, 0))
-    await frames(a)
+    await frames(a, until=showing(1))
     assert 1 in elsewhere.updates(await elsewhere.heard())
     assert [m["version"] for m in updates_sent if m["version"]] == [1]
     await elsewhere.close()
