@@ -47,7 +47,9 @@ async def connect(code: str, viewer: Viewer | None) -> WebsocketCommunicator:
         lambda: Table.objects.get(code=code).invite_token)()
     comm = WebsocketCommunicator(_application(), f"/ws/table/{code}/?invite={token}", headers=[
         (b"origin", b"http://localhost"), (b"host", b"localhost"), (b"cookie", cookie)])
-    connected, _ = await comm.connect()
+    # The accept goes out with the board after the connect handler has rendered it (the first
+    # render of a process loads the templates): more than connect's 1 s on a loaded machine.
+    connected, _ = await comm.connect(timeout=30)
     assert connected
     return comm
 
