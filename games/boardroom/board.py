@@ -26,11 +26,14 @@ from .describe import REASONS, offer_words
 from .engine.board import (
     AUDIT_BAIL,
     BUYBACK,
+    GROUP,
     INDUSTRY_NAMES,
     KIND,
+    LOGISTICS,
     LOGISTICS_RENT,
     SHORT_NAMES,
     TILES,
+    UTILITIES,
     UTILITY_FACTOR,
 )
 from .engine.cards import CARDS
@@ -547,8 +550,41 @@ def _tiles(view: Mapping[str, Any], names: Sequence[str]) -> list[dict[str, Any]
             plain = _unowned_tile(pos, levels[pos])
             tiles.append(plain if here is None else {**plain, "tokens": here})
         else:
-            tiles.append(_tile(view, pos, names, here or []))
+            owned = _owned_tile(view, pos, names)
+            tiles.append(owned if here is None else {**owned, "tokens": here})
     return tiles
+
+
+def _group_held(owners: Sequence[Any], pos: int) -> bool | int:
+    """What an owned tile reads of the other tiles (tile_card: its rent, the rows marked
+    "now"; the dice only for a utility, whose rent now it does not show): whether its owner
+    holds the whole industry, or how many logistics or utilities."""
+    owner = owners[pos]
+    kind = KIND[pos]
+    if kind == "business":
+        return all(owners[t] == owner for t in GROUP[pos])
+    return sum(1 for t in (LOGISTICS if kind == "logistics" else UTILITIES)
+               if owners[t] == owner)
+
+
+# Owned tiles with no token on them, by all that `_tile` reads of one (the key below): each
+# is one entry, read only, from snapshot to snapshot while those stand, instead of every
+# owned tile's card built anew each snapshot.
+_OWNED_TILES: dict[tuple[Any, ...], dict[str, Any]] = {}
+_OWNED_TILES_KEPT = 4096
+
+
+def _owned_tile(view: Mapping[str, Any], pos: int, names: Sequence[str]) -> dict[str, Any]:
+    owners = view["owner"]
+    owner = owners[pos]
+    key = (pos, owner, view["level"][pos], _name(names, owner, None, subject=True),
+           _group_held(owners, pos))
+    tile = _OWNED_TILES.get(key)
+    if tile is None:
+        if len(_OWNED_TILES) >= _OWNED_TILES_KEPT:
+            _OWNED_TILES.clear()
+        tile = _OWNED_TILES[key] = _tile(view, pos, names, [])
+    return tile
 
 
 def _tile(view: Mapping[str, Any], pos: int, names: Sequence[str],

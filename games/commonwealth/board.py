@@ -242,15 +242,18 @@ def deals(view: Mapping[str, Any], me: int | None, names: Sequence[str]
     if me is None or view.get("result") is not None or not view.get("can_offer"):
         return None
     me_p = view["players"][me]
-    mine = [{"id": pr["id"], "name": _project(pr["id"])["name"],
-             "chips": len(pr["chips"])} for pr in view["projects"] if pr["manager"] == me]
+    # Each seat's projects, in the projects' order, found in one pass.
+    managed: dict[int, list[dict[str, Any]]] = {}
+    for pr in view["projects"]:
+        if pr["manager"] is not None:
+            managed.setdefault(pr["manager"], []).append(
+                {"id": pr["id"], "name": _project(pr["id"])["name"], "chips": len(pr["chips"])})
+    mine = managed.get(me, [])
     forms, unavailable = [], []
     for p in view["players"]:
         if p["seat"] == me:
             continue
-        theirs = [{"id": pr["id"], "name": _project(pr["id"])["name"],
-                   "chips": len(pr["chips"])}
-                  for pr in view["projects"] if pr["manager"] == p["seat"]]
+        theirs = managed.get(p["seat"], [])
         to_name = _name(names, p["seat"], me)
         if not (mine or me_p["jail_card"] or theirs or p["jail_card"]):
             unavailable.append(_unavailable(
@@ -460,6 +463,7 @@ def _spaces(view: Mapping[str, Any], names: Sequence[str]) -> list[dict[str, Any
             {"seat": seat, "name": names[seat] if seat < len(names) else f"Seat {seat + 1}",
              "colour": SEAT_COLOURS[seat % 4], "in_jail": p["in_jail"]})
     out = []
+    by_name = tuple(names)
     for s in data.SPACES:
         index = s["index"]
         # The spaces read alike for every viewer, so every socket of a process is served one
@@ -470,19 +474,44 @@ def _spaces(view: Mapping[str, Any], names: Sequence[str]) -> list[dict[str, Any
             plain = _plain_space(index)
             out.append(plain if here is None else {**plain, "tokens": here})
             continue
-        card = space_card(view, index, names, None)
-        manager = card["manager"]
-        out.append({
-            **_space_place(index), "colour": card["colour"], "price": card["price"],
-            "manager": manager,
-            "manager_colour": SEAT_COLOURS[manager % 4] if manager is not None else None,
-            "chips": card["chips"],
-            # A tuple, not a range: a render's key writes it at orjson's own speed.
-            "open_slots": _SLOTS[card["open"]] if card["open"] < len(_SLOTS)
-            else tuple(range(card["open"])),
-            "tokens": here or [], "card": card, "manager_name": card["manager_name"],
-        })
+        project = _project_space(view, index, names, by_name)
+        out.append(project if here is None else {**project, "tokens": here})
     return out
+
+
+# Project spaces with no token on them, by all that one reads (space_card: its project's
+# manager, chips and open slots, whether the partner project has the same manager, and the
+# seats' names): the same entry, read only, from snapshot to snapshot while those stand,
+# instead of each project's card built anew each snapshot.
+_PROJECT_SPACES: dict[tuple[Any, ...], dict[str, Any]] = {}
+_PROJECT_SPACES_KEPT = 4096
+
+
+def _project_space(view: Mapping[str, Any], index: int, names: Sequence[str],
+                   by_name: tuple[str, ...]) -> dict[str, Any]:
+    pid = data.SPACES[index]["project"]
+    pr = view["projects"][pid]
+    manager = pr["manager"]
+    both = manager is not None and view["projects"][data.PARTNER[pid]]["manager"] == manager
+    key = (index, manager, tuple(pr["chips"]), pr["open"], both, by_name)
+    entry = _PROJECT_SPACES.get(key)
+    if entry is not None:
+        return entry
+    card = space_card(view, index, names, None)
+    entry = {
+        **_space_place(index), "colour": card["colour"], "price": card["price"],
+        "manager": manager,
+        "manager_colour": SEAT_COLOURS[manager % 4] if manager is not None else None,
+        "chips": card["chips"],
+        # A tuple, not a range: a render's key writes it at orjson's own speed.
+        "open_slots": _SLOTS[card["open"]] if card["open"] < len(_SLOTS)
+        else tuple(range(card["open"])),
+        "tokens": [], "card": card, "manager_name": card["manager_name"],
+    }
+    if len(_PROJECT_SPACES) >= _PROJECT_SPACES_KEPT:
+        _PROJECT_SPACES.clear()
+    _PROJECT_SPACES[key] = entry
+    return entry
 
 
 _SLOTS = tuple(tuple(range(n)) for n in range(8))  # a project's open chip slots, drawn
