@@ -432,7 +432,10 @@ def _as_shared_list(value: SharedList) -> Any:
     # hashed and kept otherwise.
     tag = value.keys.get(_SHARED_LIST_KEY)
     if tag is None:
-        tag = value.keys[_SHARED_LIST_KEY] = _digest_tag(_tag(value, list(value)))
+        # The digest of its items' keys, which its include_each takes too; written as a
+        # tagged content when an item is not plain data (a log's lines).
+        tag = value.keys[_SHARED_LIST_KEY] = value.digest() or _digest_tag(
+            _tag(value, list(value)))
     return orjson.Fragment(tag)
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import datetime
+import hashlib
 import weakref
 from typing import Any
 
@@ -12,7 +14,7 @@ from django.template import Context
 from django.template.backends.jinja2 import Jinja2
 from django.template.backends.jinja2 import Template as JinjaTemplate
 from django.template.loader import get_template
-from django.utils.safestring import SafeString
+from django.utils.safestring import SafeData, SafeString
 
 # Which Jinja2 engine holds a template, by name: Django's loader would first look for it among
 # the Django templates on every render, and that miss costs more than a small partial's render.
@@ -119,18 +121,81 @@ def content_key(value: Any) -> bytes | str:
         return repr(value)
 
 
+# What values_key writes a value with: what orjson would write alike though a template
+# prints it apart goes to `_plain`.
+_VALUE_OPTIONS = (orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_SUBCLASS
+                  | orjson.OPT_PASSTHROUGH_DATACLASS)
+
+
+def _plain(value: Any) -> Any:
+    """What orjson cannot write alike for values a template prints apart, told apart."""
+    if isinstance(value, SafeData) and isinstance(value, str):
+        return {"\x00safe": str.__str__(value)}
+    if isinstance(value, list) and type(value).__repr__ is list.__repr__:
+        return list(value)
+    if isinstance(value, range):
+        return {"\x00range": [value.start, value.stop, value.step]}
+    if isinstance(value, datetime.datetime | datetime.date | datetime.time):
+        return {"\x00" + type(value).__name__: value.isoformat()}
+    raise TypeError
+
+
+def values_key(values: Any) -> bytes | None:
+    """The values' content as a key (an include's values, templatetags/shared_includes.py),
+    or None when one is not plain data."""
+    try:
+        return orjson.dumps(values, default=_plain, option=_VALUE_OPTIONS)
+    except TypeError:
+        return None
+
+
+_UNREAD: Any = object()
+
+
 class SharedList(list):  # type: ignore[type-arg]
     """A list that stays as it is once made: a part of the board every viewer of a snapshot
-    shares (`board_public`'s, games/platform/presenters.py). It keeps its content's key for
-    `include_each` (games/platform/templatetags/shared_includes.py) by the name its items
-    are given, so the board's whole is looked up once per socket without writing the key
-    again."""
+    shares (`board_public`'s, games/platform/presenters.py). Each item's content is written
+    as a key once (`item_keys`), the first time a partial's key or an `include_each`
+    (games/platform/templatetags/shared_includes.py) asks: the same keys give the list's
+    digest in a partial's key (games/platform/partial_reads.py), the joined whole's key and
+    each item's include, where each was written apart before (a board's forty tiles four
+    times a snapshot). `keys` holds other keys of the list, by name."""
 
-    __slots__ = ("keys",)
+    __slots__ = ("_digest", "_items", "keys")
 
     def __init__(self, items: Any = ()) -> None:
         super().__init__(items)
         self.keys: dict[str, bytes | None] = {}
+        self._items: tuple[bytes, ...] | None = _UNREAD
+        self._digest: bytes | None = _UNREAD
+
+    def item_keys(self) -> tuple[bytes, ...] | None:
+        """Each item's content as `values_key` writes it, or None when an item is not plain
+        data."""
+        found = self._items
+        if found is _UNREAD:
+            try:
+                # Each copied to its own size: orjson's bytes keep the buffer they were
+                # written into (4 KB and more).
+                found = tuple([bytes(memoryview(orjson.dumps(item, default=_plain,
+                                                             option=_VALUE_OPTIONS)))
+                               for item in self])
+            except TypeError:
+                found = None
+            self._items = found
+        return found
+
+    def digest(self) -> bytes | None:
+        """The items' content as a key of fixed length ("!#" and the BLAKE2b digest of
+        their keys, in hex), or None when an item is not plain data. Items' keys are JSON,
+        which holds no bare line break: joined by one, no two lists' read alike."""
+        found = self._digest
+        if found is _UNREAD:
+            keys = self.item_keys()
+            found = None if keys is None else b"!#" + hashlib.blake2b(
+                b"items\n" + b"\n".join(keys), digest_size=32).hexdigest().encode()
+            self._digest = found
+        return found
 
 
 def kept(html: str) -> str:

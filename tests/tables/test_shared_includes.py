@@ -92,5 +92,7 @@ def test_a_shared_lists_whole_is_keyed_once_for_every_socket_that_renders_it() -
     # its content is written as a key once, the first time.
     tiles = SharedList([{"name": "Mast", "owner": "Flo"}, {"name": "Sail", "owner": None}])
     assert render("each.html", tiles=tiles) == "<p>Mast of Flo</p><p>Sail</p>"
-    assert tiles.keys == {"card": values_key({"card": list(tiles)})}
+    keys = tiles.item_keys()
+    assert keys == tuple(values_key(t) for t in tiles)
     assert render("each.html", tiles=tiles) == "<p>Mast of Flo</p><p>Sail</p>"
+    assert tiles.item_keys() is keys

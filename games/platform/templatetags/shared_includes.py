@@ -23,11 +23,9 @@ others of the process are served it for one key.
 
 from __future__ import annotations
 
-import datetime
 from collections.abc import Callable
 from typing import Any
 
-import orjson
 from django import template
 from django.template.base import Node, Parser, Token
 from django.template.context import Context
@@ -40,39 +38,14 @@ from django.template.defaulttags import (
     NowNode,
 )
 from django.template.loader_tags import IncludeNode, do_include
-from django.utils.safestring import SafeData, SafeString
+from django.utils.safestring import SafeString
 
 from games.platform.bounded_cache import BoundedCache
-from games.platform.rendering import SharedList, kept
+from games.platform.rendering import SharedList, kept, values_key
 
 register = template.Library()
 
 _IMPURE = (NowNode, CsrfTokenNode, CycleNode, IfChangedNode, DebugNode, LoremNode)
-_OPTIONS = (orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_SUBCLASS
-            | orjson.OPT_PASSTHROUGH_DATACLASS)
-
-
-def _plain(value: Any) -> Any:
-    """What orjson cannot write alike for values a template prints apart, told apart."""
-    if isinstance(value, SafeData) and isinstance(value, str):
-        return {"\x00safe": str.__str__(value)}
-    if isinstance(value, list) and type(value).__repr__ is list.__repr__:
-        return list(value)
-    if isinstance(value, range):
-        return {"\x00range": [value.start, value.stop, value.step]}
-    if isinstance(value, datetime.datetime | datetime.date | datetime.time):
-        return {"\x00" + type(value).__name__: value.isoformat()}
-    raise TypeError
-
-
-def values_key(values: dict[str, Any]) -> bytes | None:
-    """The values' content as a key, or None when one is not plain data."""
-    try:
-        return orjson.dumps(values, default=_plain, option=_OPTIONS)
-    except TypeError:
-        return None
-
-
 class SharedRenders:
     """Renders by (template, context flags, values), the most recent MAX_ENTRIES, and no
     more than about MAX_BYTES of keys and HTML (games/platform/bounded_cache.py): a key holds
@@ -185,6 +158,10 @@ def each_kept(flags: tuple[Any, ...], items: Any, as_name: str, *, keep: bool,
     if not items:
         return ""
     as_name = str.__str__(as_name)  # a template's literal is safe text, which orjson refuses
+    if keep and isinstance(items, SharedList):
+        keys = items.item_keys()
+        if keys is not None:
+            return _each_of_shared(flags, items, as_name, keys, render)
     whole_key = None
     if keep:
         if isinstance(items, SharedList):
@@ -212,6 +189,28 @@ def each_kept(flags: tuple[Any, ...], items: Any, as_name: str, *, keep: bool,
     joined = "".join(out)
     if whole_key is not None:
         whole_renders.put(whole_key, joined)
+    return joined
+
+
+def _each_of_shared(flags: tuple[Any, ...], items: SharedList, as_name: str,
+                    keys: tuple[bytes, ...], render: Callable[[dict[str, Any]], str]) -> str:
+    """`each_kept` of a SharedList, by its items' keys (written once for the list): the
+    whole kept by the list's digest, each item by its key, beside the name it is given.
+    (Keys of another length than an include's own: the two never meet.)"""
+    whole_key = (*flags, as_name, items.digest())
+    html = whole_renders.get(whole_key)
+    if html is not None:
+        return html
+    out: list[str] = []
+    for item, content in zip(items, keys, strict=True):
+        key = (*flags, as_name, content)
+        html = shared_renders.get(key)
+        if html is None:
+            html = render({as_name: item})
+            shared_renders.put(key, html)
+        out.append(html)
+    joined = "".join(out)
+    whole_renders.put(whole_key, joined)
     return joined
 
 
