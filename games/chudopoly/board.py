@@ -144,7 +144,17 @@ _LABELLED_WITHOUT_CARDS = frozenset(("scoop", "end_turn", "respond"))
 
 
 def _option(action: Mapping[str, Any], label: str) -> dict[str, str]:
+    kind = action.get("type")
+    if len(action) == 1 and type(kind) is str:
+        # {"type": "scoop"}, {"type": "end_turn"}: the same JSON always.
+        json_text = _TYPE_ONLY_JSON.get(kind)
+        if json_text is None:
+            json_text = _TYPE_ONLY_JSON[kind] = compact_json({"type": kind})
+        return {"label": label, "json": json_text}
     return {"label": label, "json": compact_json(dict(action))}
+
+
+_TYPE_ONLY_JSON: dict[Any, str] = {}  # an action's JSON by its type, for an action of a type alone
 
 
 def board_public(view: Mapping[str, Any], *, names: Sequence[str],
@@ -256,8 +266,14 @@ def board_context(view: Mapping[str, Any], *, me: int | None, names: Sequence[st
     turn = view.get("turn")
     # Every player as the public board shows them; this seat's own entry is a copy marked
     # "is_me".
-    players = [{**p, "is_me": True} if p.get("seat") == me else p for p in public["players"]]
-    my_public = next((p for p in public["players"] if p.get("seat") == me), None)
+    players = list(public["players"])
+    my_public = None
+    if me is not None:
+        for i, p in enumerate(players):
+            if p.get("seat") == me:
+                my_public = p
+                players[i] = {**p, "is_me": True}
+                break
     movable = _movable(my_public, board_options)
 
     # What I owe, if anything.
@@ -268,19 +284,21 @@ def board_context(view: Mapping[str, Any], *, me: int | None, names: Sequence[st
         pending_text = describe_pending(pending, names=names, me=me, view=view)
         owed_amount = pending.get("amount")
     payable: list[dict[str, Any]] = []
-    if pays:
-        mine = next((p for p in view.get("players") or [] if p.get("seat") == me), {})
-        payable = _payable(mine)
-        if owed_amount is None:
-            owed_amount = _owed_from_legal(pays, cards)
-    pay_suggestions = _suggestions(pays, cards=cards, view=view, names=names, me=me)
     # One screen to pay: a charge I answer as its target becomes the payment form itself
     # ("Pay with these cards" accepts and pays at once); OPSEC stays a button beside it.
     accept_pay = None
-    mine = next((p for p in view.get("players") or [] if p.get("seat") == me), {})
-    entry = next((t for t in (pending or {}).get("targets") or []
+    entry = next((t for t in pending.get("targets") or []
                   if t.get("seat") == me and t.get("responder") == me
-                  and t.get("state") == "respond"), None)
+                  and t.get("state") == "respond"), None) if pending else None
+    # My own board, read only to pay (or to tell what I could pay with).
+    mine = (next((p for p in view.get("players") or [] if p.get("seat") == me), {})
+            if pays or entry is not None else {})
+    if pays:
+        payable = _payable(mine)
+        if owed_amount is None:
+            owed_amount = _owed_from_legal(pays, cards)
+    pay_suggestions = (_suggestions(pays, cards=cards, view=view, names=names, me=me)
+                       if pays else [])
     # Only a seat that answers a charge asks what it could pay with.
     my_cards = _payable(mine) if entry is not None else []
     if (not pays and entry is not None and int(entry.get("depth") or 0) % 2 == 0
