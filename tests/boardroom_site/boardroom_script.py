@@ -160,11 +160,13 @@ def play_offline(engine: Any, state: dict[str, Any], me: int, levels: Mapping[in
     return script, state, mine
 
 
-# The acceptance game: Quick Play's bots, a 100-turn limit, and this seed (found by playing the
-# script offline over seeds 0–59; tests/boardroom_site/test_boardroom_script.py keeps it true).
-ACCEPTANCE_SEED = 41
+# The acceptance game: Quick Play's bots, a 55-turn limit, and this seed (found by playing the
+# script offline over seeds 0–79 at limits of 40, 50, 55, 60 and 65 turns: the only one under
+# 60 with every part; 308 moves in all, where seed 41 at 100 turns made 494, and the browser
+# test's time goes with the moves). tests/boardroom_site/test_boardroom_script.py keeps it true.
+ACCEPTANCE_SEED = 47
 ACCEPTANCE_LEVELS = ("medium", "medium", "easy")
-ACCEPTANCE_RULES = {"turnCap": 100, "capPeople": True}  # a test plays Ann's seat to the end
+ACCEPTANCE_RULES = {"turnCap": 55, "capPeople": True}  # a test plays Ann's seat to the end
 
 
 def start_acceptance_table(viewer: Any) -> Any:
