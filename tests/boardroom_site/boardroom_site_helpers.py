@@ -55,8 +55,10 @@ async def connect(code: str, viewer: Viewer | None) -> WebsocketCommunicator:
 
 
 async def first_frames(comm: WebsocketCommunicator) -> list[str]:
-    """The board sent on connect (the first render of a process loads its templates)."""
-    return await frames(comm, 3.0)
+    """The board sent on connect, waited for however long the first render of a process takes
+    (it loads the templates), then read until quiet like any other exchange (its 3 s quiet
+    spell dates from before frames() waited for the frame it needs)."""
+    return await frames(comm)
 
 
 def anything(frame: str) -> bool:
