@@ -399,7 +399,9 @@ def test_a_get_of_the_match_link_is_refused_and_the_player_has_not_arrived() -> 
     ticket.refresh_from_db()
     assert ticket.arrived_at is None
     page = una.get("/ladder/play/").content.decode()
-    assert f'<form method="post" action="{url}">' in page
+    # The ready page goes on by itself with a POST (htmx, on load), never by a GET.
+    assert f'<form method="post" action="{url}" hx-post="{url}" hx-trigger="load, submit">' \
+        in page
     assert una.post(url)["Location"] == scene.tickets["una"].match.table.get_absolute_url()
     ticket.refresh_from_db()
     assert ticket.arrived_at is not None
