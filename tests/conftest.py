@@ -207,6 +207,7 @@ def pytest_configure(config: pytest.Config) -> None:
     from django.conf import settings
 
     if settings.configured:
+        _retry_a_deadlocked_flush()
         settings.BOT_PAUSE_SECONDS = 0.0
         settings.WEB_HEARTBEAT_SECONDS = 0.0
         # pytest-django loaded the settings before this file set SQLITE_PATH.
@@ -214,6 +215,32 @@ def pytest_configure(config: pytest.Config) -> None:
         if (database["ENGINE"].endswith("sqlite3")
                 and Path(database["NAME"]).resolve() == DEVELOPER_DATABASE):
             database["NAME"] = str(OUTSIDE_TESTS_DATABASE)
+
+
+def _retry_a_deadlocked_flush() -> None:
+    """A transactional test ends by emptying every table (TRUNCATE), while the live site and
+    the worker go on with their sweeps and the sockets a closing page ended: PostgreSQL can
+    pick the TRUNCATE as a deadlock's victim (seen in CI-like runs: it waited for a lock the
+    live Daphne held, which waited for one it held). Its transaction was rolled back whole, so
+    it is run again."""
+    from django.core.management.base import CommandError
+    from django.db import OperationalError
+    from django.test import TransactionTestCase
+
+    original = TransactionTestCase._fixture_teardown
+
+    def _fixture_teardown(self: TransactionTestCase) -> None:
+        for attempt in range(5):
+            try:
+                return original(self)
+            except CommandError as exc:
+                cause = exc.__cause__
+                if (attempt == 4 or not isinstance(cause, OperationalError)
+                        or "deadlock detected" not in str(cause)):
+                    raise
+                time.sleep(0.2)
+
+    TransactionTestCase._fixture_teardown = _fixture_teardown  # type: ignore[method-assign]
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
@@ -293,16 +320,66 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
                                  "live_site" in getattr(item, "fixturenames", ())))
 
 
+# One Chromium for a run of browser tests in a row (they are sorted together, above): each
+# test gets contexts of its own, as it always did, and launching the browser for every test
+# cost 0.5-1 s each. The test that is the last of its run closes it in its own teardown (as
+# each test closed its own before), so no other test meets Playwright's event loop on the main
+# thread, and the live site is never stopped under an open browser.
+_SHARED_BROWSER: dict[str, Any] = {}
+
+
+def _shared_browser() -> Any:
+    launched = _SHARED_BROWSER.get("browser")
+    if launched is not None and launched.is_connected():
+        return launched
+    _close_shared_browser()
+    from playwright.sync_api import sync_playwright
+
+    playwright = sync_playwright().start()
+    _SHARED_BROWSER["playwright"] = playwright
+    _SHARED_BROWSER["browser"] = playwright.chromium.launch(executable_path=CHROMIUM,
+                                                            args=CHROMIUM_ARGS)
+    return _SHARED_BROWSER["browser"]
+
+
+def _close_shared_browser() -> None:
+    launched = _SHARED_BROWSER.pop("browser", None)
+    playwright = _SHARED_BROWSER.pop("playwright", None)
+    try:
+        if launched is not None:
+            launched.close()
+    finally:
+        if playwright is not None:
+            playwright.stop()
+
+
+_NEXT_ITEM: dict[str, pytest.Item | None] = {}
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
+    _NEXT_ITEM["next"] = nextitem  # read by the browser fixture's teardown
+    yield
+    _NEXT_ITEM.clear()
+
+
 @pytest.fixture
 def browser() -> Iterator[Any]:
     if not Path(CHROMIUM).exists():
         pytest.skip(f"browser tests need Debian's chromium at {CHROMIUM}")
-    from playwright.sync_api import sync_playwright
+    launched = _shared_browser()
+    yield launched
+    nextitem = _NEXT_ITEM.get("next")
+    if nextitem is None or "browser" not in getattr(nextitem, "fixturenames", ()):
+        _close_shared_browser()
+    elif launched.is_connected():
+        # Whatever the test left open goes with it, as when each test closed its own browser.
+        for context in list(launched.contexts):
+            context.close()
 
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield launched
-        launched.close()
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    _close_shared_browser()  # a run stopped early (-x) may not have closed it
 
 
 @pytest.fixture
