@@ -19,7 +19,13 @@ def _fast_and_quiet(settings: Any) -> Iterator[None]:
     settings.TASK_INPROCESS_THREAD = False
     settings.BOT_PAUSE_SECONDS = 0
     settings.AUTO_MOVE_SECONDS = 0
-    in_process_scheduler().clear()
+    # TASK_INPROCESS_THREAD only keeps a thread from starting: one an earlier test of the
+    # process left running would run the bots' moves these tests only queue.
+    runner = in_process_scheduler()
+    runner.stop()
+    if runner._thread is not None:
+        runner._thread.join(timeout=5)
+    runner.clear()
     yield
     in_process_scheduler().clear()
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Iterator
 from datetime import timedelta
 
 import pytest
@@ -12,7 +13,7 @@ from django.test import override_settings
 from django.utils import timezone
 
 from games.platform import scheduler
-from games.platform.scheduler import InProcessScheduler
+from games.platform.scheduler import InProcessScheduler, in_process_scheduler
 
 # The runner closes stale database connections around each job (as Django does per request),
 # which touches the connection an earlier test in this process may have opened.
@@ -78,8 +79,24 @@ def test_a_failing_job_does_not_stop_the_runner() -> None:
     assert calls == ["still runs"]
 
 
+@pytest.fixture
+def _process_thread_stopped() -> Iterator[None]:
+    """The process's own scheduler thread, started by the seam, is stopped after the test.
+    Left running, it ran every job later tests only meant to queue (their TASK_INPROCESS_THREAD
+    is off, but that stops only a thread from starting): a bot owed a move after a test's
+    move moved at once, and the API stream tests saw its version instead of the test's."""
+    yield
+    runner = in_process_scheduler()
+    runner.stop()
+    if runner._thread is not None:
+        runner._thread.join(timeout=5)
+        assert not runner._thread.is_alive()
+    runner.clear()
+
+
 @override_settings(TASK_BACKEND="inprocess", TASK_INPROCESS_THREAD=True)
-def test_the_in_process_thread_runs_a_job_scheduled_through_the_seam() -> None:
+def test_the_in_process_thread_runs_a_job_scheduled_through_the_seam(
+        _process_thread_stopped: None) -> None:
     started = time.monotonic()
     assert scheduler.run_after(0.3, "tests.record_call", token="threaded") is None
     assert ran.wait(timeout=5)
