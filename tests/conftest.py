@@ -315,9 +315,14 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     # Tests of a live site run after every test that has none: once started, the live Daphne
     # (and the worker) keep sweeping the test database, and would move the bots of a later
     # in-process test's committed game behind its back (its in-process scheduler is off).
+    # So do the tests of a real worker without a site: the worker (with beat) they start
+    # lives for the session, and its bots' watchdog moves a bot idle for 5 s.
     items.sort(key=lambda item: (item.get_closest_marker("faults") is not None,
                                  item.get_closest_marker("browser") is not None,
-                                 "live_site" in getattr(item, "fixturenames", ())))
+                                 bool(_LIVE & set(getattr(item, "fixturenames", ())))))
+
+
+_LIVE = {"live_site", "_celery_worker"}
 
 
 # One Chromium for a run of browser tests in a row (they are sorted together, above): each
