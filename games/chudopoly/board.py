@@ -8,6 +8,7 @@ hand card, under a card on your board, or in the decision panel.
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -147,14 +148,13 @@ def _option(action: Mapping[str, Any], label: str) -> dict[str, str]:
     kind = action.get("type")
     if len(action) == 1 and type(kind) is str:
         # {"type": "scoop"}, {"type": "end_turn"}: the same JSON always.
-        json_text = _TYPE_ONLY_JSON.get(kind)
-        if json_text is None:
-            json_text = _TYPE_ONLY_JSON[kind] = compact_json({"type": kind})
-        return {"label": label, "json": json_text}
+        return {"label": label, "json": _type_only_json(kind)}
     return {"label": label, "json": compact_json(dict(action))}
 
 
-_TYPE_ONLY_JSON: dict[Any, str] = {}  # an action's JSON by its type, for an action of a type alone
+@functools.cache
+def _type_only_json(kind: str) -> str:
+    return compact_json({"type": kind})
 
 
 def board_public(view: Mapping[str, Any], *, names: Sequence[str],

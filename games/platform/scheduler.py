@@ -96,6 +96,18 @@ class InProcessScheduler:
             self._stopping = True
             self._wake.notify()
 
+    def halt(self, timeout: float = 5) -> bool:
+        """Stop the thread, wait for it to end and forget every queued job; True once no
+        thread runs. Tests call it so that queued work waits to be run by hand: a thread an
+        earlier test or the ASGI app's import started would otherwise run it behind their back
+        (TASK_INPROCESS_THREAD only keeps a new one from starting)."""
+        self.stop()
+        thread = self._thread
+        if thread is not None:
+            thread.join(timeout)
+        self.clear()
+        return thread is None or not thread.is_alive()
+
     def pending(self) -> list[tuple[datetime, str, dict[str, Any]]]:
         with self._wake:
             # By time and name only: two jobs due at the same instant (bots scheduled in one

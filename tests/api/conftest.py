@@ -19,13 +19,9 @@ def _fast_and_quiet(settings: Any) -> Iterator[None]:
     settings.TASK_INPROCESS_THREAD = False
     settings.BOT_PAUSE_SECONDS = 0
     settings.AUTO_MOVE_SECONDS = 0
-    # TASK_INPROCESS_THREAD only keeps a thread from starting: one an earlier test of the
-    # process left running would run the bots' moves these tests only queue.
-    runner = in_process_scheduler()
-    runner.stop()
-    if runner._thread is not None:
-        runner._thread.join(timeout=5)
-    runner.clear()
+    # A thread an earlier test of the process left running would run the bots' moves these
+    # tests only queue.
+    in_process_scheduler().halt()
     yield
     in_process_scheduler().clear()
 

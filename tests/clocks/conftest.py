@@ -36,11 +36,7 @@ def _background_work_waits_for_the_test(settings: Any) -> Iterator[None]:
     # time while these tests move their own clock: no downtime is given back unless a test asks.
     settings.CLOCKS_DOWNTIME_SECONDS = 0
     runner = in_process_scheduler()
-    runner.stop()
-    thread = runner._thread
-    if thread is not None:
-        thread.join(timeout=5)
-    runner.clear()
+    runner.halt()
     yield
     runner.clear()
 

@@ -33,9 +33,6 @@ def _no_background_work_in_the_test_process(settings: Any) -> Iterator[None]:
     settings.TASK_INPROCESS_THREAD = False
     settings.BOT_PAUSE_SECONDS = 0
     runner = in_process_scheduler()
-    runner.stop()
-    if runner._thread is not None:
-        runner._thread.join(timeout=5)
-    runner.clear()
+    runner.halt()
     yield
     runner.clear()

@@ -86,12 +86,7 @@ def _process_thread_stopped() -> Iterator[None]:
     is off, but that stops only a thread from starting): a bot owed a move after a test's
     move moved at once, and the API stream tests saw its version instead of the test's."""
     yield
-    runner = in_process_scheduler()
-    runner.stop()
-    if runner._thread is not None:
-        runner._thread.join(timeout=5)
-        assert not runner._thread.is_alive()
-    runner.clear()
+    assert in_process_scheduler().halt()
 
 
 @override_settings(TASK_BACKEND="inprocess", TASK_INPROCESS_THREAD=True)

@@ -24,11 +24,7 @@ def _background_work_waits_for_the_test(settings: Any) -> Iterator[None]:
     runner = in_process_scheduler()
     # Another module may have started the runner's thread (importing the ASGI app arms the
     # periodic sweeps): stop it, so queued jobs wait for the test.
-    runner.stop()
-    thread = runner._thread
-    if thread is not None:
-        thread.join(timeout=5)
-    runner.clear()
+    runner.halt()
     yield
     runner.clear()
 

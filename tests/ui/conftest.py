@@ -31,10 +31,7 @@ def _bots_move_on_the_live_site(settings: Any) -> Iterator[None]:
     settings.TASK_INPROCESS_THREAD = False
     settings.BOT_PAUSE_SECONDS = 0
     runner = in_process_scheduler()
-    runner.stop()
-    if runner._thread is not None:
-        runner._thread.join(timeout=5)
-    runner.clear()
+    runner.halt()
     yield
     runner.clear()
 
