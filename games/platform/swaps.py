@@ -52,7 +52,9 @@ import threading
 import weakref
 from collections import OrderedDict
 from collections.abc import Hashable
-from typing import Any
+from typing import Any, ClassVar
+
+from mypy_extensions import mypyc_attr
 
 from games.platform.bounded_cache import BoundedCache
 
@@ -145,6 +147,9 @@ class Element:
         self.children: list[Element] = []
 
 
+# Compiled (games/platform/speedups.py), a plain Python class all the same: mypyc's classes
+# cannot be weakly referred to (_MadeSwaps).
+@mypyc_attr(native_class=False)
 class Base:
     """What a socket keeps of a partial it sent: its top node (digests, ids and tags, no
     HTML) and its ids. One per tree: the sockets sent the same HTML share it."""
@@ -162,6 +167,7 @@ class Base:
         return self.root.markup
 
 
+@mypyc_attr(native_class=False)  # as Base
 class Tree:
     """A partial's HTML and its elements with ids (`base.root`, the top level). `ok` is False
     when the HTML could not be read as well-formed elements: such a partial is only ever sent
@@ -220,14 +226,15 @@ class Tree:
     @property
     def root(self) -> Element:
         """The top level and its elements with ids, where each sits in the HTML."""
-        def placed(node: Node, start: int) -> Element:
-            e = Element(node.id, node.tag, start, start + node.open)
-            e.end = start + node.size
-            e.children = [placed(k, start + o)
-                          for k, o in zip(node.kids, node.offsets, strict=True)]
-            return e
+        return _placed(self.base.root, 0)
 
-        return placed(self.base.root, 0)
+
+def _placed(node: Node, start: int) -> Element:
+    """The element of `node`, and its children, where it sits when it starts at `start`."""
+    e = Element(node.id, node.tag, start, start + node.open)
+    e.end = start + node.size
+    e.children = [_placed(k, start + o) for k, o in zip(node.kids, node.offsets, strict=True)]
+    return e
 
 
 # Set for the tests (tests/conftest.py, inherited by the web processes they start): a tree read
@@ -398,7 +405,7 @@ def _nest(root: Element, found: list[Element], ids: list[str], *, count: bool) -
     counts: dict[str, int] = {}
     if count:
         for e in shown:
-            counts[e.id] = counts.get(e.id, 0) + 1  # type: ignore[index]
+            counts[e.id] = counts.get(e.id, 0) + 1  # type: ignore[index, arg-type]
     parents = [root]
     for e in shown:  # in document order: each is inside the innermost open one, or after it
         if counts.get(e.id, 1) > 1:  # type: ignore[arg-type]
@@ -615,8 +622,8 @@ class Trees:
     after the latest base of the same partial for a socket that showed none. Sockets keep
     the trees' bases, not the trees."""
 
-    MAX_ENTRIES = 512
-    MAX_BYTES = 2 * 1024 * 1024
+    MAX_ENTRIES: ClassVar[int] = 512
+    MAX_BYTES: ClassVar[int] = 2 * 1024 * 1024
 
     def __init__(self) -> None:
         self._entries: BoundedCache[Tree] = BoundedCache(
@@ -668,10 +675,10 @@ def swaps(old: Base | Tree, new: Tree, elsewhere: tuple[Base | Tree, ...] = ()
         out = _Swaps()
         if not old.ok or not new.ok or not _children(old.root, new.html, new.base.root, 0,
                                                      out) or (
-                sum(map(len, out)) >= len(new.html)):
+                out.weight() >= len(new.html)):
             made = (None, frozenset())
         else:
-            made = (tuple(out), frozenset(out.ids))
+            made = (tuple(out.made), frozenset(out.ids))
         _made.put(old, new, made)
     found, ids = made
     if found is None or any(not ids.isdisjoint(other.ids) for other in elsewhere):
@@ -691,7 +698,7 @@ class _MadeSwaps:
     base that no socket holds any more, nor a tree the reads let go."""
 
     # A move's pushes share them (a table's sockets are pushed one after another).
-    MAX_ENTRIES = 64
+    MAX_ENTRIES: ClassVar[int] = 64
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
@@ -714,20 +721,26 @@ class _MadeSwaps:
 _made = _MadeSwaps()
 
 
-class _Swaps(list[str]):
-    """Swaps being made, and the ids they are made by."""
+class _Swaps:
+    """Swaps being made (`made`), and the ids they are made by."""
+
+    __slots__ = ("ids", "made")
 
     def __init__(self) -> None:
-        super().__init__()
+        self.made: list[str] = []
         self.ids: set[str] = set()
 
     def by(self, element_id: str | None, swap: str) -> None:
         self.ids.add(element_id or "")
-        self.append(swap)
+        self.made.append(swap)
 
     def take(self, other: _Swaps) -> None:
-        self.extend(other)
+        self.made.extend(other.made)
         self.ids |= other.ids
+
+    def weight(self) -> int:
+        """The characters of the swaps."""
+        return sum(map(len, self.made))
 
 
 def _element(o: Node, html: str, n: Node, at: int, out: _Swaps) -> None:
@@ -736,7 +749,7 @@ def _element(o: Node, html: str, n: Node, at: int, out: _Swaps) -> None:
     if o.markup == n.markup:
         return
     mine = _Swaps()
-    if _children(o, html, n, at, mine) and sum(map(len, mine)) < n.size:
+    if _children(o, html, n, at, mine) and mine.weight() < n.size:
         out.take(mine)
         return
     out.by(n.id, whole(html, n, at))
