@@ -321,6 +321,10 @@ def main(argv: list[str] | None = None) -> int:
                                 redis_db=args.redis_db)
     stack.prepare(fresh=not args.reuse_database)
     stack.setup_django()
+    from games.platform import speedups
+
+    # The web processes run this tree with this environment: they decide alike.
+    modules = speedups.label()
     stack.start()
     results = []
     try:
@@ -329,6 +333,7 @@ def main(argv: list[str] | None = None) -> int:
                                        warmup=args.warmup, seed=args.seed, idle=args.idle,
                                        route=args.route, game=args.game,
                                        profile=bool(args.profile)))
+            out["modules"] = modules
             results.append(out)
             if args.json:
                 print(json.dumps(out), flush=True)
@@ -349,7 +354,7 @@ def main(argv: list[str] | None = None) -> int:
                       f"clients {out['client_cpu_cores']}, "
                       f"web RSS {out['web_rss_mb']} MB (+{out['web_mb_per_table']} MB/table), "
                       f"{out['bytes_per_push']} B per push, "
-                      f"load average {out['load_average']}",
+                      f"load average {out['load_average']}, modules {modules}",
                       flush=True)
                 for sample in out["error_samples"]:
                     print(f"      error: {sample}", flush=True)

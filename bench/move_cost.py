@@ -406,6 +406,8 @@ def main(argv: list[str] | None = None) -> int:
                   game=args.game, fresh=not args.reuse_database)
     import live_latency
 
+    from games.platform import speedups
+
     print("moves by kind: " + ", ".join(f"{k} {n}" for k, n in figures["kinds"].items()))
     print(f"refused frames: {live_latency.refused_words(figures['refused'])}; "
           f"{figures['bytes_per_push']:.0f} B per push")
@@ -415,7 +417,7 @@ def main(argv: list[str] | None = None) -> int:
           f"the mover's frame, move and push {figures['mover_cpu_ms_per_move']:.2f} ms, "
           f"the other seats' pushes "
           f"{figures['cpu_ms_per_move'] - figures['mover_cpu_ms_per_move']:.2f} ms; "
-          f"load average {os.getloadavg()[0]:.1f}")
+          f"load average {os.getloadavg()[0]:.1f}; modules {speedups.label()}")
     if "server_cpu_ms_per_move" in figures:
         print(f"PostgreSQL backend CPU: {figures['server_cpu_ms_per_move']:.2f} ms per move")
     if "wal_bytes_per_move" in figures:

@@ -251,12 +251,15 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
     # CI's log must show which real services this run used.
     from django.conf import settings
 
+    from games.platform import speedups
+
     database = settings.DATABASES["default"]
     return [
         f"chudopoly database: {database['ENGINE'].rsplit('.', 1)[-1]} "
         f"({database.get('HOST') or database['NAME']})",
         f"chudopoly channel layer: {settings.CHANNEL_LAYERS['default']['BACKEND']}",
         f"chudopoly tasks: {settings.TASK_BACKEND} (broker {settings.CELERY_BROKER_URL})",
+        f"chudopoly hot modules: {speedups.label()} (games/platform/speedups.py)",
     ]
 
 
