@@ -12,6 +12,12 @@ import pytest
 from games.platform import speedups
 
 
+@pytest.fixture(autouse=True)
+def _switch_unset(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The run may have the compiled modules turned off (CHUDOPOLY_SPEEDUPS=0): not here."""
+    monkeypatch.delenv(speedups.SWITCH, raising=False)
+
+
 def a_build(into: Path, sources: dict[str, str] | None = None,
             suffix: str | None = None) -> Path:
     """A build's files as the build command leaves them (the extensions empty: nothing here
