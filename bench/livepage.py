@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Collection, Iterator, Mapping
 
 # The partials a table page is made of (games/platform/presenters.py render_all + the socket's
 # extras; "inspect" is a board game's centre card, "deals" Commonwealth's deal forms).
@@ -116,6 +116,8 @@ class _Texts(Mapping[str, str]):
         self._screen = screen
 
     def __getitem__(self, name: str) -> str:
+        if name not in self._screen._roots:
+            raise KeyError(name)
         return self._screen.text(name)
 
     def __iter__(self) -> Iterator[str]:
@@ -130,17 +132,43 @@ class Screen:
     (a partial, or an element split out of it on its first swap) is its HTML as a tuple of
     texts, with its children split out since standing as _CHILD + their id."""
 
-    def __init__(self, partials: Mapping[str, str] | None = None) -> None:
+    def __init__(self, partials: Mapping[str, str] | None = None, *,
+                 keep: Collection[str] | None = None, follow: str = "") -> None:
+        """`keep`: the partials kept (None: every one). Of the others only the ids are kept,
+        so that a swap into one of them is known at once and dropped, and whether the last
+        text that came for each of them held `follow` (`dropped_holding`)."""
+        self._keep = None if keep is None else frozenset(keep)
+        self._follow = follow
         self._roots: dict[str, None] = {}  # the partials' ids, in the order they came
         self._bits: dict[str, tuple[str, ...]] = {}  # a node's id -> its bits
         self._parent: dict[str, str] = {}  # an element's id -> the node holding it
         self._root_of: dict[str, str] = {}  # a node's id -> the partial it stands in
         self._where: dict[str, str] = {}  # an id -> the partial that held it last
         self._texts: dict[str, str] = {}  # each partial's text, as last joined
+        self._elsewhere: dict[str, str] = {}  # an id -> the partial not kept that holds it
+        self._holding: set[str] = set()  # the partials not kept whose text held `follow`
         for name, text in (partials or {}).items():
             self._new_root(name, text)
             self._texts[name] = text
         self.partials = _Texts(self)
+
+    def dropped_holding(self, name: str) -> bool:
+        """Whether partial `name`, not kept, holds `follow` as far as its swaps tell: its
+        last whole text did, or a piece swapped into it since did (a piece without it may
+        have replaced the element that held it: a page whose `follow` stays once shown, a
+        game's result, reads true)."""
+        return name in self._holding
+
+    def _drop(self, name: str, text: str, *, whole: bool) -> None:
+        """A partial not kept (`whole`), or a piece swapped into one: only its ids are kept,
+        as standing in that partial."""
+        for found in _ID_ATTR_RE.finditer(text):
+            self._elsewhere[found.group(1)] = name
+        if self._follow:
+            if self._follow in text:
+                self._holding.add(name)
+            elif whole:
+                self._holding.discard(name)
 
     def _new_root(self, name: str, text: str) -> None:
         if name in self._bits:
@@ -173,13 +201,22 @@ class Screen:
         is left out (the server sends none)."""
         for key, fragment, how in _swaps(frame):
             if how == "whole" or key in ROOT_IDS:
-                self._new_root(key, fragment)
-            elif not key:
+                if self._keep is None or key in self._keep:
+                    self._new_root(key, fragment)
+                else:
+                    self._drop(key, fragment, whole=True)
                 continue
+            target = key[len(ATTRS):] if how == "attrs" else key
+            if not target:
+                continue
+            elsewhere = self._elsewhere.get(target) if target not in self._bits else None
+            if elsewhere is not None:
+                if how in ("true", "afterbegin"):
+                    self._drop(elsewhere, fragment, whole=False)
             elif how == "true":
                 self._swap(key, fragment.strip().replace(_SWAP + 'true"', "", 1))
             elif how == "attrs":
-                self._set_attributes(key[len(ATTRS):], fragment)
+                self._set_attributes(target, fragment)
             elif how == "afterbegin":
                 self._prepend(key, fragment)
             elif how == "delete":

@@ -204,6 +204,13 @@ def act_frame(move: dict[str, Any], version: int, decision: str = "") -> str:
 
 
 RACES = ("stale", "finished", "duplicate")  # refused because the page was out of date
+# The partials choose_move reads (the players panel only for the cash a deal may ask, on a page
+# with deal forms: see Page), and where a game's result shows (Chudopoly's in its status, a
+# board game's in the seat's decision panel).
+READ = ("decision", "hand", "deals")
+CASH_IN = "players"
+RESULT_IN = ("status", "decision")
+_RESULT = 'id="result"'
 
 
 class Page:
@@ -221,7 +228,7 @@ class Page:
     MAX_PENDING = 64
 
     def __init__(self) -> None:
-        self.screen = Screen()
+        self.screen: Screen | None = None  # made by the first frame
         self._pending: list[str] = []
         self.version = -1
         self.decision = ""  # the page's decision token, sent back with a move
@@ -239,18 +246,25 @@ class Page:
         token = decision_in(frame)
         if token is not None:
             self.decision = token
-        if 'id="result"' in frame:
+        if _RESULT in frame:
             self._result = True
         return version
 
     @property
     def partials(self) -> Mapping[str, str]:
         """The partials as the page shows them now, by root id."""
-        if self._pending:
+        if self._pending or self.screen is None:
             self._read()
+        assert self.screen is not None
         return self.screen.partials
 
     def _read(self) -> None:
+        if self.screen is None:
+            # A page with deal forms (a "deals" partial) keeps the players panel too: a
+            # deal's cash field takes its limit from it. Any other page never reads it.
+            first = self._pending[0] if self._pending else ""
+            deals = any(key == "deals" for key, _ in fragments(first))
+            self.screen = Screen(keep=READ + ((CASH_IN,) if deals else ()), follow=_RESULT)
         for frame in self._pending:
             self.screen.apply(frame)
         self._pending.clear()
@@ -259,8 +273,12 @@ class Page:
     def finished(self) -> bool:
         """Whether the page shows the game's result (Chudopoly's in its status, a board
         game's in the seat's decision panel)."""
-        return self._result and any('id="result"' in self.partials.get(key, "")
-                                    for key in ("status", "decision"))
+        if not self._result:
+            return False
+        partials = self.partials
+        return any(_RESULT in partials.get(key, "") if key in READ
+                   else self.screen is not None and self.screen.dropped_holding(key)
+                   for key in RESULT_IN)
 
     def choose(self, rng: random.Random, *, memory: pageforms.Memory,
                idle: bool = False) -> dict[str, Any] | None:

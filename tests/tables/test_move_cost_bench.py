@@ -133,3 +133,33 @@ def test_a_waiting_seat_reads_its_page_again_when_its_decision_token_changes() -
     assert page._pending, "the waiting seat read a frame it did not need"
     page.take(frame(3, "mine", """<button value='{"type": "roll"}'>Roll</button>"""))
     assert page.choose(rng, memory=memory) == {"action": {"type": "roll"}, "optional": False}
+
+
+def test_a_card_game_seat_sees_the_end_in_the_status_it_does_not_keep() -> None:
+    """The scripted seat keeps only the partials it reads its moves from; of the status it
+    keeps the ids, and whether a swap into it brought the result (Chudopoly's banner stands
+    there)."""
+    liveplay = _bench_module("liveplay")
+    page = liveplay.Page()
+    page.take('<section id="status" hx-swap-oob="true"><div id="turn-bar">Ann</div></section>\n'
+              '<section id="decision" class="decision-panel" hx-swap-oob="true"></section>')
+    page.take('<div hx-swap-oob="true" id="turn-bar">Bob</div>')
+    assert not page.finished
+    assert "status" not in page.partials
+    page.take('<div hx-swap-oob="true" id="turn-bar"><div class="banner result" id="result">'
+              'Bob won</div></div>')
+    assert page.finished
+
+
+def test_a_seat_keeps_the_players_panel_only_on_a_page_with_deal_forms() -> None:
+    """A deal's cash field takes its limit from the players panel (Commonwealth's); a page
+    without deal forms never reads that panel, and does not keep it up to date."""
+    liveplay = _bench_module("liveplay")
+    players = ('<section id="players" hx-swap-oob="true"><div id="player-1"><b data-cash="40"></b>'
+               '</div></section>')
+    decision = '<section id="decision" class="decision-panel" hx-swap-oob="true"></section>'
+    dealing, plain = liveplay.Page(), liveplay.Page()
+    dealing.take(players + '\n<div id="deals" hx-swap-oob="true"></div>\n' + decision)
+    plain.take(players + "\n" + decision)
+    assert liveplay.pageforms.cash_by_seat(dealing.partials["players"]) == {1: 40}
+    assert "players" not in plain.partials and "decision" in plain.partials
