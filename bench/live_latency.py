@@ -36,6 +36,7 @@ import json
 import os
 import random
 import signal
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -78,6 +79,52 @@ class _ClientPauses:
 
     def stop(self) -> None:
         gc.callbacks.remove(self._on_gc)
+
+
+class _LoopLag:
+    """How late this process's event loop wakes a task that sleeps 10 ms at a time: while it
+    is late, every seat's frames wait unread, and their moves look slow whatever the server
+    did."""
+
+    TICK = 0.01
+
+    def __init__(self) -> None:
+        self.lags: list[float] = []
+        self._task = asyncio.get_running_loop().create_task(self._run())
+
+    async def _run(self) -> None:
+        while True:
+            started = time.perf_counter()
+            await asyncio.sleep(self.TICK)
+            self.lags.append(time.perf_counter() - started - self.TICK)
+
+    def stop(self) -> None:
+        self._task.cancel()
+
+
+class _ClientProfile:
+    """cProfile over the measured seconds of this process, the scripted clients': where the
+    CPU they take from the box (the server's cores) goes. Written to
+    .bench-logs/clients-GAME-TABLES.txt."""
+
+    def __init__(self) -> None:
+        import cProfile
+
+        self._profile = cProfile.Profile()
+        self._profile.enable()
+
+    def write(self, *, tables: int, game: str) -> None:
+        import io
+        import pstats
+
+        self._profile.disable()
+        out = io.StringIO()
+        stats = pstats.Stats(self._profile, stream=out).sort_stats("tottime")
+        stats.print_stats(40)
+        stats.sort_stats("cumulative").print_stats(40)
+        path = livestack.LOGS / f"clients-{game}-{tables}.txt"
+        path.write_text(out.getvalue())
+        print(f"      the clients' profile: {path}", flush=True)
 
 
 # Each game's stock preset for the tables (games/<game>/rules.py).
@@ -164,7 +211,7 @@ def every_seat_latencies(stats: list[liveplay.Stats], *, seats_per_table: int = 
 async def run_step(stack: livestack.LiveStack, tables: int, *, think: float, duration: float,
                    warmup: float, seed: int, idle: bool = False,
                    route: str = "socket", game: str = "chudopoly",
-                   profile: bool = False) -> dict[str, Any]:
+                   profile: bool = False, profile_clients: bool = False) -> dict[str, Any]:
     import livesetup
     from asgiref.sync import sync_to_async
 
@@ -203,6 +250,7 @@ async def run_step(stack: livestack.LiveStack, tables: int, *, think: float, dur
     for s in seats:  # measure from here on
         s.stats = liveplay.Stats()
     pauses.reset()
+    lag = _LoopLag()
     pg_pids = [] if stack.sqlite else _our_postgres_pids(stack.database)
     pids = stack.pids()
     if profile:  # bench/profile_web.py: the measured seconds only
@@ -210,12 +258,18 @@ async def run_step(stack: livestack.LiveStack, tables: int, *, think: float, dur
             os.kill(pid, signal.SIGUSR1)
     cpu0 = {k: livestack.cpu_of(v) for k, v in pids.items()}
     cpu0["postgres"] = livestack.cpu_of(pg_pids)
+    by_web0 = [livestack.cpu_of([pid]) for pid in pids["web"]]
+    clients_profile = _ClientProfile() if profile_clients else None
     t0 = time.monotonic()
     client0 = time.process_time()
     await asyncio.sleep(duration)
     elapsed = time.monotonic() - t0
     client_cpu = (time.process_time() - client0) / elapsed
+    if clients_profile is not None:
+        clients_profile.write(tables=tables, game=game)
     cpu1 = {k: livestack.cpu_of(v) for k, v in pids.items()}
+    by_web1 = [livestack.cpu_of([pid]) for pid in pids["web"]]
+    lag.stop()
     if profile:
         for pid in pids["web"]:
             os.kill(pid, signal.SIGUSR2)
@@ -236,6 +290,10 @@ async def run_step(stack: livestack.LiveStack, tables: int, *, think: float, dur
     errors = [e for st in stats for e in st.errors if "time ran out" not in e]
     finished = sum(1 for t in range(0, len(seats), 4) if seats[t].finished)
     cpu = {k: (cpu1[k] - cpu0.get(k, 0.0)) / elapsed for k in cpu1}
+    webs = max(1, len(stack.web))
+    moves_by_web = [0] * webs
+    for index, st in enumerate(stats):
+        moves_by_web[(index // 4 if route == "table" else index) % webs] += len(st.latencies)
     return {
         "game": game,
         "tables": tables,
@@ -258,6 +316,16 @@ async def run_step(stack: livestack.LiveStack, tables: int, *, think: float, dur
         "errors": len(errors),
         "error_samples": errors[:5],
         "slow_seconds": slow,
+        "moves_by_web": moves_by_web,
+        "web_cpu_cores_by_web": [round((b - a) / elapsed, 3)
+                                 for a, b in zip(by_web0, by_web1, strict=True)],
+        # The most moves a second the tables can offer: one seat of a table moves at a time,
+        # after a think of `think` seconds on average and the move's latency.
+        "offered_max_per_s": round(tables / think, 1) if think else None,
+        "offered_per_s": (round(tables / (think + statistics.fmean(every)), 1)
+                          if think and every else None),
+        "client_loop_lag_p99_ms": round(1000 * liveplay.percentile(lag.lags, 99), 1),
+        "client_loop_lag_max_ms": round(1000 * max(lag.lags, default=0.0), 1),
         "client_gc_max_ms": round(1000 * pauses.longest, 1),
         "client_gc_total_ms": round(1000 * pauses.total, 1),
         "races": sum(st.races for st in stats),
@@ -309,6 +377,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--profile", choices=("sample", "cprofile", "threads"),
                         help="run the web processes under bench/profile_web.py, profiled over "
                         "the measured seconds (written to .bench-logs/profile-PID.txt)")
+    parser.add_argument("--profile-clients", action="store_true",
+                        help="profile this process, the scripted clients, over the measured "
+                        "seconds (cProfile, written to .bench-logs/clients-GAME-TABLES.txt)")
     args = parser.parse_args(argv)
     if args.profile:
         os.environ["BENCH_DAPHNE_WRAPPER"] = str(Path(__file__).resolve().parent
@@ -332,7 +403,8 @@ def main(argv: list[str] | None = None) -> int:
             out = asyncio.run(run_step(stack, tables, think=args.think, duration=args.duration,
                                        warmup=args.warmup, seed=args.seed, idle=args.idle,
                                        route=args.route, game=args.game,
-                                       profile=bool(args.profile)))
+                                       profile=bool(args.profile),
+                                       profile_clients=args.profile_clients))
             out["modules"] = modules
             results.append(out)
             if args.json:
@@ -363,7 +435,13 @@ def main(argv: list[str] | None = None) -> int:
                       + ", ".join(f"{k} {n}" for k, n in out["kinds"].items()), flush=True)
                 print(f"      handled by the client: p99 {out['handled_p99_ms']} ms; "
                       f"client GC: longest {out['client_gc_max_ms']} ms, "
-                      f"{out['client_gc_total_ms']} ms in all", flush=True)
+                      f"{out['client_gc_total_ms']} ms in all; client loop lag p99 "
+                      f"{out['client_loop_lag_p99_ms']} ms, max "
+                      f"{out['client_loop_lag_max_ms']} ms", flush=True)
+                print(f"      by web process: moves {out['moves_by_web']}, CPU "
+                      f"{out['web_cpu_cores_by_web']} cores; offered "
+                      f"{out['offered_per_s']} moves/s (tables / (mean think + mean latency)), "
+                      f"at most {out['offered_max_per_s']}", flush=True)
                 for worst in out["slow_seconds"]:
                     print(f"      second {worst['second']}: moves over {int(SLOW * 1000)} ms by "
                           f"web process {worst['slow_moves_by_web']}", flush=True)
