@@ -63,19 +63,28 @@ class _ClientPauses:
 
     def __init__(self) -> None:
         self.longest = self.total = 0.0
-        self._started = 0.0
+        # The longest pass's generation and CPU time: a pass much longer than its CPU time
+        # was the process waiting for a core, not the collector's work.
+        self.longest_generation = -1
+        self.longest_cpu = 0.0
+        self._started = self._started_cpu = 0.0
         gc.callbacks.append(self._on_gc)
 
     def _on_gc(self, phase: str, info: dict[str, Any]) -> None:
         if phase == "start":
             self._started = time.perf_counter()
+            self._started_cpu = time.thread_time()
         else:
             took = time.perf_counter() - self._started
-            self.longest = max(self.longest, took)
+            if took > self.longest:
+                self.longest = took
+                self.longest_generation = info["generation"]
+                self.longest_cpu = time.thread_time() - self._started_cpu
             self.total += took
 
     def reset(self) -> None:
-        self.longest = self.total = 0.0
+        self.longest = self.total = self.longest_cpu = 0.0
+        self.longest_generation = -1
 
     def stop(self) -> None:
         gc.callbacks.remove(self._on_gc)
@@ -238,12 +247,16 @@ async def run_step(stack: livestack.LiveStack, tables: int, *, think: float, dur
     for i in range(0, len(seats), 20):
         await asyncio.gather(*(s.connect() for s in seats[i:i + 20]))
     until = time.monotonic() + warmup + duration
+    # A pause of this process holds every seat's frames unread, and the moves in flight would
+    # count it as the server's latency (a browser's pauses hold one seat, not a thousand).
     # The setup's objects (Django, the seats' first pages) never die: out of the collector's
-    # reach, its full passes stay short, and a pause of the client is not counted as the
-    # server's latency. The threshold makes young passes rarer; each frees little here.
+    # reach. During the play the collector does not run at all (at 250 tables even its young
+    # passes took 20-26 ms of CPU and held every seat 60-95 ms on a busy box): what little
+    # cyclic garbage the play makes waits for the step's end.
     gc.collect()
     gc.freeze()
-    gc.set_threshold(20_000, 20, 50)
+    gc.disable()
+    client_rss0 = liveplay.proc_rss_mb(os.getpid())
     pauses = _ClientPauses()
     tasks = [asyncio.create_task(s.play(until=until)) for s in seats]
     await asyncio.sleep(warmup)
@@ -276,6 +289,8 @@ async def run_step(stack: livestack.LiveStack, tables: int, *, think: float, dur
     cpu1["postgres"] = livestack.cpu_of(pg_pids)
     rss_after = sum(liveplay.proc_rss_mb(p) for p in web_pids)
     pauses.stop()
+    client_rss = liveplay.proc_rss_mb(os.getpid()) - client_rss0
+    gc.enable()
     stats = [s.stats for s in seats]
     for task in tasks:
         task.cancel()
@@ -328,6 +343,8 @@ async def run_step(stack: livestack.LiveStack, tables: int, *, think: float, dur
         "client_loop_lag_max_ms": round(1000 * max(lag.lags, default=0.0), 1),
         "client_gc_max_ms": round(1000 * pauses.longest, 1),
         "client_gc_total_ms": round(1000 * pauses.total, 1),
+        "client_gc_longest": {"generation": pauses.longest_generation,
+                              "cpu_ms": round(1000 * pauses.longest_cpu, 1)},
         "races": sum(st.races for st in stats),
         "refused": _refused(stats),
         "kinds": _kinds(seats),
@@ -341,6 +358,7 @@ async def run_step(stack: livestack.LiveStack, tables: int, *, think: float, dur
         "postgres_cpu_cores": round(cpu["postgres"], 3),
         "redis_cpu_cores": round(cpu.get("redis", 0.0), 3),
         "client_cpu_cores": round(client_cpu, 3),
+        "client_rss_growth_mb": round(client_rss, 1),
         "web_rss_mb": round(rss_after, 1),
         "web_mb_per_table": round(max(0.0, rss_after - rss_before) / tables, 3),
         "frames_per_s": round(frames_in / elapsed, 1),
@@ -434,8 +452,11 @@ def main(argv: list[str] | None = None) -> int:
                 print("      moves by kind: "
                       + ", ".join(f"{k} {n}" for k, n in out["kinds"].items()), flush=True)
                 print(f"      handled by the client: p99 {out['handled_p99_ms']} ms; "
-                      f"client GC: longest {out['client_gc_max_ms']} ms, "
-                      f"{out['client_gc_total_ms']} ms in all; client loop lag p99 "
+                      f"client GC: longest {out['client_gc_max_ms']} ms "
+                      f"(generation {out['client_gc_longest']['generation']}, "
+                      f"{out['client_gc_longest']['cpu_ms']} ms CPU), "
+                      f"{out['client_gc_total_ms']} ms in all; client RSS "
+                      f"+{out['client_rss_growth_mb']} MB; client loop lag p99 "
                       f"{out['client_loop_lag_p99_ms']} ms, max "
                       f"{out['client_loop_lag_max_ms']} ms", flush=True)
                 print(f"      by web process: moves {out['moves_by_web']}, CPU "

@@ -194,6 +194,10 @@ class WSClient:
             self._waiters.remove(waiter)
             if timer is not None:
                 timer.cancel()
+            # A timeout's exception holds this frame, which held the waiter holding the
+            # exception: a cycle a wait, left for the collector, which the measuring client
+            # holds off while it plays (bench/live_latency.py).
+            del waiter, timer
 
     def _put(self, item: tuple[float, str] | ConnectionClosed) -> None:
         self._messages.append(item)
