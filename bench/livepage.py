@@ -9,7 +9,8 @@ id (most of a push: the same counts and panels change move after move) replaces 
 without reading the partial again. The text of a partial is joined only when the seat reads
 its page. The measuring client plays hundreds of seats in the process that times them, on the
 cores the server it measures runs on: splicing each piece into a partial of 25-55 KB, found by
-searching it, was most of what it spent on a move.
+searching it, was most of what it spent on a move. A screen may keep only some partials
+(`keep`): a swap into one it does not keep is known by its id and dropped.
 """
 
 from __future__ import annotations

@@ -222,7 +222,9 @@ class Page:
     found nothing to do has nothing to do still: equal tokens are the same decision
     (games/platform/interface.py, decision_key), so `choose` does not read the page again.
     Three seats of four wait at any moment; reading their pages on every frame was most of
-    what the measuring client spent, on the cores it shares with the server it measures."""
+    what the measuring client spent, on the cores it shares with the server it measures.
+    Of the partials, it keeps those it reads its moves from (READ; the board, the status and
+    the log it never reads: of them only their ids, see livepage.Screen's `keep`)."""
 
     # Frames kept unread at most: a page nobody reads (a watcher's) is read now and then.
     MAX_PENDING = 64
