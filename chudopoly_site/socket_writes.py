@@ -85,18 +85,10 @@ def plain_send(send: Send) -> Callable[[dict[str, Any]], None] | None:
     transport, byte for byte what Daphne and autobahn would write (`_framed_plainly`);
     anything else (the accept, a close, a connection still opening or closing) goes to
     the protocol as Daphne hands it over."""
-    from channels.sessions import InstanceSessionWrapper
-
-    daphne_server = sys.modules.get("daphne.server")  # never imported here: it installs a reactor
-    if daphne_server is None:
+    found = daphne_connection(send)
+    if found is None:
         return None
-    if getattr(send, "__func__", None) is InstanceSessionWrapper.send:
-        send = send.__self__.real_send  # type: ignore[attr-defined]
-    if not (isinstance(send, functools.partial) and len(send.args) == 1 and not send.keywords
-            and getattr(send.func, "__func__", None) is daphne_server.Server.handle_reply):
-        return None
-    connections: dict[Any, dict[str, Any]] = send.func.__self__.connections  # type: ignore[attr-defined]
-    protocol = send.args[0]
+    connections, protocol = found
 
     def write(message: dict[str, Any]) -> None:
         connection = connections.get(protocol)
@@ -111,6 +103,23 @@ def plain_send(send: Send) -> Callable[[dict[str, Any]], None] | None:
         protocol.handle_reply(message)
 
     return write
+
+
+def daphne_connection(send: Send) -> tuple[dict[Any, dict[str, Any]], Any] | None:
+    """Daphne's connections and this connection's protocol, when `send` is Daphne's send of
+    one websocket connection as a consumer gets it (through Channels' session wrapper);
+    None for any other send."""
+    from channels.sessions import InstanceSessionWrapper
+
+    daphne_server = sys.modules.get("daphne.server")  # never imported here: it installs a reactor
+    if daphne_server is None:
+        return None
+    if getattr(send, "__func__", None) is InstanceSessionWrapper.send:
+        send = send.__self__.real_send  # type: ignore[attr-defined]
+    if not (isinstance(send, functools.partial) and len(send.args) == 1 and not send.keywords
+            and getattr(send.func, "__func__", None) is daphne_server.Server.handle_reply):
+        return None
+    return send.func.__self__.connections, send.args[0]  # type: ignore[attr-defined]
 
 
 def framed_plainly(protocol: Any, size: int) -> bool:

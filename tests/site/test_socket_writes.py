@@ -13,13 +13,11 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from autobahn.twisted.websocket import WebSocketServerFactory, WebSocketServerProtocol
 from channels.sessions import InstanceSessionWrapper
 from twisted.internet import tcp
-from twisted.internet.task import Clock
-from twisted.internet.testing import StringTransport
 
 from chudopoly_site import socket_writes
+from tests.site.autobahn_connections import open_autobahn_connection
 
 
 class _Reactor:
@@ -177,28 +175,9 @@ def test_autobahns_unlogged_debug_values_are_not_formatted_for_a_terminal() -> N
         test_any_other_send_is_left_to_be_awaited)
 
 
-def _open_autobahn_connection(**options: Any) -> tuple[Any, StringTransport]:
-    """A server connection of autobahn's, opened by a browser's handshake, writing to a
-    transport that keeps what it is given (a clock for a reactor: none is installed)."""
-    factory = WebSocketServerFactory(reactor=Clock())
-    factory.setProtocolOptions(openHandshakeTimeout=0, autoPingInterval=0,
-                               closeHandshakeTimeout=0, **options)
-    made = WebSocketServerProtocol()
-    made.factory = factory
-    transport = StringTransport()
-    made.makeConnection(transport)
-    made.dataReceived(b"GET /ws/table/ABCD/ HTTP/1.1\r\nHost: localhost\r\n"
-                      b"Upgrade: websocket\r\nConnection: Upgrade\r\n"
-                      b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
-                      b"Sec-WebSocket-Version: 13\r\n\r\n")
-    assert made.state == made.STATE_OPEN
-    transport.clear()
-    return made, transport
-
-
 @pytest.mark.parametrize("size", [3, 125, 126, 4_000, 70_000])
 def test_a_text_frame_made_here_is_byte_for_byte_what_autobahn_writes(size: int) -> None:
-    made, transport = _open_autobahn_connection(maxMessagePayloadSize=1 << 20)
+    made, transport = open_autobahn_connection(maxMessagePayloadSize=1 << 20)
     payload = ("é" * size).encode()[:size]
     made.sendMessage(payload)
     assert socket_writes.framed_plainly(made, len(payload))
@@ -206,21 +185,21 @@ def test_a_text_frame_made_here_is_byte_for_byte_what_autobahn_writes(size: int)
 
 
 def test_a_message_autobahn_would_cut_compress_or_refuse_is_left_to_autobahn() -> None:
-    limited, _ = _open_autobahn_connection(maxMessagePayloadSize=100)
+    limited, _ = open_autobahn_connection(maxMessagePayloadSize=100)
     assert not socket_writes.framed_plainly(limited, 101)
-    fragmented, _ = _open_autobahn_connection(autoFragmentSize=100)
+    fragmented, _ = open_autobahn_connection(autoFragmentSize=100)
     assert not socket_writes.framed_plainly(fragmented, 101)
-    queued, _ = _open_autobahn_connection()
+    queued, _ = open_autobahn_connection()
     queued.send_queue.append((b"waiting", False))
     assert not socket_writes.framed_plainly(queued, 10)
-    closing, _ = _open_autobahn_connection()
+    closing, _ = open_autobahn_connection()
     closing.sendClose(code=1000)
     assert not socket_writes.framed_plainly(closing, 10)
 
 
 def test_daphnes_plain_send_frames_text_itself_on_an_open_connection_and_leaves_the_rest(
         daphne_server: type) -> None:
-    made, transport = _open_autobahn_connection()
+    made, transport = open_autobahn_connection()
     replies: list[dict[str, Any]] = []
     made.handle_reply = replies.append  # Daphne's protocol's own way with a message
     server = daphne_server()
