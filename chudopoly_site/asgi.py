@@ -32,10 +32,12 @@ application = ProtocolTypeRouter(
 settle_interpreter()  # the collector and the GIL, for the sockets (web_process.py)
 
 if "twisted.internet.reactor" in sys.modules:
-    # Under Daphne: a frame goes to its socket at once, not at the reactor's next turn.
-    from chudopoly_site import socket_writes
+    # Under Daphne: a frame goes to its socket at once, not at the reactor's next turn, and
+    # a browser's plain text frame is read here, not by autobahn (socket_reads.py).
+    from chudopoly_site import socket_reads, socket_writes
 
     socket_writes.install()
+    socket_reads.install()
 
 # Players reach the site through this process: the clocks wait while no web process beats.
 from games.platform.outages import start_web_heartbeat  # noqa: E402

@@ -24,7 +24,7 @@ from django.conf import settings
 from django.db.models import Subquery
 from django.template.loader import render_to_string
 
-from chudopoly_site import held_connection, socket_writes
+from chudopoly_site import held_connection, socket_reads, socket_writes
 from chudopoly_site.client_address import client_address_of_scope
 from games.platform import presenters, swaps
 from games.platform.broadcast import (
@@ -70,11 +70,15 @@ _TABLE_LANE = concurrent.futures.ThreadPoolExecutor(max_workers=1,
                                                     thread_name_prefix="table-lane")
 
 
+# What a table socket's queue is given when a frame it took from its reader failed.
+SOCKET_FRAME_FAILED = "socket.frame_failed"
+
 # A handler's frames and group messages, kept for the event loop (see _outbox).
 Outbox = tuple[list[tuple["TableConsumer", dict[str, Any]]], list["GroupSend"]]
 
 
-def _on_lane(consumer: TableConsumer, message: dict[str, Any]) -> asyncio.Future[None]:
+def _on_lane(consumer: TableConsumer, message: dict[str, Any],
+             context: contextvars.Context | None = None) -> asyncio.Future[None]:
     """Run `message`'s handler on the table lane; done, on the loop, when it has run.
 
     Not asgiref's SyncToAsync: the lane hands the loop the handler's end and its frames in
@@ -84,8 +88,8 @@ def _on_lane(consumer: TableConsumer, message: dict[str, Any]) -> asyncio.Future
     (chudopoly_site/held_connection.py), so not DatabaseSyncToAsync's either."""
     loop = asyncio.get_running_loop()
     done = loop.create_future()
-    _TABLE_LANE.submit(_run_on_lane, loop, done, contextvars.copy_context(), consumer,
-                       message)
+    _TABLE_LANE.submit(_run_on_lane, loop, done, context or contextvars.copy_context(),
+                       consumer, message)
     return done
 
 
@@ -224,10 +228,51 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
     # The server's send as a plain call, when it is Daphne's (socket_writes.plain_send).
     _write_now: Callable[[dict[str, Any]], None] | None = None
 
+    # A browser's frames taken straight from the connection's reader (socket_reads.py): the
+    # connection's protocol while it hands them over, the last one's handler, and the error
+    # one of them raised, which dispatch raises in the consumer's own task.
+    _reads_from: Any = None
+    _taken: asyncio.Future[None] | None = None
+    _taken_error: BaseException | None = None
+    _dispatching = False
+
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         self._asgi_send = send  # the server's own send, for _send_soon
         self._write_now = socket_writes.plain_send(send)
-        await super().__call__(scope, receive, send)
+        connection = socket_writes.daphne_connection(send)
+        if connection is not None and not settings.DATABASES["default"]["ENGINE"].endswith(
+                "sqlite3"):
+            self._reads_from = connection[1]
+            socket_reads.take_texts(self._reads_from, self._take_text)
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            if self._reads_from is not None:  # the protocol holds this consumer: let go
+                socket_reads.take_texts(self._reads_from, None)
+                self._reads_from = None
+
+    def _take_text(self, text: str) -> bool:
+        """Handle a browser's text frame now, as dispatch would, when this consumer is doing
+        nothing but wait for the browser (the server's queue is empty: socket_reads checks),
+        or after the frames it took so: the lane runs them in order. False: queue it."""
+        context = self._receive_context
+        if context is None or self._dispatching or self._taken_error is not None:
+            return False
+        self.heard()
+        self.loop = asyncio.get_running_loop()
+        taken = _on_lane(self, {"type": "websocket.receive", "text": text}, context.copy())
+        taken.add_done_callback(self._taken_ended)
+        self._taken = taken
+        return True
+
+    def _taken_ended(self, taken: asyncio.Future[None]) -> None:
+        if taken.cancelled() or taken.exception() is None or self._taken_error is not None:
+            return
+        # Raised in the consumer's task, as a queued frame's error is: Daphne logs it and
+        # closes the connection (dispatch, SOCKET_FRAME_FAILED).
+        self._taken_error = taken.exception()
+        if self._reads_from is not None:
+            self._reads_from.application_queue.put_nowait({"type": SOCKET_FRAME_FAILED})
 
     @property
     def base_send(self) -> Callable[[dict[str, Any]], None]:
@@ -245,20 +290,30 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
         """Handle one message on the process's table lane (one thread, first come first
         served). SQLite (one writer at a time) keeps the thread every sync consumer of the
         process shares by default."""
-        self.heard()  # the heartbeat waits for a quiet spell (games/platform/heartbeat.py)
-        self.loop = asyncio.get_running_loop()
-        kind = message.get("type")
-        if kind == "table.update" and self._left_to_others(message):
-            return  # not worth a thread (see table_update)
-        if kind == LISTENING:
-            self._listener_joined(message)
-            return
-        if settings.DATABASES["default"]["ENGINE"].endswith("sqlite3"):
-            await DatabaseSyncToAsync(self._handle)(message)  # the shared thread
-        else:
-            await _on_lane(self, message)
-        if kind == "websocket.disconnect":
-            raise StopConsumer  # here on the loop, not in the thread: see websocket_disconnect
+        self._dispatching = True  # the browser's frames wait in the queue meanwhile
+        try:
+            taken = self._taken
+            if taken is not None and not taken.done():
+                await asyncio.wait((taken,))  # one message at a time: a frame taken is one
+            kind = message.get("type")
+            if kind == SOCKET_FRAME_FAILED:
+                assert self._taken_error is not None
+                raise self._taken_error
+            self.heard()  # the heartbeat waits for a quiet spell (games/platform/heartbeat.py)
+            self.loop = asyncio.get_running_loop()
+            if kind == "table.update" and self._left_to_others(message):
+                return  # not worth a thread (see table_update)
+            if kind == LISTENING:
+                self._listener_joined(message)
+                return
+            if settings.DATABASES["default"]["ENGINE"].endswith("sqlite3"):
+                await DatabaseSyncToAsync(self._handle)(message)  # the shared thread
+            else:
+                await _on_lane(self, message)
+            if kind == "websocket.disconnect":
+                raise StopConsumer  # here on the loop, not in the thread: see websocket_disconnect
+        finally:
+            self._dispatching = False
 
     def _handle_holding_connection(self, message: dict[str, Any], outbox: Outbox) -> None:
         held_connection.ready()

@@ -19,6 +19,7 @@ docs/performance.md, "The process model, live".)
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -35,6 +36,9 @@ class HeartbeatMixin:
     # The task waiting for the browser's next message, while it waits; the heartbeat's timer
     # cancels it to end a quiet spell (_beating says the cancel is the heartbeat's).
     _receiving: asyncio.Task[Any] | None = None
+    # The context that wait runs in, while it waits: a message handed to the consumer
+    # directly (chudopoly_site/socket_reads.py) is handled in a copy of it, as dispatch's is.
+    _receive_context: contextvars.Context | None = None
     _beating = False
     _quiet_timer: asyncio.TimerHandle | None = None
 
@@ -54,7 +58,7 @@ class HeartbeatMixin:
                 return {"type": "socket.heartbeat"}
             task = asyncio.current_task()
             assert task is not None
-            self._receiving = task
+            self._receiving, self._receive_context = task, contextvars.copy_context()
             try:
                 message = await receive()
             except asyncio.CancelledError:
@@ -65,7 +69,7 @@ class HeartbeatMixin:
                 self.heard()
                 return {"type": "socket.heartbeat"}
             finally:
-                self._receiving = None
+                self._receiving = self._receive_context = None
             self._beat_ended(task)  # a receive that let the cancel go by: no beat this time
             return message
 
