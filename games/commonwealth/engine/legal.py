@@ -15,6 +15,8 @@ from . import data
 from .rules import (
     bid_cap,
     can_pay,
+    cash_to_keep,
+    deal_cash,
     even_share,
     fund_may_cover,
     may_place_on_landing,
@@ -149,7 +151,23 @@ FUND_AFTER_DEAL = ("You handed cash to another player in a deal, so the Fund pay
                    "for you until {when}: pay with your own money")
 
 
-def _side_problem(st: State, seat: int, side: object) -> str | None:
+def _keep_problem(st: State, seat: int, own: bool) -> str:
+    """Why a side may not hand over that much cash, naming the side: `own` is the mover's."""
+    keep, why = cash_to_keep(st, seat)
+    if why == "auction":
+        who = "You lead" if own else "They lead"
+        must = "keep" if own else "they must keep"
+        whose = "your" if own else "their"
+        return (f"{who} the auction at {keep}: {must} that much of {whose} own money, "
+                "as the Fund pays nothing for a seat that hands its cash away in a deal")
+    if own:
+        return f"Keep {keep} for the GO donation you still owe"
+    return f"They must keep {keep} for the GO donation they still owe"
+
+
+def _side_problem(st: State, seat: int, side: object, own: bool) -> str | None:
+    """Why one side of a deal cannot be handed over (None: it can); `own` says whether it is
+    the mover's side ("You ...") or the recipient's ("They ...")."""
     if not isinstance(side, dict) or set(side) - _SIDE_KEYS:
         return "Each side of a deal lists projects, cash and the Pardon card"
     projects = side.get("projects", [])
@@ -164,18 +182,12 @@ def _side_problem(st: State, seat: int, side: object) -> str | None:
         return "Cash in a deal is a whole number, zero or more"
     if cash > st["players"][seat]["cash"]:
         return "A deal's cash must come from the giver's own money (never the Fund)"
-    step = st["step"]
-    if cash and step and step["kind"] == "auction" and step["leader"] == seat \
-            and st["players"][seat]["cash"] - cash < step["high"]:
-        return (f"You lead the auction at {step['high']}: keep that much of your own money, "
-                "as the Fund pays nothing for a seat that hands its cash away in a deal")
-    if step and step["kind"] == "donate" and seat in step["owed"] \
-            and cash > st["players"][seat]["cash"] - data.MIN_DONATION:
-        return f"Keep {data.MIN_DONATION} for the GO donation you still owe"
+    if cash > deal_cash(st, seat):
+        return _keep_problem(st, seat, own)
     if type(side.get("jail_card", False)) is not bool:
         return "Say true or false for the Pardon card"
     if side.get("jail_card") and not st["players"][seat]["jail_card"]:
-        return "That side does not hold the Pardon card"
+        return "You do not hold the Pardon card" if own else "They do not hold the Pardon card"
     return None
 
 
@@ -191,7 +203,7 @@ def offer_problem(st: State, seat: int, action: Action) -> str | None:
     if not _is_int(to) or not 0 <= to < st["seats"] or to == seat:
         return "Choose another player to offer the deal to"
     give, get = action.get("give", {}), action.get("get", {})
-    problem = _side_problem(st, seat, give) or _side_problem(st, to, get)
+    problem = _side_problem(st, seat, give, own=True) or _side_problem(st, to, get, own=False)
     if problem:
         return problem
     if not any((give.get("projects"), give.get("jail_card"),

@@ -507,6 +507,26 @@ def open_auction(st: State, ev: Events, pid: int) -> None:
     ev.append({"type": "auction", "seat": seat, "project": pid})
 
 
+def cash_to_keep(st: State, seat: int) -> tuple[int, str | None]:
+    """What a seat must keep of its own money through a deal now, and why ("auction",
+    "donation" or None): the high bid while it leads an auction (the Fund pays nothing for a
+    seat that hands its cash away in a deal, so the bid would be its own), the minimum GO
+    donation while it still owes one (decision 22)."""
+    step = st["step"] or {}
+    if step.get("kind") == "auction" and step["leader"] == seat:
+        return step["high"], "auction"
+    if step.get("kind") == "donate" and seat in step["owed"]:
+        return data.MIN_DONATION, "donation"
+    return 0, None
+
+
+def deal_cash(st: State, seat: int) -> int:
+    """The most cash `seat` may hand over in a deal now: legal.offer_problem refuses more, and
+    the players panel shows it (a deal form's cash limit). Works on a view as on the state:
+    both carry the step and every seat's cash, which are public."""
+    return max(0, st["players"][seat]["cash"] - cash_to_keep(st, seat)[0])
+
+
 def bid_cap(st: State, seat: int) -> int:
     """A bid may exceed the bidder's cash (the Fund covers the rest) but not what the bidder
     and the Fund together could pay; a bidder the Fund may not help bids its own money."""
