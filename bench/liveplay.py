@@ -143,8 +143,8 @@ def choose_move(partials: Mapping[str, str], rng: random.Random, *,
         offered = [a for a in offered if a["type"] not in optional]
         forms = [f for f in forms if f.base["type"] not in optional]
     memory = memory or pageforms.Memory()
-    # Each seat's cash as the players panel shows it: what a deal form's cash field may ask
-    # (the page's board.js sets the field's limit from it).
+    # What each seat may hand over in a deal now, as the players panel shows it: what a deal
+    # form's cash field may ask (the page's board.js sets the field's limit from it).
     cash = pageforms.cash_by_seat(partials.get("players", "")) if forms else {}
     types = {a["type"] for a in offered} | {f.base["type"] for f in forms}
     while types:

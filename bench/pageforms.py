@@ -28,10 +28,6 @@ _OPTION_RE = re.compile(r"<option\b([^>]*)>")
 _INPUT_RE = re.compile(r"<input\b([^>]*)>")
 _ATTR_RE = re.compile(r"""([a-zA-Z][\w-]*)(?:=(?:"([^"]*)"|'([^']*)'))?""")
 
-# What a deal keeps back for the GO gift every seat may still owe (Commonwealth's
-# MIN_DONATION): a deal's cash must leave it.
-KEEP_FOR_GIFT = 10
-
 
 @dataclass
 class Form:
@@ -118,11 +114,12 @@ class Memory:
         self.offered: set[tuple[Any, ...]] = set()
 
 
-_SEAT_CASH_RE = re.compile(r'id="player-(\d+)"[^>]*>.*?\bdata-cash="(\d+)"', re.S)
+_SEAT_CASH_RE = re.compile(r'id="player-(\d+)"[^>]*>.*?\bdata-deal-cash="(\d+)"', re.S)
 
 
 def cash_by_seat(players: str) -> dict[int, int]:
-    """Each seat's cash in a players panel (#player-N's data-cash): where a Commonwealth deal
+    """What each seat may hand over in a deal now, in a players panel (#player-N's
+    data-deal-cash: its cash less what the rules make it keep): where a Commonwealth deal
     form's cash field (data-cash-of) takes its limit, as the page's board.js does."""
     return {int(seat): int(cash) for seat, cash in _SEAT_CASH_RE.findall(players)}
 
@@ -200,8 +197,6 @@ def _deal(form: Form, rng: random.Random, cash: dict[int, int]) -> dict[str, Any
             limit = cash_box[0].get("max")
             cash_max = (_int(limit) if limit is not None
                         else cash.get(_int(cash_box[0].get("data-cash-of"), -1), 0))
-        if side == "give":
-            cash_max = max(0, cash_max - KEEP_FOR_GIFT)
         card = form.inputs_at(f"{side}.jail_card")
         pick = rng.random()
         if projects and pick < 0.45:

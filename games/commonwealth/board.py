@@ -22,6 +22,7 @@ from games.platform.wording import joined, possessive
 from .bots.medium import refusal
 from .describe import deal_words
 from .engine import data
+from .engine.rules import deal_cash
 
 # One colour per seat (tokens and chips); names for the colour-blind and the reader.
 SEAT_COLOURS = ("#d1495b", "#2e86ab", "#3f9142", "#8e5ec2")
@@ -238,7 +239,7 @@ def deals(view: Mapping[str, Any], me: int | None, names: Sequence[str]
     theirs, and cash); for every other rival, why no deal can be offered (shown disabled,
     never sent). They stand in a partial of their own (_deals.html) that changes only when
     what the seat can deal changes: no cash figure is in it, the page takes each side's cash
-    limit from the players panel (board.js, `data-cash-of`)."""
+    limit from the players panel (board.js, `data-cash-of`: that seat's `data-deal-cash`)."""
     if me is None or view.get("result") is not None or not view.get("can_offer"):
         return None
     me_p = view["players"][me]
@@ -402,7 +403,8 @@ def _players(view: Mapping[str, Any], me: int | None, names: Sequence[str],
         meta = dict(seats[seat]) if seat < len(seats) else {}
         out.append({
             "seat": seat, "name": names[seat] if seat < len(names) else f"Seat {seat + 1}",
-            "is_me": seat == me, "cash": p["cash"], "placed": p["placed"],
+            "is_me": seat == me, "cash": p["cash"], "deal_cash": deal_cash(view, seat),
+            "placed": p["placed"],
             "supply": p["supply"], "placed_pct": p["placed"] * 100 // data.CHIPS_PER_SEAT,
             "holds_card": p["holds_card"], "kept": p["kept"], "jail_card": p["jail_card"],
             "in_jail": p["in_jail"], "jail_turns": p["jail_turns"], "pos": p["pos"],

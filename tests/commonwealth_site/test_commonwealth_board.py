@@ -8,7 +8,7 @@ import json
 import random
 
 from games.commonwealth import engine
-from games.commonwealth.board import board_context, decision
+from games.commonwealth.board import board_context, board_public, decision
 from games.commonwealth.bots import choose_action
 from games.commonwealth.describe import describe_event
 from games.commonwealth.engine import scenario
@@ -272,3 +272,19 @@ def test_a_seats_deal_forms_change_with_what_it_can_deal_not_with_anyones_cash()
     assert 'data-path="get.cash" data-cash-of="2"' in forms
     more = scenario(seats=3, cash={0: 40, 1: 10, 2: 0}, managers={0: 0, 5: 2, 7: 1})
     assert _render("commonwealth/_deals.html", more, 0) != forms
+
+
+def test_the_players_panel_shows_what_each_seat_may_hand_over_in_a_deal() -> None:
+    # The deal forms' cash limits (board.js reads data-deal-cash): the auction's leader keeps
+    # its high bid, the others may hand over all their cash; the shared panel is every
+    # viewer's alike.
+    st = scenario(seats=3, turn=1, cash={0: 12, 1: 30, 2: 50}, fund=100, managers={5: 1})
+    st["step"] = {"kind": "auction", "project": 9, "sender": 1, "high": 10, "leader": 2,
+                  "to_act": 0, "bidders": [2, 0]}
+    panel = _render("commonwealth/_players.html", st, 0)
+    for seat, cash, deal_cash in ((0, 12, 12), (1, 30, 30), (2, 50, 40)):
+        assert f'data-cash="{cash}" data-deal-cash="{deal_cash}"' in panel.split(
+            f'id="player-{seat}"')[1].split("</li>")[0]
+    shared = [board_public(engine.view(st, s), names=NAMES, seats=SEATS)["players"]
+              for s in (None, 0, 1, 2)]
+    assert all(players == shared[0] for players in shared)

@@ -155,8 +155,8 @@ def test_a_seat_keeps_the_players_panel_only_on_a_page_with_deal_forms() -> None
     """A deal's cash field takes its limit from the players panel (Commonwealth's); a page
     without deal forms never reads that panel, and does not keep it up to date."""
     liveplay = _bench_module("liveplay")
-    players = ('<section id="players" hx-swap-oob="true"><div id="player-1"><b data-cash="40"></b>'
-               '</div></section>')
+    players = ('<section id="players" hx-swap-oob="true"><div id="player-1">'
+               '<b data-cash="45" data-deal-cash="40"></b></div></section>')
     decision = '<section id="decision" class="decision-panel" hx-swap-oob="true"></section>'
     dealing, plain = liveplay.Page(), liveplay.Page()
     dealing.take(players + '\n<div id="deals" hx-swap-oob="true"></div>\n' + decision)

@@ -133,14 +133,15 @@
     });
   }
 
-  // Each deal form's cash field goes up to that side's cash, as the players panel shows it
-  // (#player-N's data-cash): the limit in the label and the field's max.
+  // Each deal form's cash field goes up to what that side may hand over in a deal now, as the
+  // players panel shows it (#player-N's data-deal-cash: its cash less the high bid it leads or
+  // the GO donation it owes, engine/rules.deal_cash): the limit in the label and the field's max.
   function cashLimits() {
     document.querySelectorAll("#deals [data-cash-of]").forEach(function (el) {
       var seat = el.getAttribute("data-cash-of");
-      var cash = document.querySelector("#player-" + seat + " [data-cash]");
+      var cash = document.querySelector("#player-" + seat + " [data-deal-cash]");
       if (!cash) { return; }
-      var n = cash.getAttribute("data-cash");
+      var n = cash.getAttribute("data-deal-cash");
       if (el.tagName === "INPUT") {
         if (el.max !== n) { el.max = n; }
       } else if (el.textContent !== n) {
