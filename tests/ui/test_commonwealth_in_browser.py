@@ -167,7 +167,11 @@ def _offer_and_accept(proposer: Any, recipient: Any, project: str, field: str, c
     proposer.locator("#deal-panel summary").click()
     form = proposer.locator(".cw-deal-form").first
     form.get_by_label(project).check()
-    form.locator(f'input[data-path="{field}"]').fill(cash)
+    # The cash field goes up to what that side may hand over now, as the players panel says.
+    box = form.locator(f'input[data-path="{field}"]')
+    side = proposer.locator(f'#player-{box.get_attribute("data-cash-of")} [data-deal-cash]')
+    assert box.get_attribute("max") == side.get_attribute("data-deal-cash")
+    box.fill(cash)
     if meanwhile is not None:
         changed = meanwhile()  # text that shows up in the proposer's deal form once redrawn
         proposer.wait_for_function(
