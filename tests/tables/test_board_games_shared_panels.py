@@ -91,6 +91,7 @@ def test_the_glance_line_carries_every_seats_cash_for_the_page_to_show_its_own(
 # Whether the seats that wait see nothing of their own in the decision panel (Commonwealth's
 # deal forms, each seat's own at any time, are a partial of their own beside it).
 WAITING_SHARE = {"boardroom": True, "commonwealth": True}
+PARTIES_TOLD_APART = ("auction", "offer", "deal", "declined")
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -108,7 +109,10 @@ def test_the_seats_that_wait_get_one_decision_panel_and_the_deciding_seat_its_ow
                    if seat not in deciding}
         mine = {s["decision"] for seat, s in zip(seats, screens, strict=False)
                 if seat in deciding}
-        if WAITING_SHARE[kind] and not game.state.get("auction") and not game.state.get("offer"):
+        # Besides an auction, a deal is told to its parties and the other seats apart: its
+        # terms while it waits for an answer (Boardroom's "offer", Commonwealth's "deal"), and
+        # to its sender alone that it was declined, for the rest of the turn ("declined").
+        if WAITING_SHARE[kind] and not any(game.state.get(key) for key in PARTIES_TOLD_APART):
             assert len(waiting) == 1
             shared_waits += 1
         assert not waiting & mine  # a deciding seat's buttons are its own
