@@ -41,8 +41,9 @@ from games.platform.clocks import SOCKET_CHECK_IN_SECONDS, seat_connected, seat_
 from games.platform.frames import FrameError, parse_frame
 from games.platform.heartbeat import HeartbeatMixin
 from games.platform.identity import viewer_from_scope
+from games.platform.interface import registered_games
 from games.platform.invites import INVITE_PARAM, TableHidden, TooManyMisses, table_for_visitor
-from games.platform.lobby import LOBBY_GROUP, public_tables
+from games.platform.lobby import LOBBY_GROUP, public_tables_html
 from games.platform.models import ChatMessage, Game, Seat, Table
 from games.platform.services import Move, TableError, chat_post, normalize_code, table_move
 from games.platform.snapshot_cache import snapshots
@@ -54,6 +55,7 @@ RATE_LIMIT_FRAMES = 40
 RATE_LIMIT_SECONDS = 5.0
 FLOOD_FACTOR = 2  # past twice the limit in one window the socket is closed
 CLOSE_NO_TABLE = 4404
+CLOSE_NO_GAME = 4404  # a lobby socket of a game the site does not have
 SEAT_MOVED_NOTICE = ("Your seat moved to another device; this one now only watches. "
                      "Open the table there to play.")
 CLOSE_FLOOD = 4429
@@ -178,11 +180,18 @@ async def _write_in_turn(frames: list[tuple[TableConsumer, dict[str, Any]]]) -> 
 
 
 class LobbyConsumer(HeartbeatMixin, WebsocketConsumer):
-    """Keeps the home page's list of public tables live (htmx ws out-of-band swap)."""
+    """Keeps a list of public tables live (htmx ws out-of-band swap): every game's on the home
+    page (/ws/lobby/), one game's on that game's page (/ws/lobby/<game>/)."""
 
     last_html = ""
+    game_kind: str | None = None  # None: every game's tables
 
     def connect(self) -> None:
+        game_kind = self.scope["url_route"]["kwargs"].get("game_kind")
+        if game_kind is not None and game_kind not in registered_games():
+            self.close(code=CLOSE_NO_GAME)
+            return
+        self.game_kind = game_kind
         async_to_sync(self.channel_layer.group_add)(LOBBY_GROUP, self.channel_name)
         self.accept()
 
@@ -194,15 +203,17 @@ class LobbyConsumer(HeartbeatMixin, WebsocketConsumer):
         return
 
     def lobby_changed(self, event: dict[str, Any]) -> None:
-        self.last_html = render_to_string("games/_public_tables.html",
-                                          {"tables": public_tables(), "oob": True})
-        self.send(text_data=self.last_html)
+        changed = event.get("game_kind")
+        if self.game_kind is not None and changed not in (None, self.game_kind):
+            return  # another game's table: this game's list is as it was
+        self._send_if_new(public_tables_html(self.game_kind, event.get("change")))
 
     def socket_heartbeat(self, event: dict[str, Any]) -> None:
         # Join again (a restarted Redis forgot the group) and send the list if it changed.
         async_to_sync(self.channel_layer.group_add)(LOBBY_GROUP, self.channel_name)
-        html = render_to_string("games/_public_tables.html",
-                                {"tables": public_tables(), "oob": True})
+        self._send_if_new(public_tables_html(self.game_kind))
+
+    def _send_if_new(self, html: str) -> None:
         if html != self.last_html:
             self.last_html = html
             self.send(text_data=html)

@@ -72,7 +72,8 @@ class TableForm(forms.Form):
     response_seconds = forms.IntegerField(
         label="Response clock (seconds)", initial=RESPONSE_SECONDS_DEFAULT,
         help_text=f"0 (off) to {RESPONSE_SECONDS_MAX}; at least 15 once two people play.")
-    is_public = forms.BooleanField(label="List this table on the home page", required=False)
+    is_public = forms.BooleanField(label="List this table on the home page and its game’s page",
+                                   required=False)
 
     def __init__(self, *args: Any, game_kind: str | None = None, needs_name: bool = True,
                  **kwargs: Any) -> None:

@@ -1,16 +1,24 @@
-"""Read side of the lobby: what the home page lists, and the broadcast when it changes."""
+"""Read side of the lobby: what the home page and each game's page list, and the broadcast
+when it changes."""
 
 from __future__ import annotations
 
+import threading
+import uuid
+from collections import OrderedDict
 from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 from django.db.models import Count
+from django.template.loader import render_to_string
 
 LOBBY_GROUP = "lobby"
 PUBLIC_TABLES_SHOWN = 50
+# Lists rendered for recent changes, by (game kind or None, change): a few changes' worth, as
+# the sockets of a process may be handed two changes' messages interleaved.
+RENDERS_KEPT = 16
 
 
 def public_tables(game_kind: str | None = None) -> list[dict[str, Any]]:
@@ -41,10 +49,41 @@ def public_tables(game_kind: str | None = None) -> list[dict[str, Any]]:
     ]
 
 
-def lobby_changed_on_commit() -> None:
-    """Tell every open home page to refresh its table list, once the change is committed."""
+def public_tables_html(game_kind: str | None, change: str | None = None) -> str:
+    """The list as a socket swaps it into its page (out of band, onto `#public-tables`): one
+    game's tables for its page, every game's for the home page (`game_kind` None).
+
+    Every lobby socket of a process hears the same change, so the list of a change is read
+    and rendered once per process and kind and the string shared; `change` None (a socket's
+    heartbeat) reads afresh."""
+    if change is None:
+        return _render(game_kind)
+    key = (game_kind, change)
+    with _renders_lock:  # rendering under the lock: a second socket waits for the string
+        html = _renders.get(key)
+        if html is None:
+            html = _renders[key] = _render(game_kind)
+            while len(_renders) > RENDERS_KEPT:
+                _renders.popitem(last=False)
+        return html
+
+
+_renders: OrderedDict[tuple[str | None, str], str] = OrderedDict()
+_renders_lock = threading.Lock()
+
+
+def _render(game_kind: str | None) -> str:
+    # `game` set: the list leaves out each table's game name, as the game's page does.
+    return render_to_string("games/_public_tables.html", {
+        "tables": public_tables(game_kind), "game": game_kind, "oob": True})
+
+
+def lobby_changed_on_commit(game_kind: str | None = None) -> None:
+    """Tell every open list of public tables (the home page's, and `game_kind`'s page's, or
+    every game's page's when None) to refresh, once the change is committed."""
+    message = {"type": "lobby.changed", "change": uuid.uuid4().hex, "game_kind": game_kind}
 
     def send() -> None:
-        async_to_sync(get_channel_layer().group_send)(LOBBY_GROUP, {"type": "lobby.changed"})
+        async_to_sync(get_channel_layer().group_send)(LOBBY_GROUP, message)
 
     transaction.on_commit(send)

@@ -160,7 +160,7 @@ def validate_clocks(turn_seconds: int, response_seconds: int) -> None:
 def _announce(table: Table, *, version: int | None = None, lobby: bool = True) -> None:
     broadcast.table_changed_on_commit(table.code, version=version)
     if lobby and table.is_public:
-        lobby_changed_on_commit()
+        lobby_changed_on_commit(table.game_kind)
 
 
 # --- tables and seats --------------------------------------------------------------------------
@@ -200,7 +200,7 @@ def table_create(*, viewer: Viewer, name: str | None, ruleset_spec: Mapping[str,
                 table.host = seat
                 table.save(update_fields=["host"])
                 if is_public:
-                    lobby_changed_on_commit()
+                    lobby_changed_on_commit(game_kind)
                 return table
         except IntegrityError:
             continue  # the random code was taken; draw another

@@ -99,7 +99,8 @@ def _snapshot(game_id: int) -> tuple[int, Any, int]:
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("origin", [b"http://evil.example", b"null", b"http://localhost.evil",
                                     None])
-@pytest.mark.parametrize("path", ["/ws/lobby/", "/ws/queue/", "/ws/table/{code}/"])
+@pytest.mark.parametrize("path", ["/ws/lobby/", "/ws/lobby/boardroom/", "/ws/queue/",
+                                  "/ws/table/{code}/"])
 async def test_every_socket_refuses_a_foreign_or_missing_origin(origin: bytes | None,
                                                                 path: str) -> None:
     game = await database_sync_to_async(_two_guest_game)()
@@ -109,7 +110,8 @@ async def test_every_socket_refuses_a_foreign_or_missing_origin(origin: bytes | 
 
 
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.parametrize("path", ["/ws/lobby/", "/ws/queue/", "/ws/table/{code}/"])
+@pytest.mark.parametrize("path", ["/ws/lobby/", "/ws/lobby/boardroom/", "/ws/queue/",
+                                  "/ws/table/{code}/"])
 async def test_every_socket_accepts_the_sites_own_origin(path: str) -> None:
     game = await database_sync_to_async(_two_guest_game)()
     connected, comm = await _socket(path.format(code=game.table.code), ALICE)
