@@ -125,9 +125,27 @@ def snapshot_after_move(move: Move, previous: TableSnapshot | None) -> TableSnap
         before = previous.shared.get("actions")
         if before is not None and len(before) == len(previous.log_rows):
             shared["log_before"] = (before, move.logged)
+    if previous is not None and previous.game is not None and previous.game.pk == game.pk:
+        # The previous snapshot's shared lists (its board's, its log), whose items' keys
+        # this one's take for the items they list again (SharedList's `before`).
+        shared["lists_before"] = _shared_lists(previous.shared)
     return TableSnapshot(table=move.table, seats=move.seats, game=game,
                          log_rows=rows if rows is not None else _log_rows(game),
                          shared=shared)
+
+
+def _shared_lists(shared: Mapping[str, Any]) -> dict[str, SharedList]:
+    """A snapshot's shared lists by name: its public board's ("board:tiles") and its log's."""
+    lists: dict[str, SharedList] = {}
+    public = shared.get("board")
+    board = public[2] if public is not None else None
+    if isinstance(board, dict):
+        lists.update((f"board:{key}", value) for key, value in board.items()
+                     if type(value) is SharedList)
+    log = shared.get("log")
+    if type(log) is SharedList:
+        lists["log"] = log
+    return lists
 
 
 def load_screen(table: Table, viewer: Viewer) -> TableScreen:
@@ -237,9 +255,12 @@ def build_context(screen: TableScreen, engine: GameEngine,
     # render writes once (partial_reads: a SharedList's content, kept on it).
     log = shared.get("log") if shared is not None else None
     if log is None:
-        log = SharedList(shared_lines(actions))
+        before = shared.get("lists_before") if shared is not None else None
+        log = SharedList(shared_lines(actions), before=before.get("log") if before else None)
         if shared is not None:
             log = shared.setdefault("log", log)
+            # Both the board and the log took theirs (the board is built first).
+            shared.pop("lists_before", None)
     ctx.update({
         "rated": ratings["rated"], "replay_url": ratings["replay_url"],
         "charts_url": ratings["charts_url"],
@@ -298,9 +319,11 @@ def _public_board(screen: TableScreen, engine: GameEngine) -> tuple[Any, ...]:
                                     seats=seats_meta)
         if isinstance(board, dict):
             # Its lists are read by every viewer's render as they are: each keeps its key
-            # for the board's one render a process (`include_each`).
-            board = {key: SharedList(value) if type(value) is list else value
-                     for key, value in board.items()}
+            # for the board's one render a process (`include_each`), and takes the keys of
+            # the items the previous snapshot's listed too (SharedList's `before`).
+            before = screen.shared.get("lists_before") or {}
+            board = {key: SharedList(value, before=before.get(f"board:{key}"))
+                     if type(value) is list else value for key, value in board.items()}
     return seats_meta, ratings, board, paused_seat, paused_left
 
 

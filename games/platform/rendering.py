@@ -152,34 +152,83 @@ def values_key(values: Any) -> bytes | None:
 _UNREAD: Any = object()
 
 
+def _item_key(item: Any) -> bytes:
+    """One item's content as `values_key` writes it (copied to its own size: orjson's bytes
+    keep the buffer they were written into, 4 KB and more). An object that names its own
+    content for good (`partial_key`, "!" and its name: a log's line) is written as that name,
+    which no plain item's JSON begins with; anything else that is not plain data raises
+    TypeError."""
+    try:
+        return bytes(memoryview(orjson.dumps(item, default=_plain, option=_VALUE_OPTIONS)))
+    except TypeError:
+        named = getattr(item, "partial_key", None)
+        if type(named) is bytes and named.startswith(b"!"):
+            return named
+        raise
+
+
 class SharedList(list):  # type: ignore[type-arg]
-    """A list that stays as it is once made: a part of the board every viewer of a snapshot
-    shares (`board_public`'s, games/platform/presenters.py). Each item's content is written
-    as a key once (`item_keys`), the first time a partial's key or an `include_each`
-    (games/platform/templatetags/shared_includes.py) asks: the same keys give the list's
-    digest in a partial's key (games/platform/partial_reads.py), the joined whole's key and
-    each item's include, where each was written apart before (a board's forty tiles four
-    times a snapshot). `keys` holds other keys of the list, by name."""
+    """A list that stays as it is once made, its items too: a part of the board every viewer
+    of a snapshot shares (`board_public`'s, games/platform/presenters.py). Each item's content
+    is written as a key once (`item_keys`), the first time a partial's key or an
+    `include_each` (games/platform/templatetags/shared_includes.py) asks: the same keys give
+    the list's digest in a partial's key (games/platform/partial_reads.py), the joined
+    whole's key and each item's include, where each was written apart before (a board's
+    forty tiles four times a snapshot). `keys` holds other keys of the list, by name.
 
-    __slots__ = ("_digest", "_items", "keys")
+    `before`: the same part of the previous snapshot. An item listed in both, the very same
+    object (a game keeps its unchanged tiles' entries from move to move), takes the key and
+    digest written for it there: a move writes only the items it changed (a board's few
+    tiles with a token moved or an owner changed, a log's new lines), not all forty. Only
+    what `before` had written is taken, and it is let go once this list's keys are written,
+    so no list holds its predecessors."""
 
-    def __init__(self, items: Any = ()) -> None:
+    __slots__ = ("_before", "_digest", "_digests", "_items", "keys")
+
+    def __init__(self, items: Any = (), before: SharedList | None = None) -> None:
         super().__init__(items)
         self.keys: dict[str, bytes | None] = {}
         self._items: tuple[bytes, ...] | None = _UNREAD
+        self._digests: tuple[bytes, ...] | None = None
         self._digest: bytes | None = _UNREAD
+        self._before: tuple[tuple[Any, ...], tuple[bytes, ...], tuple[bytes, ...]] | None = (
+            before._written() if before is not None else None)
+
+    def _written(self) -> tuple[tuple[Any, ...], tuple[bytes, ...], tuple[bytes, ...]] | None:
+        """Its items with their keys and digests, when both are written."""
+        if self._items is _UNREAD or self._items is None or self._digests is None:
+            return None
+        return tuple(self), self._items, self._digests
 
     def item_keys(self) -> tuple[bytes, ...] | None:
-        """Each item's content as `values_key` writes it, or None when an item is not plain
-        data."""
+        """Each item's content as `values_key` writes it (or, for an item that names its own
+        content, that name: `_item_key`), or None when an item is neither."""
         found = self._items
         if found is _UNREAD:
+            before = self._before
+            self._before = None
             try:
-                # Each copied to its own size: orjson's bytes keep the buffer they were
-                # written into (4 KB and more).
-                found = tuple([bytes(memoryview(orjson.dumps(item, default=_plain,
-                                                             option=_VALUE_OPTIONS)))
-                               for item in self])
+                if before is None:
+                    found = tuple([_item_key(item) for item in self])
+                else:
+                    # Where each of the previous list's items stood, by identity: it holds
+                    # them all, so no id is another object's meanwhile.
+                    items, keys, digests = before
+                    at = {id(item): i for i, item in enumerate(items)}
+                    made: list[bytes] = []
+                    taken: list[bytes | None] = []
+                    for item in self:
+                        i = at.get(id(item))
+                        if i is None:
+                            made.append(_item_key(item))
+                            taken.append(None)
+                        else:
+                            made.append(keys[i])
+                            taken.append(digests[i])
+                    found = tuple(made)
+                    self._digests = tuple([
+                        digest if digest is not None else _item_digest(key)
+                        for key, digest in zip(found, taken, strict=True)])
             except TypeError:
                 found = None
             self._items = found
@@ -187,15 +236,27 @@ class SharedList(list):  # type: ignore[type-arg]
 
     def digest(self) -> bytes | None:
         """The items' content as a key of fixed length ("!#" and the BLAKE2b digest of
-        their keys, in hex), or None when an item is not plain data. Items' keys are JSON,
-        which holds no bare line break: joined by one, no two lists' read alike."""
+        their keys' own digests, in hex), or None when an item is not plain data. Each
+        item's digest is of fixed length: joined, no two lists' read alike. Written from
+        the items' digests, not their keys, so that a list whose items were written before
+        (`before`) hashes a few hundred bytes, not a board's thirty kilobytes."""
         found = self._digest
         if found is _UNREAD:
             keys = self.item_keys()
-            found = None if keys is None else b"!#" + hashlib.blake2b(
-                b"items\n" + b"\n".join(keys), digest_size=32).hexdigest().encode()
+            if keys is None:
+                found = None
+            else:
+                digests = self._digests
+                if digests is None:
+                    digests = self._digests = tuple([_item_digest(key) for key in keys])
+                found = b"!#" + hashlib.blake2b(
+                    b"items\n" + b"".join(digests), digest_size=32).hexdigest().encode()
             self._digest = found
         return found
+
+
+def _item_digest(key: bytes) -> bytes:
+    return hashlib.blake2b(key, digest_size=32).digest()
 
 
 def kept(html: str) -> str:

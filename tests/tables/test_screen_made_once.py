@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from board_game_screens import guests, started
 
-from games.platform import partial_reads, presenters, services
+from games.platform import partial_reads, presenters, rendering, services
 from games.platform.identity import Viewer
 from games.platform.interface import get_game
 from games.platform.models import Game
@@ -92,6 +92,43 @@ def test_a_shared_list_stands_in_a_key_as_its_contents_digest() -> None:
     moved[5]["owner_name"] = "Someone else"
     other = reads.key({**context, "c": {**screen.ctx, "tiles": SharedList(moved)}})
     assert other is not None and other != key
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("kind", "board"), [("boardroom", "tiles"), ("commonwealth", "spaces")])
+def test_a_snapshot_after_a_move_writes_the_keys_of_only_the_items_its_lists_changed(
+        kind: str, board: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    players = guests(f"{kind}-item-keys")
+    game = started(kind, players, NAMES)
+    for _ in range(4):
+        game = _move(game).game
+    previous = presenters.load_snapshot(game.table_id)
+    shown = presenters.screen_from(previous, players[0], {})
+    assert shown.ctx[board].digest() is not None and shown.ctx["log"].digest() is not None
+    written: list[Any] = []
+    real = rendering._item_key
+
+    def counted(item: Any) -> bytes:
+        written.append(item)
+        return real(item)
+
+    monkeypatch.setattr(rendering, "_item_key", counted)
+    move = _move(game)
+    screen = presenters.screen_from(presenters.snapshot_after_move(move, previous),
+                                    players[0], {})
+    items, log = screen.ctx[board], screen.ctx["log"]
+    digests = (items.digest(), log.digest())
+    # Only what the move changed is written again: a few of the forty places and the log's
+    # new lines, not every item of both lists.
+    assert 0 < len(written) < len(items) // 2
+    assert all(not any(item is old for old in shown.ctx[board]) for item in written
+               if item in items)
+    monkeypatch.setattr(rendering, "_item_key", real)
+    # The same keys and digests as the same items listed afresh, and as the board read anew.
+    assert digests == (SharedList(list(items)).digest(), SharedList(list(log)).digest())
+    fresh = presenters.screen_from(presenters.load_snapshot(move.game.table_id), players[0], {})
+    assert items.item_keys() == fresh.ctx[board].item_keys()
+    assert digests[0] == fresh.ctx[board].digest()
 
 
 @pytest.mark.django_db
