@@ -446,6 +446,24 @@
     });
   }
 
+  // --- a board game's decision bar on a narrow screen ---------------------------------------
+  // The bar is fixed to the window's foot and as tall as what it holds; the card of a tile the
+  // decision is about rides on top of it (site.css), at --decision-bar. Pushes replace the
+  // decision, and a panel opened in it (a trade) changes its height: both are watched.
+  var barWatch = window.ResizeObserver ? new ResizeObserver(measureBar) : null;
+  var watchedBar = null;
+  function measureBar() {
+    if (!$(".square-board")) { return; }
+    var bar = $(".decision-dock") || $("#decision");
+    if (!bar) { return; }
+    if (barWatch && bar !== watchedBar) {
+      if (watchedBar) { barWatch.unobserve(watchedBar); }
+      barWatch.observe(bar);
+      watchedBar = bar;
+    }
+    root.style.setProperty("--decision-bar", bar.getBoundingClientRect().height + "px");
+  }
+
   var pending = null;
   var errorTimer = null;
   document.body.addEventListener("htmx:wsBeforeMessage", function () { pending = snapshot(); });
@@ -460,6 +478,7 @@
     glide(snap);
     react(snap);
     tick();
+    measureBar();
     var box = document.getElementById("frame-error");
     if (box && box.textContent.trim()) {
       clearTimeout(errorTimer);
@@ -594,4 +613,5 @@
   applyOpen();
   refreshForms();
   tick();
+  measureBar();
 })();

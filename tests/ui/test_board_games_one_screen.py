@@ -5,7 +5,9 @@ short turn limit, played by clicking. After every push that gives the player a d
 any scrolling: one of the decision's buttons, the player's cash and (Commonwealth) the Community
 Fund are inside the window. Each kind of decision is photographed once (artifacts/ui/one-screen-*)
 and passes the table's UI checks (no sideways scroll, 44 px targets, no overlaps, axe-core); the
-page stays under 100 KB gzip; the whole log opens from under the table's log."""
+page stays under 100 KB gzip; the whole log opens from under the table's log. At a buy and at
+an auction, the card of the tile the decision is about shows wholly beside the decision's
+choices, not under a phone's bar."""
 
 from __future__ import annotations
 
@@ -170,3 +172,90 @@ def test_every_decision_of_a_whole_game_is_in_view_without_scrolling(
     page.wait_for_selector("#whole-log")
     assert page.locator("#whole-log li").count() > 40
     _look(page, axe_script, artifacts, f"one-screen-{size}-{game_kind}-whole-log")
+
+
+# A decision about one tile (the buy it offers, the auction of it) and the centre's card of that
+# tile (#inspect): the card wholly inside the window and the decision's first two choices
+# wholly in sight (inside the window and the panel, which scrolls), the decision's bar (fixed
+# to a phone's foot, over the page) covering none of the card.
+TILE_DECISIONS = {"buy": "#buy", "auction": ":is(.br-auction, .cw-auction)"}
+# The button that sends the tile on offer to auction.
+TO_AUCTION = {"boardroom": "#decline", "commonwealth": "button#auction"}
+SEEN_TOGETHER_JS = """() => {
+  const box = el => { const r = el.getBoundingClientRect();
+    return {top: r.top, bottom: r.bottom, left: r.left, right: r.right}; };
+  // What of the window an element's clipping boxes (a scrolling panel) leave to it.
+  const sight = el => { const s = {top: 0, left: 0, bottom: innerHeight, right: innerWidth};
+    for (let n = el.parentElement; n && n !== document.body; n = n.parentElement) {
+      const cs = getComputedStyle(n);
+      if (/auto|scroll|hidden|clip/.test(cs.overflowX + cs.overflowY)) {
+        const b = n.getBoundingClientRect();
+        s.top = Math.max(s.top, b.top); s.left = Math.max(s.left, b.left);
+        s.bottom = Math.min(s.bottom, b.bottom); s.right = Math.min(s.right, b.right);
+      }
+    }
+    return s; };
+  const card = document.querySelector('#inspect > *');
+  const choices = [...document.querySelectorAll('#decision form button')]
+    .filter(b => b.getClientRects().length).slice(0, 2);
+  return {card: card && box(card), window: sight(card),
+          choices: choices.map(b => ({name: b.textContent.trim(), box: box(b), sight: sight(b)})),
+          bar: box(document.querySelector('#decision').closest('.decision-dock') ||
+                   document.querySelector('#decision')),
+          scroll: [scrollX, scrollY]};
+}"""
+
+
+def _inside(inner: dict[str, float], outer: dict[str, float]) -> bool:
+    return (inner["top"] >= outer["top"] - 1 and inner["left"] >= outer["left"] - 1
+            and inner["bottom"] <= outer["bottom"] + 1 and inner["right"] <= outer["right"] + 1)
+
+
+def _apart(a: dict[str, float], b: dict[str, float]) -> bool:
+    return (a["bottom"] <= b["top"] + 1 or b["bottom"] <= a["top"] + 1
+            or a["right"] <= b["left"] + 1 or b["right"] <= a["left"] + 1)
+
+
+@pytest.mark.parametrize("game_kind", ["boardroom", "commonwealth"])
+def test_a_decision_about_a_tile_and_that_tiles_card_are_both_in_the_window(
+        live_server_url: str, device: tuple[str, Any], game_kind: str,
+        artifacts: Path) -> None:
+    """A buy, and the auction the player sends the tile to by passing: the decision's buttons
+    and the card of the tile it is about, without a scroll, the one not covering the other."""
+    size, page = device
+    page.wire = Wire(page)
+    page.emulate_media(reduced_motion="reduce")
+    ann = guest("ann")
+    table = off_loop(_start, game_kind, ann)
+    sign_in(page, live_server_url, ann)
+    page.goto(f"{live_server_url}/t/{table.code}/")
+    settle(page)
+    seen: set[str] = set()
+    for _ in range(MAX_MOVES):
+        page.wait_for_function(
+            "() => document.querySelector('#result, #out-of-game, #decision.active button')",
+            timeout=30_000)
+        assert not page.locator("#result, #out-of-game").count(), f"saw only {seen}"
+        about = next((k for k, s in TILE_DECISIONS.items() if k not in seen
+                      and page.locator(f"#decision {s}:visible").count()), None)
+        if about is not None:
+            seen.add(about)
+            wait_still(page)
+            page.screenshot(path=str(artifacts / f"tile-decision-{size}-{game_kind}-{about}.png"))
+            got = page.evaluate(SEEN_TOGETHER_JS)
+            where = f"{size} {game_kind} {about}: {got}"
+            assert got["scroll"] == [0, 0], where
+            assert got["card"] and _inside(got["card"], got["window"]), where
+            assert len(got["choices"]) == 2, where
+            assert all(_inside(c["box"], c["sight"]) for c in got["choices"]), where
+            if size == "phone":  # the bar lies over the page: it must leave the card clear
+                assert _apart(got["card"], got["bar"]), where
+            if seen == set(TILE_DECISIONS):
+                return
+        # A tile on offer goes to auction, to see its auction; otherwise what moves the game on.
+        choices = ((TO_AUCTION[game_kind], *CHOICES[game_kind]) if about == "buy"
+                   else CHOICES[game_kind])
+        choice = next((s for s in choices if page.locator(f"#decision {s}:visible").count()), None)
+        assert choice is not None, page.locator("#decision").inner_text()
+        click_decision(page, choice)
+    raise AssertionError(f"{game_kind}: saw only {seen} in {MAX_MOVES} moves")
