@@ -37,8 +37,8 @@ from .engine.board import (
     UTILITY_FACTOR,
 )
 from .engine.cards import CARDS
-from .engine.legal import explain
-from .engine.rules import bank_price, owns_industry, rent
+from .engine.legal import after_refusal, explain
+from .engine.rules import bank_price, next_bid, owns_industry, rent
 from .engine.state import BETTER_BY, BID_STEP
 
 # One colour per seat (tokens and owner stripes); names for the colour-blind and the reader.
@@ -151,7 +151,7 @@ def refusal_bounds(view: Mapping[str, Any], me: int, to: int, kind: str
     out: dict[str, int] = {}
     for take, give, cash in _refused(view, me, to, kind):
         key = f"{'' if take is None else take}:{'' if give is None else give}"
-        out[key] = cash + BETTER_BY if kind == "swap" else cash - BETTER_BY
+        out[key] = after_refusal(kind, cash)
     return out
 
 
@@ -381,7 +381,7 @@ def _auction(view: Mapping[str, Any], names: Sequence[str],
         "seller": a["seller"], "seller_name": _name(names, a["seller"], None, subject=False),
         "high": a["high"], "leader": a["leader"],
         "leader_name": _name(names, a["leader"], None) if a["leader"] is not None else None,
-        "next": a["start"] if a["high"] is None else a["high"] + BID_STEP,
+        "next": next_bid(a),
         "at": a["at"],
     }
 

@@ -22,7 +22,14 @@ from games.platform.wording import joined, possessive
 from .bots.medium import refusal
 from .describe import deal_words
 from .engine import data
-from .engine.rules import deal_cash
+from .engine.rules import (
+    bid_cap,
+    deal_cash,
+    donation_bounds,
+    fund_may_cover,
+    lowest_bid,
+    pledge_bounds,
+)
 
 # One colour per seat (tokens and chips); names for the colour-blind and the reader.
 SEAT_COLOURS = ("#d1495b", "#2e86ab", "#3f9142", "#8e5ec2")
@@ -199,30 +206,40 @@ def action_label(view: Mapping[str, Any], action: Mapping[str, Any], me: int | N
     return t.replace("_", " ").capitalize(), None, False
 
 
+# Why the Fund pays nothing for a seat now (engine/rules.fund_may_cover), said beside what it
+# would have helped with.
+FUND_AFTER_DEAL_WORDS = ("You handed cash to another player in a deal, so until {when} "
+                         "passes on the Fund pays nothing for you (nobody takes the Fund’s "
+                         "money through a deal); you have {cash}.")
+
+
 def _amount_form(view: Mapping[str, Any], me: int, kind: str) -> dict[str, Any] | None:
     """The free-amount field beside a bid, a GO donation or a Jail pledge (any allowed value,
-    not only the listed ones)."""
+    not only the listed ones). Its bounds are the engine's own rules read on the view
+    (engine/rules.py: lowest_bid, bid_cap, donation_bounds, pledge_bounds), never a copy: a
+    value the field allows is one the engine accepts."""
     step = view.get("step") or {}
     cash = view["players"][me]["cash"]
     if kind == "auction":
-        low = max(data.AUCTION_START, step.get("high", 0) + data.AUCTION_STEP)
-        # The engine's cap (rules.bid_cap): what the bidder and the Fund together could pay.
-        high = (cash + view["fund"]) // data.AUCTION_STEP * data.AUCTION_STEP
+        low, high = lowest_bid(step), bid_cap(view, me)
         if high < low:
             return None
+        pays = (f"if you win you pay up to your {cash}, the Fund the rest"
+                if fund_may_cover(view, me) else
+                f"your own money only, your {cash}: the Fund pays nothing for you until "
+                "your next turn passes on, as you handed cash away in a deal")
         return {"type": "bid", "low": low, "high": high, "step": data.AUCTION_STEP,
                 "value": low, "label": f"Your bid ({low}–{high}, steps of "
-                                      f"{data.AUCTION_STEP}; if you win you pay up to your "
-                                      f"{cash}, the Fund the rest)", "button": "Bid"}
+                                      f"{data.AUCTION_STEP}; {pays})", "button": "Bid"}
     if kind == "donate":
-        return {"type": "donate", "low": data.MIN_DONATION, "high": cash, "step": 1,
-                "value": data.MIN_DONATION,
-                "label": f"Your gift to the Fund ({data.MIN_DONATION}–{cash}, your own money)",
+        low, high = donation_bounds(view, me)
+        return {"type": "donate", "low": low, "high": high, "step": 1, "value": low,
+                "label": f"Your gift to the Fund ({low}–{high}, your own money)",
                 "button": "Give"}
     if kind == "jail_split":
-        amounts = [a["amount"] for a in view["legal"] if a["type"] == "pledge"]
-        low, high = min(amounts), max(amounts)
-        return {"type": "pledge", "low": low, "high": high, "step": 1, "value": amounts[0],
+        low, high = pledge_bounds(view, step)
+        value = next(a["amount"] for a in view["legal"] if a["type"] == "pledge")
+        return {"type": "pledge", "low": low, "high": high, "step": 1, "value": value,
                 "label": f"Your share of the fee ({low}–{high}, your own money)",
                 "button": "Give"}
     return None
@@ -332,7 +349,7 @@ def decision(view: Mapping[str, Any], me: int | None, names: Sequence[str]) -> d
         out["note"] = (f"Each ride costs the Fund {data.SHUTTLE_FARE} (it has "
                        f"{view['fund']}); you cannot pay for it yourself, and no GO money is "
                        "collected on the way.")
-    if not p.get("fund_covers", True):
+    if not fund_may_cover(view, me):
         out["unavailable"] += _fund_refused(view, me, out["kind"], types)
     return out
 
@@ -342,9 +359,9 @@ def _fund_refused(view: Mapping[str, Any], me: int, kind: str | None, types: set
     """The spendings the Fund would have helped with, not offered because the seat handed
     cash away in a deal (engine/rules.fund_may_cover), shown disabled with why."""
     p = view["players"][me]
-    why = (f"You handed cash to another player in a deal, so until your turn passes on the "
-           f"Fund pays nothing for you (nobody takes the Fund’s money through a deal); you "
-           f"have {p['cash']}.")
+    # The turn holder's own turn, else (a bidder) its next one (engine/legal.py's words).
+    when = "your turn" if me == view["turn"] else "your next turn"
+    why = FUND_AFTER_DEAL_WORDS.format(when=when, cash=p["cash"])
     step = view.get("step") or {}
     if kind == "buy" and "buy" not in types:
         project = _project(step["project"])
@@ -356,6 +373,8 @@ def _fund_refused(view: Mapping[str, Any], me: int, kind: str | None, types: set
             and view["flags"]["developed"] is None \
             and any(pr["manager"] == me and pr["open"] > 0 for pr in view["projects"]):
         return [_unavailable("Self-develop a project", "develop-unavailable", why)]
+    if kind == "auction" and "bid" not in types and p["cash"] < lowest_bid(step):
+        return [_unavailable(f"Bid {lowest_bid(step)}", "bid-unavailable", why)]
     return []
 
 
@@ -551,7 +570,7 @@ def _auction(view: Mapping[str, Any], names: Sequence[str]) -> dict[str, Any] | 
             "high": high or None, "leader": step["leader"],
             "leader_name": _name(names, step["leader"], None)
             if step["leader"] is not None else None,
-            "next": max(data.AUCTION_START, high + data.AUCTION_STEP),
+            "next": lowest_bid(step),
             "at": step["to_act"], "at_name": _name(names, step["to_act"], None),
             "bidders": [{"seat": s, "name": _name(names, s, None)} for s in step["bidders"]]}
 

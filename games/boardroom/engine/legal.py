@@ -379,6 +379,12 @@ def offer_key(frm: int, to: int, kind: str, take: int | None, give: int | None) 
     return f"{frm}>{to}:{kind}:{take}:{give}"
 
 
+def after_refusal(kind: str, cash: int) -> int:
+    """What the next offer of the same tiles must beat a refused one's `cash` by: a swap's
+    least cash, a sale's most (the page's offer forms read it too, board.refusal_bounds)."""
+    return cash + BETTER_BY if kind == "swap" else cash - BETTER_BY
+
+
 def ask_key(frm: int, to: int, take: int | None, give: int | None) -> str:
     """The 5-round memory's key: the same tiles between the same seats, whatever the kind."""
     tiles = sorted(t for t in (take, give) if t is not None)
@@ -469,10 +475,11 @@ def _family_problem(st: State, seat: int, fam: Action, a: Action) -> str | None:
     to = fam["to"]
     refused = st["refused"].get(offer_key(seat, to, fam["kind"], take, give))
     if refused is not None:
-        if fam["kind"] == "swap" and cash < refused + BETTER_BY:
-            return f"They refused these tiles: offer at least {refused + BETTER_BY} this time"
-        if fam["kind"] == "sell" and cash > refused - BETTER_BY:
-            return f"They refused these tiles: ask at most {refused - BETTER_BY} this time"
+        bound = after_refusal(fam["kind"], refused)
+        if fam["kind"] == "swap" and cash < bound:
+            return f"They refused these tiles: offer at least {bound} this time"
+        if fam["kind"] == "sell" and cash > bound:
+            return f"They refused these tiles: ask at most {bound} this time"
     if st["bots"][seat]:
         until = st["asks"].get(ask_key(seat, to, take, give))
         if until is not None and st["round"] < until:

@@ -17,8 +17,10 @@ from .rules import (
     can_pay,
     cash_to_keep,
     deal_cash,
+    donation_bounds,
     even_share,
     fund_may_cover,
+    lowest_bid,
     may_place_on_landing,
     pledge_bounds,
     shuttle_stops,
@@ -114,7 +116,7 @@ def legal_actions(st: State, seat: int) -> list[Action]:
         return [*({"type": "keep", "card": c} for c in dict.fromkeys(step["cards"])),
                 {"type": "keep", "card": None}]
     if kind == "donate":
-        return [{"type": "donate", "amount": a} for a in _donation_choices(p["cash"])]
+        return [{"type": "donate", "amount": a} for a in _donation_choices(st, seat)]
     if kind == "jail_split":
         lo, hi = pledge_bounds(st, step)
         return [{"type": "pledge", "amount": a}
@@ -123,13 +125,14 @@ def legal_actions(st: State, seat: int) -> list[Action]:
 
 
 def _bid_choices(st: State, seat: int) -> list[int]:
-    low = max(data.AUCTION_START, st["step"]["high"] + data.AUCTION_STEP)
+    low = lowest_bid(st["step"])
     cap = bid_cap(st, seat)
     return [a for a in dict.fromkeys((low, low + 5, low + 15, low + 45)) if a <= cap]
 
 
-def _donation_choices(cash: int) -> list[int]:
-    return [a for a in dict.fromkeys((5, 10, 20, 50, cash)) if data.MIN_DONATION <= a <= cash]
+def _donation_choices(st: State, seat: int) -> list[int]:
+    low, high = donation_bounds(st, seat)
+    return [a for a in dict.fromkeys((5, 10, 20, 50, high)) if low <= a <= high]
 
 
 def can_offer(st: State, seat: int) -> bool:
@@ -240,7 +243,7 @@ def problem(st: State, seat: int, action: object) -> str | None:
         amount = action.get("amount")
         if set(action) != {"type", "amount"} or not _is_int(amount):
             return "A bid is a whole number"
-        low = max(data.AUCTION_START, step["high"] + data.AUCTION_STEP)
+        low = lowest_bid(step)
         if amount < low:
             return f"The next bid must be at least {low}"
         if amount % data.AUCTION_STEP:
@@ -254,9 +257,10 @@ def problem(st: State, seat: int, action: object) -> str | None:
         amount = action.get("amount")
         if set(action) != {"type", "amount"} or not _is_int(amount):
             return "A donation is a whole number"
-        if amount < data.MIN_DONATION:
-            return f"Everyone gives at least {data.MIN_DONATION} to the Fund at GO"
-        if amount > st["players"][seat]["cash"]:
+        low, high = donation_bounds(st, seat)
+        if amount < low:
+            return f"Everyone gives at least {low} to the Fund at GO"
+        if amount > high:
             return "You cannot give more than you have"
         return None
     if t == "pledge" and kind == "jail_split":

@@ -60,8 +60,14 @@ def fund_may_cover(st: State, seat: int) -> bool:
     """Whether the Fund may pay what `seat` cannot. Not while the seat has handed more cash
     to other players in deals than it got back, since its last turn ended and until this
     (or its next) turn ends: the seed lets nobody take the Fund's money in a deal, and money
-    given away and then made up by the Fund is just that (docs/commonwealth.md, 23)."""
-    return st["players"][seat].get("dealt_away", 0) <= 0  # a state stored before: no key
+    given away and then made up by the Fund is just that (docs/commonwealth.md, 23).
+    Works on a view as on the state: a view carries each seat's answer (`fund_covers`, public
+    as the deals' terms are), not the cash it dealt away, and without that answer a view
+    would read as "the Fund covers" (engine/view.py)."""
+    p = st["players"][seat]
+    if "fund_covers" in p:  # a seat's view
+        return p["fund_covers"]
+    return p.get("dealt_away", 0) <= 0  # a state stored before: no key
 
 
 def can_pay(st: State, seat: int, amount: int) -> bool:
@@ -520,6 +526,12 @@ def cash_to_keep(st: State, seat: int) -> tuple[int, str | None]:
     return 0, None
 
 
+def donation_bounds(st: State, seat: int) -> tuple[int, int]:
+    """What `seat` may give the Fund at GO: the minimum up to all its own money (the Fund
+    never pays into itself). Works on a view as on the state (the gift form, board.py)."""
+    return data.MIN_DONATION, st["players"][seat]["cash"]
+
+
 def deal_cash(st: State, seat: int) -> int:
     """The most cash `seat` may hand over in a deal now: legal.offer_problem refuses more, and
     the players panel shows it (a deal form's cash limit). Works on a view as on the state:
@@ -527,9 +539,17 @@ def deal_cash(st: State, seat: int) -> int:
     return max(0, st["players"][seat]["cash"] - cash_to_keep(st, seat)[0])
 
 
+def lowest_bid(step: dict[str, Any]) -> int:
+    """The least the next bid in an auction step may be: the opening bid, then a step above
+    the high bid."""
+    return max(data.AUCTION_START, step["high"] + data.AUCTION_STEP)
+
+
 def bid_cap(st: State, seat: int) -> int:
     """A bid may exceed the bidder's cash (the Fund covers the rest) but not what the bidder
-    and the Fund together could pay; a bidder the Fund may not help bids its own money."""
+    and the Fund together could pay; a bidder the Fund may not help bids its own money.
+    Works on a view as on the state (the bid form's limit, board.py): it reads the seat's
+    cash, the Fund and `fund_may_cover`, all public."""
     fund = st["fund"] if fund_may_cover(st, seat) else 0
     return (st["players"][seat]["cash"] + fund) // data.AUCTION_STEP * data.AUCTION_STEP
 
