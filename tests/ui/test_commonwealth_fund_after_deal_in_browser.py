@@ -60,3 +60,37 @@ def test_a_purchase_the_fund_may_not_help_with_says_why_beside_the_auction(
     shot(page, artifacts, f"{size}-commonwealth-fund-after-deal")
     check_layout(page, f"{size}-commonwealth-fund-after-deal")
     check_axe(page, axe_script, f"{size}-commonwealth-fund-after-deal")
+
+
+def test_a_bidder_that_handed_cash_away_is_offered_bids_of_its_own_money_only(
+        live_server_url: str, device: tuple[str, Any], axe_script: Path,
+        artifacts: Path) -> None:
+    size, page = device
+    page.wire = Wire(page)
+    page.emulate_media(reduced_motion="reduce")
+    cora = guest("cora")
+    start_heads_up_commonwealth(page, live_server_url, cora)
+
+    def bidding_after_a_gift() -> None:
+        # Cora (12 of her own) handed 30 to the bot in a deal; the bot auctions a project.
+        game = Game.objects.filter(table__code=page.url.rstrip("/").rsplit("/", 1)[1]).get()
+        me = my_seat(game, cora)
+        state = scenario(seats=2, turn=1 - me, cash={me: 12, 1 - me: 30}, pos={1 - me: 6},
+                         managers={0: me},
+                         step={"kind": "auction", "project": 2, "sender": 1 - me, "high": 0,
+                               "leader": None, "bidders": [me], "to_act": me})
+        state["players"][me]["dealt_away"] = 30
+        state["version"] = game.state["version"] + 1
+        game.state = state
+        game.save(update_fields=["state"])
+
+    off_loop(bidding_after_a_gift)
+    page.reload()
+    settle(page)
+    field = page.locator("#amount-input")
+    expect(field).to_have_attribute("max", "10")
+    expect(page.locator("#amount-form")).to_contain_text("your own money only, your 12")
+    expect(page.locator("#amount-form")).not_to_contain_text("the Fund the rest")
+    shot(page, artifacts, f"{size}-commonwealth-bid-after-deal")
+    check_layout(page, f"{size}-commonwealth-bid-after-deal")
+    check_axe(page, axe_script, f"{size}-commonwealth-bid-after-deal")
