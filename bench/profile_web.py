@@ -34,6 +34,7 @@ OUT = Path(os.environ.get("BENCH_PROFILE_DIR", Path(__file__).resolve().parent.p
                           / ".bench-logs"))
 MODE = os.environ.get("BENCH_PROFILE", "sample")
 INTERVAL = float(os.environ.get("BENCH_PROFILE_INTERVAL", "0.002"))
+LONG_PASS = 0.05  # seconds of CPU: a collector's pass long enough to show in every seat's p99
 
 
 class GcClock:
@@ -41,17 +42,30 @@ class GcClock:
         self.passes = Counter[int]()
         self.seconds = Counter[int]()
         self._started = 0.0
+        self.longest = Counter[int]()
+        # The wall-clock moments of long passes, to set beside live_latency's slow seconds:
+        # a pass that stops the process shows there as a second of slow moves on its web alone.
+        self.long_at: list[str] = []
 
     def __call__(self, phase: str, info: dict[str, Any]) -> None:
         if phase == "start":
             self._started = time.thread_time()
         else:
             self.passes[info["generation"]] += 1
-            self.seconds[info["generation"]] += time.thread_time() - self._started
+            took = time.thread_time() - self._started
+            self.seconds[info["generation"]] += took
+            self.longest[info["generation"]] = max(self.longest[info["generation"]], took)
+            if took > LONG_PASS:
+                self.long_at.append(f"{time.strftime('%H:%M:%S')} gen {info['generation']} "
+                                    f"{1000 * took:.0f} ms")
 
     def words(self) -> str:
-        return ", ".join(f"gen {g}: {self.passes[g]} passes {1000 * self.seconds[g]:.1f} ms"
-                         for g in sorted(self.passes))
+        words = ", ".join(f"gen {g}: {self.passes[g]} passes {1000 * self.seconds[g]:.1f} ms"
+                          f" (longest {1000 * self.longest[g]:.1f})"
+                          for g in sorted(self.passes))
+        if self.long_at:
+            words += f"; over {1000 * LONG_PASS:.0f} ms at " + ", ".join(self.long_at)
+        return words
 
 
 def _where(frame: FrameType) -> str:
