@@ -101,6 +101,20 @@ def until_seat_decides(game: Any, seat: int, limit: int = 200) -> Any:
     raise AssertionError(f"seat {seat} was owed no decision within {limit} moves")
 
 
+def seated_at_a_decision(user: Any, *, kind: str = "chudopoly") -> tuple[Any, int]:
+    """`user`'s new game of `kind` against bots, played on until their seat owes a decision;
+    returns the game then and that seat."""
+    game = seated_game(user, kind=kind)
+    seat = engine_seat_of(game, user)
+    return until_seat_decides(game, seat), seat
+
+
+def first_move_body(state: dict[str, Any]) -> dict[str, Any]:
+    """A move POST's body that takes the first legal action of a seat's gameState."""
+    return {"action": state["legal_actions"][0], "version": state["version"],
+            "decision_token": state["decision_token"]}
+
+
 def stream_state(game: Any, seat: int) -> dict[str, Any]:
     """The gameState the seat's stream would send now."""
     from games.api.game_state import game_state, read_game

@@ -12,9 +12,11 @@ from api_helpers import (
     api_get,
     api_post,
     engine_seat_of,
+    first_move_body,
     game_path,
     make_account,
     make_token,
+    seated_at_a_decision,
     seated_game,
     stream_state,
     until_seat_decides,
@@ -35,13 +37,8 @@ def _snapshot(game: Game) -> tuple[Any, ...]:
             tuple(Seat.objects.filter(table_id=game.table_id).values_list("away", flat=True)))
 
 
-def _move_body(state: dict[str, Any]) -> dict[str, Any]:
-    return {"action": state["legal_actions"][0], "version": state["version"],
-            "decision_token": state["decision_token"]}
-
-
 def _bodies(game: Game, seat: int) -> dict[str, dict[str, Any]]:
-    return {"move": _move_body(stream_state(game, seat)), "chat": {"text": "hi"}, "resign": {}}
+    return {"move": first_move_body(stream_state(game, seat)), "chat": {"text": "hi"}, "resign": {}}
 
 
 def _refused_everywhere(game: Game, secret: str, status: int, code: str,
@@ -59,9 +56,7 @@ def _refused_everywhere(game: Game, secret: str, status: int, code: str,
 
 @pytest.fixture
 def ready(alice: Any) -> tuple[Game, int]:
-    game = seated_game(alice, kind="boardroom")
-    seat = engine_seat_of(game, alice)
-    return until_seat_decides(game, seat), seat
+    return seated_at_a_decision(alice, kind="boardroom")
 
 
 def test_a_revoked_token_is_refused_everywhere(alice: Any, alice_secret: str,
@@ -103,7 +98,7 @@ def test_moving_for_another_seat_at_the_table_is_refused(alice: Any, alice_secre
     mine, his = engine_seat_of(game, alice), engine_seat_of(game, bob)
     game = until_seat_decides(game, his)
     before = _snapshot(game)
-    body = _move_body(stream_state(game, his))
+    body = first_move_body(stream_state(game, his))
     # The seat is the token's: naming Bob's is refused, and his move is not Alice's to make.
     named = api_post(Client(), game_path(game, "move"), alice_secret, {**body, "seat": his})
     assert named.status_code == 403 and named.json()["code"] == "forged"
@@ -114,12 +109,10 @@ def test_moving_for_another_seat_at_the_table_is_refused(alice: Any, alice_secre
 
 def test_a_forged_decision_token_does_not_revive_an_old_version(alice: Any,
                                                                 alice_secret: str) -> None:
-    game = seated_game(alice, kind="chudopoly")
-    seat = engine_seat_of(game, alice)
-    game = until_seat_decides(game, seat)
+    game, seat = seated_at_a_decision(alice, kind="chudopoly")
     state = stream_state(game, seat)
     assert api_post(Client(), game_path(game, "move"), alice_secret,
-                    _move_body(state)).status_code == 200
+                    first_move_body(state)).status_code == 200
     game = until_seat_decides(game, seat)
     before = _snapshot(game)
     now = stream_state(game, seat)

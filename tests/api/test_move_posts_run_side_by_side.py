@@ -16,13 +16,12 @@ from typing import Any
 
 import pytest
 from api_helpers import (
-    engine_seat_of,
+    first_move_body,
     game_path,
     make_account,
     make_token,
-    seated_game,
+    seated_at_a_decision,
     stream_state,
-    until_seat_decides,
 )
 from channels.db import database_sync_to_async
 from channels.testing import HttpCommunicator
@@ -35,17 +34,14 @@ BARRIER_SECONDS = 30
 
 
 def _ready(user: Any, kind: str) -> tuple[Game, dict[str, Any], str]:
-    game = seated_game(user, kind=kind)
-    seat = engine_seat_of(game, user)
-    game = until_seat_decides(game, seat)
+    game, seat = seated_at_a_decision(user, kind=kind)
     return game, stream_state(game, seat), make_token(user)
 
 
 async def _post_move(game: Game, state: dict[str, Any], secret: str) -> dict[str, Any]:
     from chudopoly_site.asgi import application
 
-    body = json.dumps({"action": state["legal_actions"][0], "version": state["version"],
-                       "decision_token": state["decision_token"]}).encode()
+    body = json.dumps(first_move_body(state)).encode()
     communicator = HttpCommunicator(
         application, "POST", game_path(game, "move"), body=body,
         headers=[(b"host", b"localhost"), (b"content-type", b"application/json"),
