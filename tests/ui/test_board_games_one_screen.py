@@ -95,6 +95,18 @@ def _start(game_kind: str, viewer: Any) -> Table:
             ruleset_spec=rules)
 
 
+def _open_ann_against_bots(page: Any, base_url: str, game_kind: str) -> None:
+    """Ann's table of _start open and settled on `page`, its socket watched (`page.wire`) and
+    motion reduced, so that axe reads the final colours."""
+    page.wire = Wire(page)
+    page.emulate_media(reduced_motion="reduce")
+    ann = guest("ann")
+    table = off_loop(_start, game_kind, ann)
+    sign_in(page, base_url, ann)
+    page.goto(f"{base_url}/t/{table.code}/")
+    settle(page)
+
+
 def _in_view(page: Any, selector: str) -> bool:
     return page.evaluate(IN_VIEW_JS, selector)
 
@@ -120,13 +132,7 @@ def test_every_decision_of_a_whole_game_is_in_view_without_scrolling(
         live_server_url: str, device: tuple[str, Any], game_kind: str, axe_script: Path,
         artifacts: Path) -> None:
     size, page = device
-    page.wire = Wire(page)
-    page.emulate_media(reduced_motion="reduce")
-    ann = guest("ann")
-    table = off_loop(_start, game_kind, ann)
-    sign_in(page, live_server_url, ann)
-    page.goto(f"{live_server_url}/t/{table.code}/")
-    settle(page)
+    _open_ann_against_bots(page, live_server_url, game_kind)
     must_see = ["#decision button", "[data-my-cash], #players .me [data-cash]"]
     if game_kind == "commonwealth":
         must_see.append("[data-glance-fund], #fund-amount")
@@ -223,13 +229,7 @@ def test_a_decision_about_a_tile_and_that_tiles_card_are_both_in_the_window(
     """A buy, and the auction the player sends the tile to by passing: the decision's buttons
     and the card of the tile it is about, without a scroll, the one not covering the other."""
     size, page = device
-    page.wire = Wire(page)
-    page.emulate_media(reduced_motion="reduce")
-    ann = guest("ann")
-    table = off_loop(_start, game_kind, ann)
-    sign_in(page, live_server_url, ann)
-    page.goto(f"{live_server_url}/t/{table.code}/")
-    settle(page)
+    _open_ann_against_bots(page, live_server_url, game_kind)
     seen: set[str] = set()
     for _ in range(MAX_MOVES):
         page.wait_for_function(

@@ -11,20 +11,16 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 from ui_helpers import (
-    Wire,
     check_axe,
     check_layout,
     guest,
-    my_seat,
-    off_loop,
-    settle,
+    open_watched_commonwealth,
+    put_commonwealth_state,
     shot,
-    start_heads_up_commonwealth,
     wait_still,
 )
 
 from games.commonwealth.engine import scenario
-from games.platform.models import Game
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -33,26 +29,17 @@ def test_a_declined_deal_says_why_and_what_the_next_must_reach(
         live_server_url: str, device: tuple[str, Any], axe_script: Path,
         artifacts: Path) -> None:
     size, page = device
-    page.wire = Wire(page)
-    page.emulate_media(reduced_motion="reduce")
     cora = guest("cora")
-    start_heads_up_commonwealth(page, live_server_url, cora)
+    open_watched_commonwealth(page, live_server_url, cora)
 
-    def brown_pair_for_the_bot() -> None:
+    def brown_pair_for_the_bot(me: int) -> dict[str, Any]:
         # Cora's turn; the bot manages both brown projects, one chip on Tool Lending Shed:
         # the Shed is worth 20 + 1 open slot × 10 + the pair's 2 × 20 = 70 to it.
-        game = Game.objects.filter(table__code=page.url.rstrip("/").rsplit("/", 1)[1]).get()
-        me = my_seat(game, cora)
         bot = 1 - me
-        state = scenario(seats=2, turn=me, cash={me: 100, bot: 60},
-                         managers={0: bot, 1: bot}, chips={1: [bot]})
-        state["version"] = game.state["version"] + 1
-        game.state = state
-        game.save(update_fields=["state"])
+        return scenario(seats=2, turn=me, cash={me: 100, bot: 60},
+                        managers={0: bot, 1: bot}, chips={1: [bot]})
 
-    off_loop(brown_pair_for_the_bot)
-    page.reload()
-    settle(page)
+    put_commonwealth_state(page, cora, brown_pair_for_the_bot)
     page.locator("#deal-panel summary").click()
     form = page.locator(".cw-deal-form").first
     offer, why = form.locator("button.offer-deal"), form.locator(".why-not")

@@ -10,19 +10,15 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 from ui_helpers import (
-    Wire,
     check_axe,
     check_layout,
     guest,
-    my_seat,
-    off_loop,
-    settle,
+    open_watched_commonwealth,
+    put_commonwealth_state,
     shot,
-    start_heads_up_commonwealth,
 )
 
 from games.commonwealth.engine import scenario
-from games.platform.models import Game
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -31,25 +27,17 @@ def test_a_purchase_the_fund_may_not_help_with_says_why_beside_the_auction(
         live_server_url: str, device: tuple[str, Any], axe_script: Path,
         artifacts: Path) -> None:
     size, page = device
-    page.wire = Wire(page)
-    page.emulate_media(reduced_motion="reduce")
     cora = guest("cora")
-    start_heads_up_commonwealth(page, live_server_url, cora)
+    open_watched_commonwealth(page, live_server_url, cora)
 
-    def on_bicycle_workshop_after_a_gift() -> None:
+    def on_bicycle_workshop_after_a_gift(me: int) -> dict[str, Any]:
         # Cora handed 30 to the bot in a deal this go and landed on an unmanaged project.
-        game = Game.objects.filter(table__code=page.url.rstrip("/").rsplit("/", 1)[1]).get()
-        me = my_seat(game, cora)
         state = scenario(seats=2, turn=me, cash={me: 5, 1 - me: 30}, pos={me: 6},
                          managers={0: 1 - me}, step={"kind": "buy", "project": 2})
         state["players"][me]["dealt_away"] = 30
-        state["version"] = game.state["version"] + 1
-        game.state = state
-        game.save(update_fields=["state"])
+        return state
 
-    off_loop(on_bicycle_workshop_after_a_gift)
-    page.reload()
-    settle(page)
+    put_commonwealth_state(page, cora, on_bicycle_workshop_after_a_gift)
     missing = page.locator("#decision #buy-unavailable")
     expect(missing).to_be_disabled()
     expect(missing).to_be_in_viewport()
@@ -66,27 +54,19 @@ def test_a_bidder_that_handed_cash_away_is_offered_bids_of_its_own_money_only(
         live_server_url: str, device: tuple[str, Any], axe_script: Path,
         artifacts: Path) -> None:
     size, page = device
-    page.wire = Wire(page)
-    page.emulate_media(reduced_motion="reduce")
     cora = guest("cora")
-    start_heads_up_commonwealth(page, live_server_url, cora)
+    open_watched_commonwealth(page, live_server_url, cora)
 
-    def bidding_after_a_gift() -> None:
+    def bidding_after_a_gift(me: int) -> dict[str, Any]:
         # Cora (12 of her own) handed 30 to the bot in a deal; the bot auctions a project.
-        game = Game.objects.filter(table__code=page.url.rstrip("/").rsplit("/", 1)[1]).get()
-        me = my_seat(game, cora)
         state = scenario(seats=2, turn=1 - me, cash={me: 12, 1 - me: 30}, pos={1 - me: 6},
                          managers={0: me},
                          step={"kind": "auction", "project": 2, "sender": 1 - me, "high": 0,
                                "leader": None, "bidders": [me], "to_act": me})
         state["players"][me]["dealt_away"] = 30
-        state["version"] = game.state["version"] + 1
-        game.state = state
-        game.save(update_fields=["state"])
+        return state
 
-    off_loop(bidding_after_a_gift)
-    page.reload()
-    settle(page)
+    put_commonwealth_state(page, cora, bidding_after_a_gift)
     field = page.locator("#amount-input")
     expect(field).to_have_attribute("max", "10")
     expect(page.locator("#amount-form")).to_contain_text("your own money only, your 12")

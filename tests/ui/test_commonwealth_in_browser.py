@@ -21,10 +21,10 @@ from ui_helpers import (
     click_decision,
     guest,
     off_loop,
+    open_watched_commonwealth,
     settle,
     shot,
     sign_in,
-    start_heads_up_commonwealth,
     two_guest_game,
     wait_still,
 )
@@ -94,11 +94,8 @@ def test_commonwealth_against_a_bot_to_the_end_by_clicking(
         live_server_url: str, device: tuple[str, Any], axe_script: Path,
         artifacts: Path) -> None:
     size, page = device
-    page.wire = Wire(page)
-    # Buttons fade their colour as a push swaps them in; axe must read the final colours.
-    page.emulate_media(reduced_motion="reduce")
     # Heads-up against one medium bot: a short game, still every kind of decision.
-    start_heads_up_commonwealth(page, live_server_url, guest("cora"))
+    open_watched_commonwealth(page, live_server_url, guest("cora"))
     assert page.locator(".cw-space").count() == 40
     assert 0 < int(page.locator("#fund-amount").inner_text()) <= 1848
     _look(page, axe_script, artifacts, f"{size}-commonwealth-start")

@@ -315,6 +315,33 @@ def start_heads_up_commonwealth(page: Any, base_url: str, viewer: Viewer) -> Non
     settle(page)
 
 
+def open_watched_commonwealth(page: Any, base_url: str, viewer: Viewer) -> None:
+    """The page's socket watched (`page.wire`) and motion reduced — buttons fade their colour as
+    a push swaps them in, and axe must read the final colours — then `viewer`'s heads-up game
+    against a bot started as start_heads_up_commonwealth does."""
+    page.wire = Wire(page)
+    page.emulate_media(reduced_motion="reduce")
+    start_heads_up_commonwealth(page, base_url, viewer)
+
+
+def put_commonwealth_state(page: Any, viewer: Viewer,
+                           build: Callable[[int], dict[str, Any]]) -> None:
+    """Replace the state of the game on `page` with `build(viewer's seat)`, one version on (so
+    it reads as news, not a stale copy), and reload the page to show it."""
+
+    def put() -> None:
+        code = page.url.rstrip("/").rsplit("/", 1)[1]
+        game = Game.objects.filter(table__code=code).get()
+        state = build(my_seat(game, viewer))
+        state["version"] = game.state["version"] + 1
+        game.state = state
+        game.save(update_fields=["state"])
+
+    off_loop(put)
+    page.reload()
+    settle(page)
+
+
 def wait_version_change(page: Any, before: str | None, timeout: float = 15_000) -> None:
     page.wait_for_function(
         "v => document.getElementById('table-version').value !== v", arg=before, timeout=timeout)
