@@ -5,6 +5,7 @@
     uv run python bench/move_cost.py --database x    # another database, for runs side by side
     uv run python bench/move_cost.py --game boardroom # or commonwealth (default chudopoly)
     uv run python bench/move_cost.py --parts         # also the CPU of each part of a move
+    uv run python bench/move_cost.py --pause 30      # 30 ms asleep before each move, as live
 
 It drives the real `TableConsumer` code in one process: four sockets per 4-seat table (guests,
 the game's stock preset), each consumer connected as Daphne would connect it, with its frames
@@ -21,6 +22,12 @@ the WAL written.
 
 This is the part of `bench/live_latency.py`'s "web CPU per move" that our code controls;
 Daphne, the event loop and the channel layer come on top (docs/performance.md).
+
+Back to back, a move finds what the last one used still in the CPU's caches. Live, a web
+process's table lane waits tens of milliseconds between moves while other processes run,
+and each move pays to bring it back: with `--pause MS` each move is made after that long
+asleep (not timed), which costs about what the live lane spends on the same calls
+(docs/performance.md, "The process model, live").
 """
 
 from __future__ import annotations
@@ -144,7 +151,8 @@ def move_kind(move: dict[str, Any]) -> str:
 
 def run(tables: int, moves: int, seed: int, *, sqlite: bool = False,
         database: str = "chudopoly_movecost", game: str = "chudopoly",
-        fresh: bool = True) -> dict[str, Any]:
+        fresh: bool = True, pause: float = 0.0) -> dict[str, Any]:
+    """`pause`: seconds asleep before each move, outside its timing."""
     import livestack
 
     stack = livestack.LiveStack(database=database, worker=False, sqlite=sqlite)
@@ -218,6 +226,8 @@ def run(tables: int, moves: int, seed: int, *, sqlite: bool = False,
             refused_before = sum(socket.refused.values())
             version_before = socket.version
             others_before = others_cpu
+            if pause:
+                time.sleep(pause)
             started = time.process_time()
             socket.consumer._handle({"type": "websocket.receive",
                                      "text": liveplay.act_frame(move, socket.version,
@@ -391,6 +401,9 @@ def main(argv: list[str] | None = None) -> int:
                              "moves' handlers (bench/instrument.py)")
     parser.add_argument("--parts", action="store_true",
                         help="also print the CPU per move of each part of it (PARTS)")
+    parser.add_argument("--pause", type=float, default=0.0, metavar="MS",
+                        help="sleep this long before each move (not timed): the caches cool "
+                             "between moves as they do in a live web process")
     args = parser.parse_args(argv)
     if args.deals is not None:
         import instrument
@@ -403,7 +416,7 @@ def main(argv: list[str] | None = None) -> int:
         global _PARTS
         _PARTS = True
     figures = run(args.tables, args.moves, args.seed, sqlite=args.sqlite, database=args.database,
-                  game=args.game, fresh=not args.reuse_database)
+                  game=args.game, fresh=not args.reuse_database, pause=args.pause / 1000)
     import live_latency
 
     from games.platform import speedups
@@ -411,7 +424,8 @@ def main(argv: list[str] | None = None) -> int:
     print("moves by kind: " + ", ".join(f"{k} {n}" for k, n in figures["kinds"].items()))
     print(f"refused frames: {live_latency.refused_words(figures['refused'])}; "
           f"{figures['bytes_per_push']:.0f} B per push")
-    print(f"{figures['moves']} {args.game} moves over {args.tables} tables: "
+    apart = f", {args.pause:g} ms apart" if args.pause else ""
+    print(f"{figures['moves']} {args.game} moves over {args.tables} tables{apart}: "
           f"{figures['cpu_ms_per_move']:.2f} ms CPU and "
           f"{figures['queries_per_move']:.1f} queries per move (mover's frame + 4 pushes); "
           f"the mover's frame, move and push {figures['mover_cpu_ms_per_move']:.2f} ms, "

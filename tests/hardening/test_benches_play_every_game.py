@@ -68,6 +68,16 @@ def test_the_move_cost_bench_times_each_part_of_a_move_within_the_whole() -> Non
     assert top_level <= whole * 1.01 + 0.01, (parts, whole)
 
 
+def test_the_move_cost_bench_sleeps_between_moves_when_asked_and_says_so() -> None:
+    """--pause: each move is made after that long asleep, as a live web process's lane waits
+    between moves (docs/performance.md); the summary says how far apart they were."""
+    lines = _run("bench/move_cost.py", "--sqlite", "--database", "test_move_cost",
+                 "--reuse-database", "--tables", "2", "--moves", "10", "--pause", "20")
+    summary = next(line for line in lines if " chudopoly moves over " in line)
+    assert "over 2 tables, 20 ms apart: " in summary, summary
+    assert int(summary.split()[0]) >= 5, summary
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_the_live_latency_bench_plays_the_game_over_sockets_with_no_refused_frame_but_races(
         game: str) -> None:
