@@ -35,12 +35,14 @@ A new HTML is read after a base (`Tree(html, after=base)`: the one its socket sh
 partial's latest when it showed none), not afresh: an element of the base is looked for where
 it would sit if what precedes it kept its length, and recognized by its markup's digest, which
 is the hash of its HTML; one that is not there is looked for by its id, read again inside when
-it changed; only what lies between is read anew. Most of a partial stays from move to move,
-so most of a reading is hashing slices of the new HTML. A base needs no HTML for this, so no
-socket keeps any. The tests check every reading after a base against the HTML read afresh
-(CHECK_TREES). The digests are Python's string hash (SipHash, keyed at random per process;
-gaps combined by the tuple hash): two parts that differ have equal digests about once in
-2**61 comparisons.
+it changed; only what lies between is read anew. A large element with children (a board, a
+partial's top element: `_through`) is not hashed whole: it is found through its children, its
+start tag, gaps and tail, and its markup's digest is made of theirs. Most of a partial stays
+from move to move, so most of a reading is hashing slices of the new HTML, each about once. A
+base needs no HTML for this, so no socket keeps any. The tests check every reading after a
+base against the HTML read afresh (CHECK_TREES). The digests are Python's string hash
+(SipHash, keyed at random per process; gaps combined by the tuple hash): two parts that differ
+have equal digests about once in 2**61 comparisons.
 """
 
 from __future__ import annotations
@@ -118,11 +120,32 @@ def _node(html: str, element_id: str | None, tag: str, start: int, open_end: int
     else:
         between, tail = 0, hash(html[open_end:end])
     # Its markup's digest is its HTML's own: an element of the next HTML is recognized by
-    # it without the old HTML (see _follow_children).
+    # it without the old HTML (see _follow_children). A large element with children is
+    # recognized through them instead (_through), and its digest is made of its parts'.
     if markup is None:
-        markup = hash(html[start:end])
+        if kids and element_id is not None and end - start >= _LARGE:
+            markup = _composed(start_tag, between, tail, end - start, kids, offsets)
+        else:
+            markup = hash(html[start:end])
     return Node(element_id, tag, end - start, open_end - start, tuple(kids), tuple(offsets),
                 (markup, start_tag, between, tail))
+
+
+def _composed(start_tag: int, between: int, tail: int, size: int, kids: list[Node],
+              offsets: list[int]) -> int:
+    """The markup digest of a large element with children (`_is_composed`): of its start
+    tag's, gaps' and tail's digests, its size, and its children's places and markup digests.
+    Those say its HTML as its hash does (equal HTML, equal parts; parts that differ, digests
+    that differ but about once in 2**61), without hashing tens of kilobytes again: a changed
+    board's container and its partial's were hashed whole twice a reading, where it would sit
+    and once read, the largest part of a board game's status reading."""
+    return hash((start_tag, between, tail, size, tuple(offsets),
+                 tuple([kid.markup for kid in kids])))
+
+
+def _is_composed(node: Node) -> bool:
+    """Whether `node`'s markup digest is `_composed` (not its HTML's hash)."""
+    return node.size >= _LARGE and node.id is not None and len(node.kids) > 0
 
 
 def _node_of(html: str, e: Element) -> Node:
@@ -454,12 +477,13 @@ def _follow(was: Node, html: str, start: int, open_end: int, end: int, ids: _Ids
 
 
 def _follow_children(was: Node, html: str, start: int, open_end: int, limit: int, ids: _Ids,
-                     kids: list[Node], offsets: list[int]) -> bool:
+                     kids: list[Node], offsets: list[int], to_limit: bool = True) -> bool:
     """Fill `kids` and `offsets` with the children of the element at `start` read after
     `was` (see _follow); False when they do not fall into place. A child is looked for
     where it would be if what lies before it in its parent kept its length, and recognized
-    by its markup's digest; one found before the one it followed (a seat's own panel, first
-    on its screen) is placed all the same. What lies between the children is read anew."""
+    by its markup's digest (a large one with children through them: _through); one found
+    before the one it followed (a seat's own panel, first on its screen) is placed all the
+    same. What lies between the children is read anew."""
     cursor = open_end
     before = was.open  # where what preceded the child ended in `was`
     placed: list[tuple[int, Node]] = []
@@ -468,10 +492,13 @@ def _follow_children(was: Node, html: str, start: int, open_end: int, limit: int
         here = cursor + offset - before
         before = offset + child.size
         end = here + child.size
-        if end <= limit and (child.size < _LARGE or _tail_there(child, html, end)) and (
+        found: Node | None = None
+        if _is_composed(child):
+            found = _through(child, html, here, limit, ids)
+        elif end <= limit and (child.size < _LARGE or _tail_there(child, html, end)) and (
                 hash(html[here:end]) == child.markup):
-            found: Node | None = child
-        else:
+            found = child
+        if found is None:
             again = _found_again(child, html, cursor, limit, ids, here)
             if again is None and cursor > open_end:  # elsewhere in its parent
                 again = _found_again(child, html, open_end, limit, ids, here)
@@ -500,7 +527,8 @@ def _follow_children(was: Node, html: str, start: int, open_end: int, limit: int
         kids.append(found)
         offsets.append(here - start)
         cursor = here + found.size
-    return _read_into(kids, offsets, html, start, cursor, limit, ids.added)
+    # What follows the last child: read to `limit`, or left to the caller (_through).
+    return not to_limit or _read_into(kids, offsets, html, start, cursor, limit, ids.added)
 
 
 def _first(placed: tuple[int, Node]) -> int:
@@ -521,6 +549,88 @@ def _tail_there(was: Node, html: str, end: int) -> bool:
     return hash(html[end - was.size + was.offsets[-1] + was.kids[-1].size:end]) == was.tail
 
 
+# What may follow a tag's name in its start tag.
+_NAME_ENDS = frozenset(" \t\n\r\f/>")
+
+
+def _through(was: Node, html: str, here: int, limit: int, ids: _Ids) -> Node | None:
+    """`was`, a large element with children (`_is_composed`), found at `here` through its
+    children, or None: its start tag as it was at `here`, its children followed after it
+    (_follow_children: each unchanged one hashed where it sits, a changed one read again
+    inside), then what lay between them and its tail (holding its end tag) as they were,
+    and each changed child opening and closing `was`'s tag alike, so that it ends where its
+    tail does, as counting its tag would find. Unchanged throughout, it is `was` itself: no
+    slice of its tens of kilobytes is hashed whole, where it would sit or once read, nor
+    scanned for its end. Ids added and dropped below it are noted in `ids` only when
+    found."""
+    tail_size = was.size - was.offsets[-1] - was.kids[-1].size
+    open_end = here + was.open
+    if open_end > limit or hash(html[here:open_end]) != was.start_tag:
+        # Its start tag changed (a seat's panel now its turn's): its id in the start tag
+        # at `here`, which ends after it.
+        if not html.startswith(was.tag, here + 1):
+            return None
+        close = html.find(">", here, limit)
+        if close < 0 or html[here + 1 + len(was.tag)] not in _NAME_ENDS:
+            return None
+        at = html.find(f' id="{was.id}"', here, close)
+        if at < 0:
+            return None
+        open_end = html.find(">", html.find('"', at + 5), limit) + 1
+        if open_end <= 0:
+            return None
+    if open_end + tail_size > limit:
+        return None
+    added, gone = len(ids.added), len(ids.gone)
+    kids: list[Node] = []
+    offsets: list[int] = []
+    if _follow_children(was, html, here, open_end, limit - tail_size, ids, kids, offsets,
+                        to_limit=False) and kids:
+        cursor = here + offsets[-1] + kids[-1].size
+        end = cursor + tail_size
+        if end <= limit and hash(html[end - tail_size:end]) == was.tail:
+            node = _node(html, was.id, was.tag, here, open_end, end, kids, offsets)
+            if node.between == was.between and _kids_balanced(was, node, html, here):
+                return was if node.markup == was.markup else node
+        # Not as it was around its children (a line without an id put in, a hand grown):
+        # its end counted, its children as followed, and what follows the last one read.
+        element = _element_at(html, here, was.id, was.tag, open_end - 1)  # type: ignore[arg-type]
+        closing = len(was.tag) + 3
+        if element is not None and element.end <= limit and (
+                cursor <= element.end - closing) and _read_into(
+                kids, offsets, html, here, cursor, element.end - closing, ids.added):
+            return _node(html, was.id, was.tag, here, open_end, element.end, kids, offsets)
+    del ids.added[added:], ids.gone[gone:]
+    return None
+
+
+def _kids_balanced(was: Node, node: Node, html: str, at: int) -> bool:
+    """Whether each child of `node` (at `at`) that is not one of `was`'s opens and closes
+    `was`'s tag alike, never closing one it did not open."""
+    tag = was.tag
+    olds = was.kids
+    kept: set[int] | None = None
+    for i, (kid, offset) in enumerate(zip(node.kids, node.offsets, strict=True)):
+        if i < len(olds) and kid is olds[i]:
+            continue
+        if kept is None:
+            kept = {id(old) for old in olds}
+        if id(kid) in kept:
+            continue
+        start = at + offset
+        end = start + kid.size
+        if html.find("<" + tag, start, end) < 0 and html.find("</" + tag, start, end) < 0:
+            continue
+        depth = 0
+        for found in _tags_named(tag).finditer(html, start, end):
+            depth += -1 if found[1] else 1
+            if depth < 0:
+                return False
+        if depth:
+            return False
+    return True
+
+
 def _found_again(child: Node, html: str, cursor: int, limit: int, ids: _Ids, tried: int
                  ) -> tuple[Node | None, int] | None:
     """`child` of the other base in `html` from `cursor`, and where: as it was (moved), read
@@ -533,9 +643,14 @@ def _found_again(child: Node, html: str, cursor: int, limit: int, ids: _Ids, tri
     start = html.rfind("<", cursor, at)
     if start < 0 or html.find(">", start, at) >= 0:
         return None
-    if start != tried and start + child.size <= limit and (
-            hash(html[start:start + child.size]) == child.markup):
-        return child, start
+    if start != tried:
+        if _is_composed(child):
+            moved = _through(child, html, start, limit, ids)
+            if moved is not None:
+                return moved, start
+        elif start + child.size <= limit and (
+                hash(html[start:start + child.size]) == child.markup):
+            return child, start
     close = html.find(">", html.find('"', at + 5))
     if not html.startswith("<" + child.tag, start):
         return _anew(child, html, start, close, limit, ids)

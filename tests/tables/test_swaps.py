@@ -12,6 +12,7 @@ import pytest
 from django.utils.safestring import SafeString
 from oob_page import Page, fresh
 
+from games.platform import speedups
 from games.platform import swaps as swaps_module
 from games.platform.swaps import Element, Tree, Trees, swaps
 
@@ -298,9 +299,108 @@ def test_a_large_element_changed_in_its_tail_or_inside_is_read_after_the_last_on
         after = read_after(old, new)
         assert (after.ok, after.ids, shape(after), after.base.digest) == (
             Tree(new).ok, Tree(new).ids, shape(Tree(new)), Tree(new).base.digest)
-    # Unchanged, it is the base's own node (found by its tail, then its digest).
+    # Unchanged, it is the base's own node (found through its children, all as they were).
     base = Tree(old).base
     assert Tree(old, after=base).base.root.kids[0] is base.root.kids[0]
+
+
+def nodes(tree: Tree) -> list[tuple[object, ...]]:
+    """Every node of a tree as the tests' check compares them: ids, places and digests."""
+    out: list[tuple[object, ...]] = []
+
+    def walk(n: object) -> None:
+        out.append((n.id, n.tag, n.size, n.open, n.offsets, n.markup,  # type: ignore[attr-defined]
+                    n.start_tag, n.between, n.tail))  # type: ignore[attr-defined]
+        for kid in n.kids:  # type: ignore[attr-defined]
+            walk(kid)
+
+    walk(tree.base.root)
+    return out
+
+
+def test_a_large_element_is_read_after_the_last_one_through_its_children() -> None:
+    # A board of _LARGE characters or more is found where it would sit by its start tag, its
+    # children (each unchanged one the base's own node) and its tail, not by hashing it whole;
+    # its digest, made of its parts', is the one a fresh reading of the same HTML gives.
+    tiles = [f"tile {n} " + "x" * 60 for n in range(40)]
+    old = board(*tiles)
+    base = Tree(old).base
+    (old_status,) = base.root.kids
+    old_grid = old_status.kids[0]
+    for new in (board(*tiles[:5], "moved", *tiles[6:]),
+                board(*tiles[:5], "moved", *tiles[6:], cls="board turn-2"),
+                board(*tiles[:39], note="turn 2"),
+                "<p>above</p>" + old):
+        after = Tree(new, after=base)
+        assert nodes(after) == nodes(Tree(new))
+        (status,) = [n for n in after.base.root.kids if n.id == "status"]
+        grid = status.kids[0]
+        kept = [a is b for a, b in zip(old_grid.kids, grid.kids, strict=False)]
+        assert kept.count(False) <= 1, new
+        assert (grid is old_grid) == (kept.count(False) == 0 and len(grid.kids) == 40)
+    changed = Tree(board(*tiles[:5], "moved", *tiles[6:]), after=base).base.root.kids[0]
+    assert changed.markup != old_status.markup
+    assert changed.kids[0].markup != old_grid.markup
+    assert Tree(old).base.root.kids[0].markup == old_status.markup
+
+
+@pytest.mark.skipif(speedups.in_use(), reason="a compiled module calls `hash` directly")
+def test_a_changed_board_read_after_the_last_one_hashes_less_than_its_html_once(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # The board and the partial around it are neither hashed where they would sit nor once
+    # read: only the tiles where they sit, the changed one read again, and the gaps and tails.
+    tiles = [f"tile {n} " + "x" * 60 for n in range(40)]
+    base = Tree(board(*tiles)).base
+    new = board(*tiles[:5], "moved", *tiles[6:])
+    hashed: list[int] = []
+
+    def counted(value: object) -> int:
+        hashed.append(len(value) if isinstance(value, str) else 0)
+        return hash(value)
+
+    monkeypatch.setattr(swaps_module, "hash", counted, raising=False)
+    monkeypatch.setattr(swaps_module, "CHECK_TREES", False)
+    Tree(new, after=base, digest=hash(new))
+    assert 0 < sum(hashed) < 1.5 * len(new)
+
+
+def test_a_changed_child_that_leaves_its_large_parents_tag_open_is_read_as_counting_finds_it(
+        ) -> None:
+    # A child that opens an element of its parent's tag and does not close it (its own tag is
+    # another) moves its parent's end: the parent is not taken to end where its tail was.
+    items = "".join(f'<span id="s{n}">item {n} {"x" * 60}</span>\n' for n in range(40))
+    old = f'<section id="top"{OOB}><div id="list">{items}</div>\n</div></section>'
+    unclosed = old.replace('<span id="s7">item 7', '<span id="s7"><div>item 7')
+    closed = old.replace('<span id="s7">item 7', '<span id="s7"><div>item 7</div>')
+    for new in (unclosed, closed):
+        after = Tree(new, after=Tree(old).base)
+        assert (after.ok, shape(after), nodes(after)) == (
+            Tree(new).ok, shape(Tree(new)), nodes(Tree(new)))
+
+
+def test_a_tree_read_after_a_random_edit_has_the_digests_of_the_tree_read_afresh(
+        ) -> None:
+    # Elements large enough to be read through their children, edited at random: every
+    # node's digests are a fresh reading's, and the swaps from the last screen make the page.
+    rng = random.Random(20261206)
+    ids = itertools.count()
+    for _ in range(60):
+        html = f'<section id="top"{OOB}>{random_element(rng, ids, 0)}</section>'
+        html = html.replace("x", "x" * 400)
+        for _ in range(4):
+            new = random_edit(rng, html, ids).replace("vw", "v" * 300)
+            after = read_after(html, new)
+            fresh_tree = Tree(new)
+            assert (after.ok, after.ids, nodes(after)) == (
+                fresh_tree.ok, fresh_tree.ids, nodes(fresh_tree)), (html, new)
+            if alone(Tree(html)) and alone(fresh_tree):
+                page = Page(html)
+                found = swaps(Tree(html), after)
+                page.apply(new if found is None else "\n".join(found))
+                assert page.element("top") == fresh(new, "top"), (html, new)
+            html = new
+            if not fresh_tree.ids:  # the partial's element taken out: nothing left to edit
+                break
 
 
 def test_a_tree_read_after_a_random_edit_is_the_tree_read_afresh_when_every_element_is_large(
