@@ -260,12 +260,7 @@ def deals(view: Mapping[str, Any], me: int | None, names: Sequence[str]
     if me is None or view.get("result") is not None or not view.get("can_offer"):
         return None
     me_p = view["players"][me]
-    # Each seat's projects, in the projects' order, found in one pass.
-    managed: dict[int, list[dict[str, Any]]] = {}
-    for pr in view["projects"]:
-        if pr["manager"] is not None:
-            managed.setdefault(pr["manager"], []).append(
-                {"id": pr["id"], "name": _project(pr["id"])["name"], "chips": len(pr["chips"])})
+    managed = _managed(view["projects"])
     mine = managed.get(me, [])
     forms, unavailable = [], []
     for p in view["players"]:
@@ -288,6 +283,28 @@ def deals(view: Mapping[str, Any], me: int | None, names: Sequence[str]
     if not (forms or unavailable):
         return None
     return {"me": me, "forms": forms, "unavailable": unavailable, "needs": DEAL_NEEDS}
+
+
+# The last projects list `_managed` read, and what it found: every seat's screen of a state
+# shares one projects list (engine.view.screen_view), so the table's four deal panels read
+# it once.
+_last_managed: tuple[Any, dict[int, list[dict[str, Any]]]] = (None, {})
+
+
+def _managed(projects: Sequence[Mapping[str, Any]]) -> dict[int, list[dict[str, Any]]]:
+    """Each seat's projects as its deal forms list them, in the projects' order, found in one
+    pass. Read only: the same lists serve every seat's screen of one state."""
+    global _last_managed
+    last, found = _last_managed
+    if last is projects:
+        return found
+    found = {}
+    for pr in projects:
+        if pr["manager"] is not None:
+            found.setdefault(pr["manager"], []).append(
+                {"id": pr["id"], "name": _project(pr["id"])["name"], "chips": len(pr["chips"])})
+    _last_managed = (projects, found)  # held: its id is not reused while here
+    return found
 
 
 def decision(view: Mapping[str, Any], me: int | None, names: Sequence[str]) -> dict[str, Any]:

@@ -110,8 +110,18 @@ def _humans(players: Sequence[Mapping[str, Any]]) -> int:
     return sum(1 for p in players if not p.get("bot"))
 
 
+_AS_READ = (int, str, bool, type(None))  # read back from JSON as they are written
+
+
 def _plain(value: Any) -> Any:
-    """A decision key as it reads back from the JSON column (tuples become lists)."""
+    """A decision key as it reads back from the JSON column (tuples become lists). The keys
+    are lists of numbers and words, made on every move of a game with its own clocks: those
+    are copied as they are, anything else written and read as JSON."""
+    kind = type(value)
+    if kind is list or kind is tuple:
+        return [_plain(item) for item in value]
+    if kind in _AS_READ:
+        return value
     return json.loads(json.dumps(value))
 
 

@@ -691,9 +691,8 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
         screen = presenters.screen_from(snapshot, self.viewer, self.log_cache)
         self.mine = (screen.game.pk if screen.game else None, screen.seat)
         self.seat_id = screen.me.pk if screen.me else None
-        csrf = (self.scope.get("cookies") or {}).get(settings.CSRF_COOKIE_NAME, "")
-        extra = {"csrf_value": csrf, "invite_origin": presenters.origin_of(self.scope)}
-        parts = presenters.render_all(screen, oob=True, extra=extra, memo=self.partial_memo)
+        parts = presenters.render_all(screen, oob=True, extra=self._browser_values(),
+                                      memo=self.partial_memo)
         if full or self.shown_for != self.mine:
             # No screen to build on, or one of another game or seat: the whole screen.
             self.sent = {}
@@ -721,6 +720,19 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
             changed.append(also)
         if changed:
             self.send(text_data="\n".join(changed))
+
+    _browser_values_made: dict[str, str] | None = None
+
+    def _browser_values(self) -> dict[str, str]:
+        """The browser's own values the lobby's forms read (its CSRF cookie, the address it
+        reached the site at): they come from the socket's handshake, so they are read once a
+        socket, not once a push (four a move), and the same dict serves every push."""
+        made = self._browser_values_made
+        if made is None:
+            csrf = (self.scope.get("cookies") or {}).get(settings.CSRF_COOKIE_NAME, "")
+            made = self._browser_values_made = {
+                "csrf_value": csrf, "invite_origin": presenters.origin_of(self.scope)}
+        return made
 
     def _changes(self, key: str, html: str) -> str:
         """What this push sends of partial `key`, now `html`: nothing when the screen this
