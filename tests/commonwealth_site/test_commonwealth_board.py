@@ -288,3 +288,25 @@ def test_the_players_panel_shows_what_each_seat_may_hand_over_in_a_deal() -> Non
     shared = [board_public(engine.view(st, s), names=NAMES, seats=SEATS)["players"]
               for s in (None, 0, 1, 2)]
     assert all(players == shared[0] for players in shared)
+
+
+def test_every_seats_deal_forms_read_alike_from_its_own_view_and_its_screen_view() -> None:
+    # The screen views of one state share their projects list, whose seats' projects the
+    # forms find once for all four seats: each seat's forms are still its own.
+    rng = random.Random(11)
+    st = engine.new_game(seats=4, seed=3)
+    names = [*NAMES, "Dee"]
+    seats = [*SEATS, {"is_bot": True}]
+    checked = 0
+    for _ in range(300):
+        if engine.result(st) is not None:
+            break
+        for seat in range(4):
+            own = board_context(engine.view(st, seat), me=seat, names=names, seats=seats)
+            shown = board_context(engine.screen_view(st, seat), me=seat, names=names,
+                                  seats=seats)
+            assert shown["deals"] == own["deals"]
+            checked += bool(own["deals"] and own["deals"]["forms"])
+        seat = engine.to_decide(st)[0]
+        st = engine.apply(st, seat, choose_action(engine.view(st, seat), "medium", rng)).state
+    assert checked > 50
