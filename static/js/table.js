@@ -462,7 +462,30 @@
       watchedBar = bar;
     }
     root.style.setProperty("--decision-bar", bar.getBoundingClientRect().height + "px");
+    // The whole card, opened at one decision, shuts with it: the next one opens condensed.
+    var inspect = $("#inspect");
+    var focus = $("#decision.active") && inspect ? inspect.getAttribute("data-focus") : null;
+    if (focus !== cardFocus) { showWholeCard(false); }
+    cardFocus = focus;
   }
+  var cardFocus = null;
+
+  // Riding on the bar the tile's card is condensed (site.css); "Full card" opens it whole.
+  // The choice lives on the root, which no push replaces.
+  function showWholeCard(whole) {
+    root.classList.toggle("card-full", whole);
+    var more = document.getElementById("card-more");
+    if (more) {
+      more.setAttribute("aria-expanded", whole ? "true" : "false");
+      more.textContent = whole ? "Less" : "Full card";
+    }
+  }
+  document.addEventListener("click", function (event) {
+    if (event.target.closest && event.target.closest("#card-more")) {
+      showWholeCard(!root.classList.contains("card-full"));
+      measureBar();
+    }
+  });
 
   var pending = null;
   var errorTimer = null;

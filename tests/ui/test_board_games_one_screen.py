@@ -7,7 +7,8 @@ Fund are inside the window. Each kind of decision is photographed once (artifact
 and passes the table's UI checks (no sideways scroll, 44 px targets, no overlaps, axe-core); the
 page stays under 100 KB gzip; the whole log opens from under the table's log. At a buy and at
 an auction, the card of the tile the decision is about shows wholly beside the decision's
-choices, not under a phone's bar."""
+choices, not under a phone's bar; on a phone the two, the card condensed, leave the board most
+of the window, and "Full card" opens the whole card."""
 
 from __future__ import annotations
 
@@ -202,10 +203,12 @@ SEEN_TOGETHER_JS = """() => {
     }
     return s; };
   const card = document.querySelector('#inspect > *');
-  const choices = [...document.querySelectorAll('#decision form button')]
-    .filter(b => b.getClientRects().length).slice(0, 2);
-  return {card: card && box(card), window: sight(card),
-          choices: choices.map(b => ({name: b.textContent.trim(), box: box(b), sight: sight(b)})),
+  const buttons = [...document.querySelectorAll('#decision form button')]
+    .filter(b => b.getClientRects().length);
+  const seen = b => ({name: b.textContent.trim(), box: box(b), sight: sight(b)});
+  return {card: card && box(card), window: sight(card), height: innerHeight,
+          inspect: box(document.querySelector('#inspect')),
+          choices: buttons.slice(0, 2).map(seen), buttons: buttons.map(seen),
           bar: box(document.querySelector('#decision').closest('.decision-dock') ||
                    document.querySelector('#decision')),
           scroll: [scrollX, scrollY]};
@@ -220,6 +223,29 @@ def _inside(inner: dict[str, float], outer: dict[str, float]) -> bool:
 def _apart(a: dict[str, float], b: dict[str, float]) -> bool:
     return (a["bottom"] <= b["top"] + 1 or b["bottom"] <= a["top"] + 1
             or a["right"] <= b["left"] + 1 or b["right"] <= a["left"] + 1)
+
+
+# What only the whole card shows, not the one condensed on a phone's decision bar.
+WHOLE_CARD_ONLY = {"boardroom": "#inspect .br-flip",
+                   "commonwealth": "#inspect .cw-card > p:nth-of-type(3)"}
+
+
+def _leaves_the_board_in_sight(page: Any, got: dict[str, Any], game_kind: str,
+                               where: str) -> None:
+    """On a phone: every one of the decision's buttons in the window, the bar and the tile's
+    card (condensed) on at most 40 % of it, so the board stays readable; "Full card" opens the
+    whole card and shuts it again."""
+    assert all(_inside(b["box"], b["sight"]) for b in got["buttons"]), where
+    covered = got["bar"]["bottom"] - min(got["inspect"]["top"], got["bar"]["top"])
+    assert covered <= 0.4 * got["height"], f"covers {covered} px: {where}"
+    more = page.locator("#card-more")
+    assert not page.locator(WHOLE_CARD_ONLY[game_kind]).is_visible(), where
+    more.click()
+    assert more.get_attribute("aria-expanded") == "true"
+    page.locator(WHOLE_CARD_ONLY[game_kind]).wait_for(state="visible")
+    more.click()
+    assert more.get_attribute("aria-expanded") == "false"
+    page.locator(WHOLE_CARD_ONLY[game_kind]).wait_for(state="hidden")
 
 
 @pytest.mark.parametrize("game_kind", ["boardroom", "commonwealth"])
@@ -250,6 +276,7 @@ def test_a_decision_about_a_tile_and_that_tiles_card_are_both_in_the_window(
             assert all(_inside(c["box"], c["sight"]) for c in got["choices"]), where
             if size == "phone":  # the bar lies over the page: it must leave the card clear
                 assert _apart(got["card"], got["bar"]), where
+                _leaves_the_board_in_sight(page, got, game_kind, where)
             if seen == set(TILE_DECISIONS):
                 return
         # A tile on offer goes to auction, to see its auction; otherwise what moves the game on.
