@@ -602,9 +602,28 @@
     if (form) { clearRefusal(form); }
   });
 
+  // --- the site's menu: on a phone the header's navigation folds behind a button -----------
+  var menu = document.querySelector(".site-header .nav-menu");
+  var menuNav = menu && document.querySelector(".site-header nav");
+  if (menuNav) { menuNav.id = menuNav.id || "site-nav"; menu.setAttribute("aria-controls", menuNav.id); }
+  function menuOpen() { return !!menu && menu.getAttribute("aria-expanded") === "true"; }
+  function setMenu(open) { if (menu) { menu.setAttribute("aria-expanded", open ? "true" : "false"); } }
+  if (menu && menuNav) {
+    menu.addEventListener("click", function () { setMenu(!menuOpen()); });
+    // A tap anywhere else folds it again, as focus leaving it by Tab does.
+    document.addEventListener("click", function (evt) {
+      if (menuOpen() && !menu.contains(evt.target) && !menuNav.contains(evt.target)) { setMenu(false); }
+    });
+    menuNav.addEventListener("focusout", function (evt) {
+      if (menuOpen() && evt.relatedTarget && !menuNav.contains(evt.relatedTarget) &&
+          evt.relatedTarget !== menu) { setMenu(false); }
+    });
+  }
+
   // --- keyboard: Escape closes what is open -------------------------------------------------
   document.addEventListener("keydown", function (evt) {
     if (evt.key !== "Escape") { return; }
+    if (menuOpen()) { setMenu(false); menu.focus(); evt.preventDefault(); return; }
     var active = document.activeElement;
     var open = active && active.closest && active.closest("details.seat[open]:not(.me)");
     if (open) {

@@ -277,6 +277,11 @@ def test_a_decision_about_a_tile_and_that_tiles_card_are_both_in_the_window(
             if size == "phone":  # the bar lies over the page: it must leave the card clear
                 assert _apart(got["card"], got["bar"]), where
                 _leaves_the_board_in_sight(page, got, game_kind, where)
+                if about == "buy" and game_kind == "boardroom":  # buy and to auction: one row
+                    buy, sell = (page.locator(f"#decision {s}").bounding_box()
+                                 for s in ("#buy", TO_AUCTION[game_kind]))
+                    assert abs(buy["y"] - sell["y"]) <= 1 and buy["height"] == sell["height"], (
+                        where)
             if seen == set(TILE_DECISIONS):
                 return
         # A tile on offer goes to auction, to see its auction; otherwise what moves the game on.
