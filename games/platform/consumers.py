@@ -21,7 +21,7 @@ from channels.db import DatabaseSyncToAsync
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import WebsocketConsumer
 from django.conf import settings
-from django.db.models import Subquery
+from django.db.models import OuterRef, Subquery
 from django.template.loader import render_to_string
 
 from chudopoly_site import held_connection, socket_reads, socket_writes
@@ -45,6 +45,7 @@ from games.platform.interface import registered_games
 from games.platform.invites import INVITE_PARAM, TableHidden, TooManyMisses, table_for_visitor
 from games.platform.lobby import LOBBY_GROUP, public_tables_html
 from games.platform.models import ChatMessage, Game, Seat, Table
+from games.platform.recent_reads import recent_reads
 from games.platform.services import Move, TableError, chat_post, normalize_code, table_move
 from games.platform.snapshot_cache import snapshots
 from games.platform.table_sockets import table_sockets
@@ -179,6 +180,30 @@ async def _write_in_turn(frames: list[tuple[TableConsumer, dict[str, Any]]]) -> 
             log.warning("a frame to a table's socket was not sent", exc_info=True)
 
 
+# A heartbeat's read of a table that is gone.
+TABLE_GONE: tuple[Any, ...] = ()
+
+
+def table_fingerprint(table_id: int) -> tuple[Any, ...]:
+    """What TableConsumer._fingerprint makes of the table's rows (the table, its seats, its
+    latest game), read in one query: the table with its seats joined and its latest game's
+    three columns as subqueries. TABLE_GONE when there is no such table."""
+    latest = Game.objects.filter(table_id=OuterRef("pk")).order_by("-number")
+    rows = list(Table.objects.filter(pk=table_id)
+                .annotate(game_pk=Subquery(latest.values("pk")[:1]),
+                          game_version=Subquery(latest.values("version")[:1]),
+                          game_status=Subquery(latest.values("status")[:1]))
+                .order_by("seats__position")
+                .values_list("updated_at", "status", "host_id", "game_pk", "game_version",
+                             "game_status", "seats__pk", "seats__away", "seats__name"))
+    if not rows:
+        return TABLE_GONE
+    updated_at, status, host_id, game_pk, version, game_status = rows[0][:6]
+    return (updated_at, status, host_id,
+            tuple(row[6:] for row in rows if row[6] is not None),
+            (game_pk, version, game_status) if game_pk is not None else None)
+
+
 class LobbyConsumer(HeartbeatMixin, WebsocketConsumer):
     """Keeps a list of public tables live (htmx ws out-of-band swap): every game's on the home
     page (/ws/lobby/), one game's on that game's page (/ws/lobby/<game>/)."""
@@ -210,8 +235,10 @@ class LobbyConsumer(HeartbeatMixin, WebsocketConsumer):
 
     def socket_heartbeat(self, event: dict[str, Any]) -> None:
         # Join again (a restarted Redis forgot the group) and send the list if it changed.
+        # The list read by this process less than half a heartbeat ago serves (lobby.py).
         async_to_sync(self.channel_layer.group_add)(LOBBY_GROUP, self.channel_name)
-        self._send_if_new(public_tables_html(self.game_kind))
+        self._send_if_new(public_tables_html(self.game_kind,
+                                             max_age=self.heartbeat_seconds / 2))
 
     def _send_if_new(self, html: str) -> None:
         if html != self.last_html:
@@ -617,19 +644,46 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
             self.send(text_data=presenters.render_chat_line(message))
 
     def socket_heartbeat(self, event: dict[str, Any]) -> None:
-        # A quiet spell (games/platform/heartbeat.py): join again, push if the table moved on.
+        """A quiet spell (games/platform/heartbeat.py): join the group again, and push if the
+        table moved on. The table's state comes from a read this process made less than half
+        a heartbeat ago when there is one (a push's, another of its sockets' heartbeat's:
+        games/platform/recent_reads.py), else from one query; a push, with its snapshot
+        read, only when it differs from what this socket last showed."""
         if not hasattr(self, "group"):
             return
-        async_to_sync(self.channel_layer.group_add)(self.group, self.channel_name)
-        self._deliver_soon(self.code, listening(socket=True))
-        table = Table.objects.filter(pk=self.table.pk).first()
-        if table is None:
-            return
-        seats = list(Seat.objects.filter(table_id=table.pk).only("pk", "away", "name"))
-        game = (Game.objects.filter(table_id=table.pk).order_by("-number")
-                .only("pk", "version", "status").first())
-        if self._fingerprint(table, seats, game) != self.seen:
+        self._join_again()
+        shared_for = self.heartbeat_seconds / 2
+        if recent_reads.fresh(("listening", self.table.pk), shared_for) is None:
+            # What the table's listeners elsewhere learn from (broadcast.listening) is this
+            # process's, not this socket's: one of its sockets says it for all.
+            recent_reads.note(("listening", self.table.pk), True)
+            self._deliver_soon(self.code, listening(socket=True))
+        key = ("table", self.table.pk)
+        found = recent_reads.fresh(key, shared_for)
+        if found is None:
+            read_at = time.monotonic()
+            found = table_fingerprint(self.table.pk)
+            recent_reads.note(key, found, read_at)
+        if found != TABLE_GONE and found != self.seen:
             self.push()
+
+    def _join_again(self) -> None:
+        """Join the table's group (a restarted Redis forgot it) without waiting for Redis's
+        answer: the join goes with the handler's frames, as its group messages do
+        (_deliver_soon). A move whose message went out between the heartbeat's read and the
+        join is shown by the next heartbeat."""
+        layer, group, channel = self.channel_layer, self.group, self.channel_name
+        if layer is None:
+            return
+
+        def join() -> Coroutine[Any, Any, None]:
+            return layer.group_add(group, channel)
+
+        sends = getattr(_outbox, "sends", None)
+        if sends is None:
+            async_to_sync(layer.group_add)(group, channel)
+            return
+        sends.append(join)
 
     @staticmethod
     def _fingerprint(table: Table, seats: list[Seat], game: Game | None) -> tuple[Any, ...]:
@@ -680,7 +734,9 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
         otherwise this socket reads the table, the mover from the rows its move left behind
         (presenters.snapshot_after_move), and keeps the read as the table's newest
         (games/platform/snapshot_cache.py)."""
+        read_at: float | None = None
         if snapshot is None:
+            read_at = time.monotonic()
             if move is not None:
                 snapshot = presenters.snapshot_after_move(move, snapshots.latest(self.table.pk))
             else:
@@ -716,6 +772,8 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
             seen = snapshot.shared["fingerprint"] = self._fingerprint(
                 screen.table, screen.seats, screen.game)
         self.seen = seen
+        if read_at is not None:  # the table as this push read it: a heartbeat's answer too
+            recent_reads.note(("table", self.table.pk), seen, read_at)
         if also:
             changed.append(also)
         if changed:

@@ -4,6 +4,7 @@ when it changes."""
 from __future__ import annotations
 
 import threading
+import time
 import uuid
 from collections import OrderedDict
 from typing import Any
@@ -13,6 +14,8 @@ from channels.layers import get_channel_layer
 from django.db import transaction
 from django.db.models import Count
 from django.template.loader import render_to_string
+
+from games.platform.recent_reads import recent_reads
 
 LOBBY_GROUP = "lobby"
 PUBLIC_TABLES_SHOWN = 50
@@ -49,23 +52,35 @@ def public_tables(game_kind: str | None = None) -> list[dict[str, Any]]:
     ]
 
 
-def public_tables_html(game_kind: str | None, change: str | None = None) -> str:
+def public_tables_html(game_kind: str | None, change: str | None = None, *,
+                       max_age: float = 0.0) -> str:
     """The list as a socket swaps it into its page (out of band, onto `#public-tables`): one
     game's tables for its page, every game's for the home page (`game_kind` None).
 
     Every lobby socket of a process hears the same change, so the list of a change is read
-    and rendered once per process and kind and the string shared; `change` None (a socket's
-    heartbeat) reads afresh."""
+    and rendered once per process and kind and the string shared. `change` None (a socket's
+    heartbeat): the list this process read for the kind less than `max_age` seconds ago, for
+    a change or another socket's heartbeat (games/platform/recent_reads.py), else afresh."""
     if change is None:
-        return _render(game_kind)
+        html = recent_reads.fresh(("lobby", game_kind), max_age) if max_age > 0 else None
+        if html is None:
+            html = _render_noted(game_kind)
+        return html
     key = (game_kind, change)
     with _renders_lock:  # rendering under the lock: a second socket waits for the string
         html = _renders.get(key)
         if html is None:
-            html = _renders[key] = _render(game_kind)
+            html = _renders[key] = _render_noted(game_kind)
             while len(_renders) > RENDERS_KEPT:
                 _renders.popitem(last=False)
         return html
+
+
+def _render_noted(game_kind: str | None) -> str:
+    read_at = time.monotonic()
+    html = _render(game_kind)
+    recent_reads.note(("lobby", game_kind), html, read_at)
+    return html
 
 
 _renders: OrderedDict[tuple[str | None, str], str] = OrderedDict()

@@ -18,6 +18,8 @@ from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
 from django.contrib.sessions.backends.db import SessionStore
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from liveplay import version_in
 
 from games.platform import services
@@ -25,6 +27,7 @@ from games.platform.heartbeat import HeartbeatMixin
 from games.platform.identity import GUEST_SESSION_KEY, Viewer
 from games.platform.interface import get_game
 from games.platform.models import Game
+from games.platform.recent_reads import recent_reads
 
 ALICE = Viewer(user_id=None, guest_key="reliability-alice-00000000000")
 BOB = Viewer(user_id=None, guest_key="reliability-bob-0000000000000")
@@ -152,6 +155,85 @@ async def test_the_home_pages_list_catches_up_after_its_group_was_forgotten(monk
     await _forget_group(LOBBY_GROUP)
     assert await comm.receive_nothing(timeout=1.5)  # nothing new: quiet heartbeats
     await comm.disconnect()
+
+
+def _heartbeat(consumer: Any) -> int:
+    """Give a table socket its heartbeat here and now; the queries it made."""
+    with CaptureQueriesContext(connection) as queries:
+        consumer.socket_heartbeat({"type": "socket.heartbeat"})
+    return len(queries)
+
+
+def _sockets_of(game: Game) -> list[Any]:
+    from games.platform.table_sockets import table_sockets
+
+    return table_sockets.others(game.table_id, None)
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_quiet_tables_sockets_share_one_read_on_their_heartbeats() -> None:
+    game = await database_sync_to_async(_game)()
+    alice, bob = await _table_socket(game, ALICE), await _table_socket(game, BOB)
+    await alice.receive_from(timeout=5)
+    await bob.receive_from(timeout=5)
+    first, second = _sockets_of(game)
+    # Right after the sockets' own pushes, their reads answer: no query at all.
+    assert await database_sync_to_async(_heartbeat)(first) == 0
+    recent_reads.clear()  # as when half a heartbeat has gone by
+    assert await database_sync_to_async(_heartbeat)(first) == 1
+    assert await database_sync_to_async(_heartbeat)(second) == 0
+    assert await alice.receive_nothing(timeout=0.5)  # the table did not move: no frames
+    assert await bob.receive_nothing(timeout=0.1)
+    await alice.disconnect()
+    await bob.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_sockets_whose_update_was_lost_are_shown_it_on_their_shared_heartbeat() -> None:
+    game = await database_sync_to_async(_game)()
+    alice, bob = await _table_socket(game, ALICE), await _table_socket(game, BOB)
+    await bob.receive_from(timeout=5)
+    await alice.receive_from(timeout=5)
+    layer = get_channel_layer()
+
+    async def lost(group: str, message: dict[str, Any]) -> None:
+        """What a Redis down for a moment does to the move's group message."""
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(layer, "group_send", lost)
+        version = await database_sync_to_async(_move)(game.pk)
+    assert await alice.receive_nothing(timeout=0.3)
+    recent_reads.clear()  # as when half a heartbeat has gone by
+    first, second = _sockets_of(game)
+    await database_sync_to_async(_heartbeat)(first)
+    await database_sync_to_async(_heartbeat)(second)  # the first's read tells it
+    assert version_in(await alice.receive_from(timeout=5)) == version
+    assert version_in(await bob.receive_from(timeout=5)) == version
+    await alice.disconnect()
+    await bob.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_lobby_heartbeats_share_the_list_read_lately() -> None:
+    from games.platform.lobby import public_tables_html
+
+    await database_sync_to_async(services.table_create)(
+        viewer=ALICE, name="Alice", ruleset_spec={"preset": "blitz"}, is_public=True)
+
+    def read(max_age: float) -> tuple[str, int]:
+        with CaptureQueriesContext(connection) as queries:
+            html = public_tables_html(None, max_age=max_age)
+        return html, len(queries)
+
+    recent_reads.clear()
+    html, queries = await database_sync_to_async(read)(7.5)
+    assert queries > 0
+    assert await database_sync_to_async(read)(7.5) == (html, 0)
+    table = await database_sync_to_async(services.table_create)(
+        viewer=BOB, name="Bob", ruleset_spec={"preset": "blitz"}, is_public=True)
+    # A read older than the heartbeat allows is made again.
+    html, queries = await database_sync_to_async(read)(0.0)
+    assert queries > 0 and table.code in html
 
 
 @pytest.mark.skipif(not os.environ.get("REDIS_URL"), reason="needs REDIS_URL")
