@@ -6,7 +6,8 @@ for HEARTBEAT_SECONDS, neither from its browser nor from its groups, therefore g
 `socket.heartbeat` message from itself; its handler joins its groups again and catches up on
 anything it missed (docs/reliability.md). A socket its group keeps talking to plainly still
 belongs to the group: it gets no heartbeat (at a busy table that is every socket but the
-mover's, and each heartbeat costs its process a few queries).
+mover's, and a table socket's heartbeat costs its process a query unless another socket
+of the table read it lately: games/platform/recent_reads.py).
 
 What a message costs the event loop: nothing but `heard()`'s clock reading. Each socket has
 one timer, which looks at `heard_at` when it goes off and is set again for the end of the
