@@ -413,6 +413,18 @@ def _fresh_throttles() -> Iterator[None]:
     _clear_cache()
 
 
+@pytest.fixture(autouse=True)
+def _no_recent_reads() -> Iterator[None]:
+    """A heartbeat answers from a read another socket made of its table lately
+    (games/platform/recent_reads.py). Keyed by table id, such a read could outlive its test
+    and answer for another test's table of the same id (SQLite reuses ids after a rollback)."""
+    from games.platform.recent_reads import recent_reads
+
+    recent_reads.clear()
+    yield
+    recent_reads.clear()
+
+
 def _clear_cache() -> None:
     """Forget the cache's own keys only. On Redis, `cache.clear()` is FLUSHDB: it would also
     wipe the channel layer, the Celery queues and the worker's heartbeats in the same db."""
