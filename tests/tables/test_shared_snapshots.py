@@ -80,7 +80,7 @@ def test_the_log_never_runs_ahead_of_the_board_it_is_shown_with() -> None:
 
 @pytest.mark.django_db
 def test_a_players_panel_is_the_same_for_every_viewer_and_changes_with_its_content() -> None:
-    from games.chudopoly.templatetags.chudopoly import seat_panel
+    from games.chudopoly.templatetags.chudopoly import seat_panel, seat_panels
 
     game = started_game(ALICE, (BOB, "Bob"), (CAROL, "Carol"), turn_seconds=0)
     for _ in range(25):
@@ -95,11 +95,49 @@ def test_a_players_panel_is_the_same_for_every_viewer_and_changes_with_its_conte
         assert f'id="seat-{carol["seat"]}"' in html
         assert html in presenters.render_all(presenters.screen_from(snapshot, viewer))["players"]
     assert len({seat_panel(p, None) for p in carol_seen_by}) == 1  # Carol's own screen too
+    # The partial lists the panels kept by the keys its shared list wrote: the same HTML.
+    players = presenters.screen_from(snapshot, ALICE).ctx["public_players"]
+    assert seat_panels(players, None) == "".join(
+        f"\n    {seat_panel(p, None)}\n  " for p in players)
     fewer = {**carol_seen_by[0], "hand_count": carol_seen_by[0]["hand_count"] + 1}
     assert seat_panel(fewer, None) != seat_panel(carol_seen_by[0], None)
     assert "is-turn" not in seat_panel({**carol_seen_by[0], "is_turn": True}, {"winner": 0})
     with pytest.raises(ValueError):  # a panel shared by every viewer names none of them
         seat_panel({**carol_seen_by[0], "is_me": True}, None)
+
+
+@pytest.mark.django_db
+def test_a_move_renders_again_only_the_players_panels_whose_entries_it_changed(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from games.chudopoly.templatetags import chudopoly
+
+    rendered: list[int] = []
+    render = chudopoly.render_unlocalized
+
+    def counted(template: str, context: dict[str, Any]) -> str:
+        if template == "chudopoly/_seat.html":
+            rendered.append(context["p"]["seat"])
+        return render(template, context)
+
+    monkeypatch.setattr(chudopoly, "render_unlocalized", counted)
+    game = started_game(ALICE, (BOB, "Bob"), (CAROL, "Carol"), turn_seconds=0)
+    before: list[dict[str, Any]] | None = None
+    made = 0
+    for _ in range(15):
+        game = play_one(game)
+        snapshot = presenters.load_snapshot(game.table_id)
+        rendered.clear()
+        screens = [presenters.screen_from(snapshot, v) for v in (ALICE, BOB, CAROL)]
+        players = [presenters.render_all(screen)["players"] for screen in screens]
+        assert len(set(players)) == 1  # one players partial for every seat
+        entries = [dict(p) for p in screens[0].ctx["public_players"]]
+        if before is not None:
+            changed = {now["seat"] for now, then in zip(entries, before, strict=True)
+                       if now != then}
+            assert sorted(rendered) == sorted(set(rendered)) and set(rendered) <= changed
+            made += len(rendered)
+        before = entries
+    assert made  # each panel is rendered apart, as its entry changes
 
 
 @pytest.mark.django_db

@@ -29,7 +29,7 @@ from games.chudopoly.engine.cards import (
     card_dict,
 )
 from games.platform.bounded_cache import BoundedCache
-from games.platform.rendering import content_key, kept, render_unlocalized
+from games.platform.rendering import SharedList, content_key, kept, render_unlocalized
 
 register = template.Library()
 
@@ -389,6 +389,28 @@ def seat_panel(player: Mapping[str, Any], result: Any) -> SafeString:
 
 
 @register.simple_tag
+def seat_panels(players: Iterable[Mapping[str, Any]], result: Any) -> SafeString:
+    """Every player's panel, as _players.html lists them: seat_panel's for each entry. The
+    board's shared list of entries (board.board_public's, a SharedList) has written each
+    entry's content once a snapshot for the players partial's key (its digest is made of
+    them); a panel is kept by that key too, not by its entry written again per render."""
+    keys = players.item_keys() if isinstance(players, SharedList) else None
+    if keys is None:
+        return SafeString("".join([f"\n    {seat_panel(p, result)}\n  " for p in players]))
+    template = "chudopoly/_seat.html"
+    over = bool(result)
+    made = []
+    for player, key in zip(players, keys, strict=True):
+        if player.get("is_me"):
+            raise ValueError("seat_panel renders public entries only: they name no viewer")
+        # "item": the shared list's keys, written apart from content_key's.
+        html = _memo_render(template, {"p": player, "c": {"result": over}},
+                            key=(template, "item", key, over))
+        made.append(f"\n    {html}\n  ")
+    return SafeString("".join(made))
+
+
+@register.simple_tag
 def zone_panel(seat: Any, zone: Mapping[str, Any]) -> SafeString:
     """One set on a player's board (chudopoly/_zone.html, which reads only the zone and the
     seat). A move changes one or two sets of the board it touches: the panels rendered again
@@ -463,7 +485,7 @@ def jinja_helpers(env: Any) -> None:
     wired by the site's TEMPLATES): `{{ card_face(card) }}` for `{% card_face card %}`."""
     env.globals.update({
         "card_face": card_face, "mini_card": mini_card, "card_back": card_back,
-        "seat_panel": seat_panel, "zone_panel": zone_panel,
+        "seat_panel": seat_panel, "seat_panels": seat_panels, "zone_panel": zone_panel,
         "log_items": log_items,
     })
     env.filters.update({
