@@ -106,8 +106,9 @@ def test_a_players_panel_is_the_same_for_every_viewer_and_changes_with_its_conte
         seat_panel({**carol_seen_by[0], "is_me": True}, None)
 
 
-def _counted_panel_renders(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """The seats whose panels are rendered (chudopoly/_seat.html) from now on, in order."""
+@pytest.mark.django_db
+def test_a_move_renders_again_only_the_players_panels_whose_entries_it_changed(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     from games.chudopoly.templatetags import chudopoly
 
     rendered: list[int] = []
@@ -119,17 +120,6 @@ def _counted_panel_renders(monkeypatch: pytest.MonkeyPatch) -> list[int]:
         return render(template, context)
 
     monkeypatch.setattr(chudopoly, "render_unlocalized", counted)
-    return rendered
-
-
-# What a panel shows of the moment, besides its player's board: set into its kept render.
-MARKS = ("is_turn", "deciding", "deadline", "paused")
-
-
-@pytest.mark.django_db
-def test_a_move_renders_again_only_the_players_panels_whose_boards_it_changed(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    rendered = _counted_panel_renders(monkeypatch)
     game = started_game(ALICE, (BOB, "Bob"), (CAROL, "Carol"), turn_seconds=0)
     before: list[dict[str, Any]] | None = None
     made = 0
@@ -140,46 +130,14 @@ def test_a_move_renders_again_only_the_players_panels_whose_boards_it_changed(
         screens = [presenters.screen_from(snapshot, v) for v in (ALICE, BOB, CAROL)]
         players = [presenters.render_all(screen)["players"] for screen in screens]
         assert len(set(players)) == 1  # one players partial for every seat
-        boards = [{k: v for k, v in p.items() if k not in MARKS}
-                  for p in screens[0].ctx["public_players"]]
+        entries = [dict(p) for p in screens[0].ctx["public_players"]]
         if before is not None:
-            changed = {now["seat"] for now, then in zip(boards, before, strict=True)
+            changed = {now["seat"] for now, then in zip(entries, before, strict=True)
                        if now != then}
             assert sorted(rendered) == sorted(set(rendered)) and set(rendered) <= changed
             made += len(rendered)
-        before = boards
-    assert made  # each panel is rendered apart, as its board changes
-
-
-@pytest.mark.django_db
-def test_a_panel_shows_whose_turn_who_decides_and_the_clock_without_being_rendered_again(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    from games.chudopoly.templatetags.chudopoly import seat_panel
-
-    rendered = _counted_panel_renders(monkeypatch)
-    game = started_game(ALICE, (BOB, "Bob"), turn_seconds=0)
-    for _ in range(3):
-        game = play_one(game)
-    snapshot = presenters.load_snapshot(game.table_id)
-    bob = next(p for p in presenters.screen_from(snapshot, ALICE).ctx["public_players"]
-               if p["name"] == "Bob")
-    waits = {**bob, "is_turn": False, "deciding": False, "deadline": None, "paused": None}
-    idle = seat_panel(waits, None)
-    assert 'class="player seat"' in idle and 'class="clock' not in idle
-    rendered.clear()
-    turn = seat_panel({**waits, "is_turn": True, "deciding": True,
-                       "deadline": "2026-12-06T20:00:00+00:00"}, None)
-    paused = seat_panel({**waits, "is_turn": True, "paused": "0:42"}, None)
-    over = seat_panel({**waits, "is_turn": True, "deciding": True, "paused": "0:42"},
-                      {"winner": 0})
-    assert rendered == []  # the marks alone changed: Bob's board is rendered once
-    assert 'class="player seat is-turn is-deciding"' in turn
-    assert '<span class="badge turn">turn</span>' in turn
-    assert '<time data-deadline="2026-12-06T20:00:00+00:00">' in turn
-    assert '<span class="clock paused"' in paused and "⏸ 0:42" in paused
-    assert "is-deciding" not in paused
-    # At the game's end, no turn, decision or clock.
-    assert over == idle
+        before = entries
+    assert made  # each panel is rendered apart, as its entry changes
 
 
 @pytest.mark.django_db

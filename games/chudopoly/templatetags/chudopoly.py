@@ -29,7 +29,6 @@ from games.chudopoly.engine.cards import (
     card_dict,
 )
 from games.platform.bounded_cache import BoundedCache
-from games.platform.jinja import as_django_prints
 from games.platform.rendering import SharedList, content_key, kept, render_unlocalized
 
 register = template.Library()
@@ -360,9 +359,6 @@ def card_gallery() -> dict[str, Any]:
 # four, and the players partial that lists them renders the other three from here.
 # Bounded by bytes too (games/platform/bounded_cache.py); plain str values: rendering.kept.
 _PANEL_MEMO: BoundedCache[str] = BoundedCache(max_entries=2048, max_bytes=4 * 1024 * 1024)
-# A panel's render by its board alone, in four pieces around its marks (_seat_marks below).
-_PANEL_PIECES: BoundedCache[tuple[str, ...]] = BoundedCache(max_entries=1024,
-                                                            max_bytes=4 * 1024 * 1024)
 
 
 def _memo_render(template: str, context: dict[str, Any],
@@ -380,81 +376,16 @@ def _memo_render(template: str, context: dict[str, Any],
     return made
 
 
-# A panel's marks of the moment: whose turn it is, who decides, who is armed and the running
-# clock. They change with most moves when the board under them does not, so a panel's render
-# is kept by its board alone (the entry without the fields only the marks read, and without
-# the result, which only hides them), with the marks' places left open, and the marks are
-# written into it (_seat_marks, as _seat.html wrote them): a turn passing no longer renders
-# two or three panels again.
-_MARK_FIELDS = frozenset({"is_turn", "deciding", "deadline", "paused"})
-# Where the marks go in a kept render: no entry's text holds a NUL (the site's forms refuse
-# one in a name); a render in which they are not found whole is not kept in pieces.
-_MARK_SLOTS = (SafeString("\x00classes\x00"), SafeString("\x00badges\x00"),
-               SafeString("\x00clock\x00"))
-_MARK_PLACES = {"classes": _MARK_SLOTS[0], "badges": _MARK_SLOTS[1], "clock": _MARK_SLOTS[2]}
-
-
-def _seat_marks(p: Mapping[str, Any], over: bool) -> tuple[str, str, str]:
-    """The panel's classes, its name's turn and armed badges and its clock slot, escaped as the
-    partial prints (games/platform/jinja.py's as_django_prints)."""
-    on = not over
-    classes = "".join((" is-turn" if on and p.get("is_turn") else "",
-                       "" if p.get("active") else " is-out",
-                       " is-armed" if on and p.get("armed") else "",
-                       " is-deciding" if on and p.get("deciding") else ""))
-    badges = ""
-    clock = ""
-    if on:
-        if p.get("is_turn"):
-            badges += ' <span class="badge turn">turn</span>'
-        if p.get("armed"):
-            badges += ' <span class="badge armed">final approach</span>'
-        if p.get("deciding") and p.get("deadline"):
-            clock = (f'<span class="clock"><span class="you-mark" data-seat='
-                     f'"{as_django_prints(p.get("seat"))}">your clock </span><time '
-                     f'data-deadline="{as_django_prints(p["deadline"])}">…</time></span>')
-        elif p.get("paused"):
-            clock = ('<span class="clock paused" title="The turn clock waits while others '
-                     f'answer">⏸ {as_django_prints(p["paused"])}</span>')
-    return classes, badges, clock
-
-
-def _panel(player: Mapping[str, Any], over: bool, key: Hashable) -> str:
-    """seat_panel's HTML, kept by `key` (the whole entry's content and `over`)."""
-    if player.get("is_me"):
-        raise ValueError("seat_panel renders public entries only: they name no viewer")
-    html = _PANEL_MEMO.get(key)
-    if html is not None:
-        return html
-    template = "chudopoly/_seat.html"
-    board = {k: v for k, v in player.items() if k not in _MARK_FIELDS}
-    board_key = (template, "board", content_key(board))
-    pieces = _PANEL_PIECES.get(board_key)
-    if pieces is None:
-        made = render_unlocalized(template, {"p": board, "m": _MARK_PLACES})
-        split = tuple(made.split("\x00"))
-        # The three places, each found once and in order: start, "classes", …, end.
-        if split[1::2] == ("classes", "badges", "clock"):
-            pieces = tuple(kept(piece) for piece in split[0::2])
-            _PANEL_PIECES.put(board_key, pieces)
-    classes, badges, clock = _seat_marks(player, over)
-    if pieces is None:
-        marks = {"classes": SafeString(classes), "badges": SafeString(badges),
-                 "clock": SafeString(clock)}
-        html = kept(render_unlocalized(template, {"p": board, "m": marks}))
-    else:
-        html = "".join((pieces[0], classes, pieces[1], badges, pieces[2], clock, pieces[3]))
-    _PANEL_MEMO.put(key, html)
-    return html
-
-
 @register.simple_tag
 def seat_panel(player: Mapping[str, Any], result: Any) -> SafeString:
     """A player's panel (chudopoly/_seat.html) from its public entry (board.board_public),
     alike for every viewer: the page's CSS marks and opens the viewer's own."""
-    over = bool(result)
-    return SafeString(_panel(player, over,
-                             ("chudopoly/_seat.html", content_key(player), over)))
+    if player.get("is_me"):
+        raise ValueError("seat_panel renders public entries only: they name no viewer")
+    template = "chudopoly/_seat.html"
+    # The context is the player and the result's truth: its key is theirs.
+    return _memo_render(template, {"p": player, "c": {"result": bool(result)}},
+                        key=(template, content_key(player), bool(result)))
 
 
 @register.simple_tag
@@ -466,11 +397,17 @@ def seat_panels(players: Iterable[Mapping[str, Any]], result: Any) -> SafeString
     keys = players.item_keys() if isinstance(players, SharedList) else None
     if keys is None:
         return SafeString("".join([f"\n    {seat_panel(p, result)}\n  " for p in players]))
+    template = "chudopoly/_seat.html"
     over = bool(result)
-    # "item": the shared list's keys, written apart from content_key's.
-    return SafeString("".join([
-        f"\n    {_panel(p, over, ('chudopoly/_seat.html', 'item', key, over))}\n  "
-        for p, key in zip(players, keys, strict=True)]))
+    made = []
+    for player, key in zip(players, keys, strict=True):
+        if player.get("is_me"):
+            raise ValueError("seat_panel renders public entries only: they name no viewer")
+        # "item": the shared list's keys, written apart from content_key's.
+        html = _memo_render(template, {"p": player, "c": {"result": over}},
+                            key=(template, "item", key, over))
+        made.append(f"\n    {html}\n  ")
+    return SafeString("".join(made))
 
 
 @register.simple_tag
