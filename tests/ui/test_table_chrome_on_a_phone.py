@@ -57,20 +57,47 @@ CHROME_JS = """() => {
 }"""
 
 
+# Watches the connection line from the page's start: on every frame after #connection exists,
+# how long since it first did, its state and words, and whether the amber pill is drawn (it is
+# not drawn while transparent) and still in the accessibility tree (not display:none/hidden).
+WATCH_CONNECTION_JS = """(() => {
+  const seen = window.__connectionFrames = [];
+  let first = null;
+  function look(now) {
+    const el = document.getElementById('connection');
+    if (el) {
+      if (first === null) first = now;
+      const css = getComputedStyle(el);
+      seen.push({since: now - first, state: el.dataset.state, text: el.textContent.trim(),
+                 pill: el.dataset.state !== 'open' && css.opacity !== '0',
+                 inTree: css.display !== 'none' && css.visibility !== 'hidden'});
+    }
+    if (seen.length < 2000) requestAnimationFrame(look);
+  }
+  requestAnimationFrame(look);
+})();"""
+# Of a normal load, the frames looked at: the first ~300 ms of the connection line's life.
+EARLY_MS = 300
+
+
 def _table(game_kind: str, viewer: Any) -> Table:
     """The viewer against one easy bot, no turn clock."""
     return services.table_play_vs_bots(viewer=viewer, name="Ann", levels=["easy"],
                                        game_kind=game_kind, turn_seconds=0)
 
 
-def _open(page: Any, base_url: str, game_kind: str) -> None:
+def _open(page: Any, base_url: str, game_kind: str, *, network_down: bool = False) -> None:
     page.add_init_script(FLAKY_NETWORK_JS)
+    if network_down:  # even the page's first socket never opens
+        page.add_init_script("window.__dropSockets();")
+    page.add_init_script(WATCH_CONNECTION_JS)
     page.emulate_media(reduced_motion="reduce")
     ann = guest("ann")
     table = off_loop(_table, game_kind, ann)
     sign_in(page, base_url, ann)
     page.goto(f"{base_url}/t/{table.code}/")
-    settle(page)
+    if not network_down:
+        settle(page)
 
 
 @pytest.mark.parametrize("game_kind", GAMES)
@@ -129,3 +156,36 @@ def test_on_a_desktop_the_tables_header_keeps_its_navigation(live_server_url: st
     assert got["navShown"], got
     assert not page.locator(".site-header .nav-menu").is_visible()
     assert got["text"] == "Connected"
+
+
+@pytest.mark.parametrize("game_kind", ["boardroom", "commonwealth"])
+def test_on_a_phone_a_normal_load_shows_no_connecting_pill(live_server_url: str, phone: Any,
+                                                           game_kind: str) -> None:
+    page = phone
+    _open(page, live_server_url, game_kind)
+    page.wait_for_selector("#connection[data-state=open]")
+    assert page.locator("#connection").text_content() == "Connected"
+    frames = page.evaluate("() => window.__connectionFrames")
+    early = [f for f in frames if f["since"] < EARLY_MS]
+    assert early, frames[:5]
+    # While it connects, nothing amber is drawn, yet the line stays in the accessibility tree
+    # (its words are read out as they change).
+    assert not [f for f in early if f["pill"]], early
+    assert all(f["inTree"] for f in early), early
+
+
+@pytest.mark.parametrize("game_kind", ["boardroom", "commonwealth"])
+def test_on_a_phone_a_first_connection_that_keeps_failing_shows_the_pill(
+        live_server_url: str, phone: Any, game_kind: str, artifacts: Path) -> None:
+    page = phone
+    _open(page, live_server_url, game_kind, network_down=True)
+    page.wait_for_function("""() => { const el = document.getElementById('connection');
+      return el.dataset.state !== 'open' && getComputedStyle(el).opacity === '1'; }""")
+    got = page.evaluate(CHROME_JS)
+    page.screenshot(path=str(artifacts / f"chrome-phone-{game_kind}-never-connected.png"))
+    assert got["text"] in ("Connecting…", "Reconnecting…", "Connection trouble; retrying…"), got
+    assert got["conn"]["width"] >= 80 and got["conn"]["right"] <= 390, got
+    assert page.locator("#connection").is_visible()
+    page.evaluate("() => window.__allowSockets()")
+    page.wait_for_selector("#connection[data-state=open]", timeout=30_000)
+    assert page.locator("#connection").text_content() == "Connected"
