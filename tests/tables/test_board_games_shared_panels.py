@@ -112,7 +112,9 @@ def test_the_seats_that_wait_get_one_decision_panel_and_the_deciding_seat_its_ow
         # Besides an auction, a deal is told to its parties and the other seats apart: its
         # terms while it waits for an answer (Boardroom's "offer", Commonwealth's "deal"), and
         # to its sender alone that it was declined, for the rest of the turn ("declined").
-        if WAITING_SHARE[kind] and not any(game.state.get(key) for key in PARTIES_TOLD_APART):
+        # (When every seat decides at once, Commonwealth's GO gifts owed by all, none waits.)
+        if (WAITING_SHARE[kind] and waiting
+                and not any(game.state.get(key) for key in PARTIES_TOLD_APART)):
             assert len(waiting) == 1
             shared_waits += 1
         assert not waiting & mine  # a deciding seat's buttons are its own
