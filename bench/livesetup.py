@@ -8,6 +8,7 @@ is not what the hardening runs measure; everything after the set-up goes over re
 from __future__ import annotations
 
 import secrets
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -116,7 +117,17 @@ def ranked_table(players: int = 2, *, preset: str = "blitz") -> SeatedTable:
                                 status=QueueTicket.Status.WAITING)
      .exclude(pk__in=[t.pk for t in tickets])
      .update(status=QueueTicket.Status.CANCELLED, ended_at=timezone.now()))
-    ladder.queue_pair()
+    # A worker's beat may be pairing this queue at the same moment: queue_pair then skips the
+    # locked queue and returns before that run commits. Pair until every ticket has its match.
+    deadline = time.monotonic() + 15
+    while True:
+        ladder.queue_pair()
+        matched = set(QueueTicket.objects.filter(pk__in=[t.pk for t in tickets])
+                      .values_list("match_id", flat=True))
+        if None not in matched or time.monotonic() > deadline:
+            break
+        time.sleep(0.05)
+    assert len(matched) == 1 and None not in matched, f"not matched together: {matched}"
     table = None
     for ticket, viewer in zip(tickets, viewers, strict=True):
         table = ladder.match_arrive(ticket_id=ticket.pk, viewer=viewer)
