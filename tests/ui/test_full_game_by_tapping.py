@@ -148,7 +148,11 @@ def test_a_whole_game_against_an_easy_bot_by_tapping_then_clicking(
             "() => { const b = document.getElementById('frame-error');"
             " return [b.dataset.code || '', b.textContent.trim()]; }")
         # A bot may move between reading the page and the tap landing: the server refuses the
-        # late move as stale and sends the fresh board. Anything else is a bug.
+        # late move as stale and sends the fresh board; or the bot's move won the game, and the
+        # page shows the result. Anything else is a bug.
+        if code == "finished":
+            page.wait_for_selector("#result")
+            break
         assert not error or code in RACES, f"the server refused a tapped move: {code} {error}"
         # Switch early (a third decision): an unseeded blitz game can end within two turns.
         if touch and sum(made.values()) >= 3:
