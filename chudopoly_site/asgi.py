@@ -31,6 +31,10 @@ application = ProtocolTypeRouter(
 
 settle_interpreter()  # the collector and the GIL, for the sockets (web_process.py)
 
+from chudopoly_site import group_reads  # noqa: E402
+
+group_reads.install()  # group messages waited for, not polled for ten times a second
+
 if "twisted.internet.reactor" in sys.modules:
     # Under Daphne: a frame goes to its socket at once, not at the reactor's next turn, and
     # a browser's plain text frame is read here, not by autobahn (socket_reads.py).

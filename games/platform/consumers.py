@@ -96,7 +96,20 @@ def _on_lane(consumer: TableConsumer, message: dict[str, Any],
     return done
 
 
-def _run_on_lane(loop: asyncio.AbstractEventLoop, done: asyncio.Future[None],
+# Told on the loop, as a handler's frames are written, that it ended (with its error, if any).
+Ended = Callable[[BaseException | None], None]
+
+
+def _take_on_lane(consumer: TableConsumer, message: dict[str, Any],
+                  context: contextvars.Context, ended: Ended) -> None:
+    """Run a taken frame's handler on the table lane (`TableConsumer._take_text`), and call
+    `ended` on the loop, in the same turn as its frames are written: no future, whose done
+    callbacks would wait for a turn of the loop of their own."""
+    _TABLE_LANE.submit(_run_on_lane, asyncio.get_running_loop(), ended, context, consumer,
+                       message)
+
+
+def _run_on_lane(loop: asyncio.AbstractEventLoop, done: asyncio.Future[None] | Ended,
                  context: contextvars.Context, consumer: TableConsumer,
                  message: dict[str, Any]) -> None:
     # What SyncToAsync tells its threads: a handler's async_to_sync (a group_add) runs its
@@ -113,12 +126,14 @@ def _run_on_lane(loop: asyncio.AbstractEventLoop, done: asyncio.Future[None],
     loop.call_soon_threadsafe(_end_on_loop, loop, done, outbox, error)
 
 
-def _end_on_loop(loop: asyncio.AbstractEventLoop, done: asyncio.Future[None], outbox: Outbox,
-                 error: BaseException | None) -> None:
+def _end_on_loop(loop: asyncio.AbstractEventLoop, done: asyncio.Future[None] | Ended,
+                 outbox: Outbox, error: BaseException | None) -> None:
     """On the loop: write the handler's frames, start its group messages, and let its socket
     go on to its next message."""
     _write_frames(loop, *outbox)
-    if done.cancelled():  # the socket closed meanwhile
+    if not isinstance(done, asyncio.Future):
+        done(error)  # a taken frame's (_take_on_lane)
+    elif done.cancelled():  # the socket closed meanwhile
         if error is not None:
             log.warning("a table socket's handler failed after it closed: %r", error)
     elif error is None:
@@ -267,10 +282,12 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
     _write_now: Callable[[dict[str, Any]], None] | None = None
 
     # A browser's frames taken straight from the connection's reader (socket_reads.py): the
-    # connection's protocol while it hands them over, the last one's handler, and the error
-    # one of them raised, which dispatch raises in the consumer's own task.
+    # connection's protocol while it hands them over, how many of their handlers have not
+    # ended, the future dispatch waits on for them when it must (made only then), and the
+    # error one of them raised, which dispatch raises in the consumer's own task.
     _reads_from: Any = None
-    _taken: asyncio.Future[None] | None = None
+    _taken_running = 0
+    _taken_waiter: asyncio.Future[None] | None = None
     _taken_error: BaseException | None = None
     _dispatching = False
 
@@ -298,19 +315,25 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
             return False
         self.heard()
         self.loop = asyncio.get_running_loop()
-        taken = _on_lane(self, {"type": "websocket.receive", "text": text}, context.copy())
-        taken.add_done_callback(self._taken_ended)
-        self._taken = taken
+        self._taken_running += 1
+        _take_on_lane(self, {"type": "websocket.receive", "text": text}, context.copy(),
+                      self._taken_ended)
         return True
 
-    def _taken_ended(self, taken: asyncio.Future[None]) -> None:
-        if taken.cancelled() or taken.exception() is None or self._taken_error is not None:
-            return
-        # Raised in the consumer's task, as a queued frame's error is: Daphne logs it and
-        # closes the connection (dispatch, SOCKET_FRAME_FAILED).
-        self._taken_error = taken.exception()
-        if self._reads_from is not None:
-            self._reads_from.application_queue.put_nowait({"type": SOCKET_FRAME_FAILED})
+    def _taken_ended(self, error: BaseException | None) -> None:
+        """On the loop, as a taken frame's handler's frames are written."""
+        self._taken_running -= 1
+        if error is not None and self._taken_error is None:
+            # Raised in the consumer's task, as a queued frame's error is: Daphne logs it
+            # and closes the connection (dispatch, SOCKET_FRAME_FAILED).
+            self._taken_error = error
+            if self._reads_from is not None:
+                self._reads_from.application_queue.put_nowait({"type": SOCKET_FRAME_FAILED})
+        waiter = self._taken_waiter
+        if not self._taken_running and waiter is not None:
+            self._taken_waiter = None
+            if not waiter.done():
+                waiter.set_result(None)
 
     @property
     def base_send(self) -> Callable[[dict[str, Any]], None]:
@@ -330,9 +353,9 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
         process shares by default."""
         self._dispatching = True  # the browser's frames wait in the queue meanwhile
         try:
-            taken = self._taken
-            if taken is not None and not taken.done():
-                await asyncio.wait((taken,))  # one message at a time: a frame taken is one
+            if self._taken_running:  # one message at a time: a frame taken is one
+                waiter = self._taken_waiter = asyncio.get_running_loop().create_future()
+                await waiter
             kind = message.get("type")
             if kind == SOCKET_FRAME_FAILED:
                 assert self._taken_error is not None

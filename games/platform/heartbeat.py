@@ -14,13 +14,16 @@ one timer, which looks at `heard_at` when it goes off and is set again for the e
 quiet spell then under way; only when that spell has run its course does it interrupt the
 socket's wait for its browser, which then answers with the heartbeat. (Waiting for every
 message with `asyncio.wait_for` cost the loop a task, a timer and a future a message:
-docs/performance.md, "The process model, live".)
+docs/performance.md, "The process model, live".) Every timer goes off on a whole second of the
+loop's clock, the first at or after the end of its spell: the sockets' timers due within one
+second go off in one turn of the loop, not each in a turn (and a wake from `epoll`) of its own.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextvars
+import math
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -76,7 +79,7 @@ class HeartbeatMixin:
 
         loop = asyncio.get_running_loop()
         self.heard()
-        self._quiet_timer = loop.call_later(self.heartbeat_seconds, self._look_for_quiet, loop)
+        self._quiet_timer = _on_the_second(loop, self.heartbeat_seconds, self._look_for_quiet)
         try:
             await super().__call__(scope, receive_or_heartbeat, send)  # type: ignore[misc]
         finally:
@@ -107,4 +110,10 @@ class HeartbeatMixin:
                 receiving.cancel()
             # (Not waiting: a handler is running, and the next wait begins with the beat.)
             wait = self.heartbeat_seconds
-        self._quiet_timer = loop.call_later(wait, self._look_for_quiet, loop)
+        self._quiet_timer = _on_the_second(loop, wait, self._look_for_quiet)
+
+
+def _on_the_second(loop: asyncio.AbstractEventLoop, wait: float,
+                   look: Callable[[asyncio.AbstractEventLoop], None]) -> asyncio.TimerHandle:
+    """`look(loop)` on the first whole second of the loop's clock `wait` seconds from now."""
+    return loop.call_at(math.ceil(loop.time() + wait), look, loop)

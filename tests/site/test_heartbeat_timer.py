@@ -87,8 +87,9 @@ def test_a_socket_that_heard_something_during_the_spell_gets_no_heartbeat() -> N
 
     got, left = asyncio.run(main())
     assert got == []
-    # The timer looks again when the spell under way would end, not a whole spell later.
-    assert 0 < left <= _Socket.heartbeat_seconds / 2
+    # The timer looks again when the spell under way would end (on the whole second after
+    # it), not a whole spell later.
+    assert 0 < left < _Socket.heartbeat_seconds / 2 + 1
 
 
 def test_a_socket_that_ends_is_not_answered_with_a_heartbeat_and_lets_go_of_its_timer() -> None:
@@ -105,3 +106,24 @@ def test_a_socket_that_ends_is_not_answered_with_a_heartbeat_and_lets_go_of_its_
     assert task.cancelled()
     assert socket.got == []
     assert socket._quiet_timer is None
+
+
+def test_the_sockets_timers_go_off_on_whole_seconds_so_those_due_in_one_second_share_a_turn(
+) -> None:
+    async def main() -> list[tuple[float, float]]:
+        loop = asyncio.get_running_loop()
+        sockets = [(await _open(asyncio.Queue()))[0] for _ in range(3)]
+        sockets[1].heard_at -= 0.4  # heard at another moment: due at another moment
+        whens = []
+        for socket in sockets:
+            socket._look_for_quiet(loop)  # re-armed for the end of the spell under way
+            assert socket._quiet_timer is not None
+            whens.append((socket._quiet_timer.when(), socket.heard_at + socket.heartbeat_seconds))
+        for task in asyncio.all_tasks() - {asyncio.current_task()}:
+            task.cancel()
+        return whens
+
+    whens = asyncio.run(main())
+    for when, spell_ends in whens:
+        assert when == int(when), "on a whole second of the loop's clock"
+        assert spell_ends <= when < spell_ends + 1, "the first whole second after the spell"
