@@ -38,10 +38,12 @@ group_reads.install()  # group messages waited for, not polled for ten times a s
 if "twisted.internet.reactor" in sys.modules:
     # Under Daphne: a frame goes to its socket at once, not at the reactor's next turn, and
     # a browser's plain text frame is read here, not by autobahn (socket_reads.py).
-    from chudopoly_site import socket_reads, socket_writes
+    # Daphne's once-a-second check looks only at connections that changed (daphne_checks.py).
+    from chudopoly_site import daphne_checks, socket_reads, socket_writes
 
     socket_writes.install()
     socket_reads.install()
+    daphne_checks.install()
 
 # Players reach the site through this process: the clocks wait while no web process beats.
 from games.platform.outages import start_web_heartbeat  # noqa: E402
