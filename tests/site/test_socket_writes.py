@@ -34,6 +34,9 @@ class _Reactor:
         if descriptor in self.writers:
             self.writers.remove(descriptor)
 
+    def addReader(self, descriptor: Any) -> None:
+        pass  # a server connection starts reading as it is made
+
 
 @pytest.fixture
 def connection() -> Iterator[tuple[tcp.Connection, socket.socket, _Reactor]]:
@@ -212,3 +215,27 @@ def test_daphnes_plain_send_frames_text_itself_on_an_open_connection_and_leaves_
     write({"type": "websocket.close", "code": 4404})
     write({"type": "websocket.send", "bytes": b"binary"})
     assert [reply["type"] for reply in replies] == ["websocket.close", "websocket.send"]
+
+
+def test_a_push_on_a_tcp_connection_without_tls_goes_to_its_socket_by_one_write(
+        daphne_server: type) -> None:
+    socket_writes.install()
+    made, _ = open_autobahn_connection()
+    ours, theirs = socket.socketpair()
+    reactor = _Reactor()
+    made.transport = tcp.Server(ours, made, ("127.0.0.1", 5000), types.SimpleNamespace(
+        _realPortNumber=8000), 1, reactor)
+    server = daphne_server()
+    server.connections[made] = {}
+    write = socket_writes.plain_send(_consumers_send(server, made))
+    assert write is not None
+    write({"type": "websocket.send", "text": "a push"})
+    assert _read_all(theirs) == socket_writes.text_frame(b"a push")
+    assert reactor.writers == []
+    # Daphne marks its record of the connection before it forgets it: nothing more is sent.
+    server.connections[made]["disconnected"] = 1.0
+    del server.connections[made]
+    write({"type": "websocket.send", "text": "after the close"})
+    assert _read_all(theirs) == b""
+    ours.close()
+    theirs.close()
