@@ -12,8 +12,12 @@ error and closes its connection if still open, and forgets a connection that has
 and has no application running. A connection that never changes costs nothing after its
 application starts.
 
-Daphne's other walk, every 2 s (`timeout_checker`: pings, the connect and socket timeouts)
-is left as it is: each connection must be looked at by its clock, changed or not.
+Daphne's other walk, every 2 s (`timeout_checker`: the socket and connect timeouts, and a
+ping to a socket quiet for `ping_interval`), must look at every connection by its clock,
+changed or not; it reads the clock once a walk and makes a websocket's checks in the walk
+itself, the same checks in the same order as `WebSocketProtocol.check_timeouts`, rather
+than six calls a socket (a method, its `duration()` twice and `time.time()` thrice). Any
+other connection (HTTP) is checked by its own method, as before.
 """
 
 from __future__ import annotations
@@ -37,8 +41,10 @@ def install() -> None:
     if _installed:
         return
     from daphne import server
+    from daphne.ws_protocol import WebSocketProtocol
 
     check_changed_only(server.Server, lambda: server.reactor)
+    check_timeouts_in_the_walk(server.Server, WebSocketProtocol, lambda: server.reactor)
     _installed = True
 
 
@@ -71,6 +77,35 @@ def check_changed_only(server_class: Any, reactor: Callable[[], Any]) -> None:
     server_class.create_application = create_application
     server_class.protocol_disconnected = protocol_disconnected
     server_class.application_checker = application_checker
+
+
+def check_timeouts_in_the_walk(server_class: Any, websocket_class: type,
+                               reactor: Callable[[], Any]) -> None:
+    """Make `server_class`'s timeout walk check each connection of `websocket_class`
+    (Daphne's WebSocketProtocol, not a subclass) in the walk itself."""
+
+    def timeout_checker(self: Any) -> None:
+        """Daphne's (daphne 4.2), `check_timeouts` of a websocket made here."""
+        now = time.time()
+        timeout, connect_timeout = self.websocket_timeout, self.websocket_connect_timeout
+        ping_interval = self.ping_interval
+        for protocol in list(self.connections):
+            if protocol.__class__ is not websocket_class:
+                protocol.check_timeouts()
+                continue
+            opened_for = now - protocol.socket_opened
+            if opened_for > timeout and timeout >= 0:
+                protocol.serverClose()
+            state = protocol.state
+            if state == protocol.STATE_CONNECTING:
+                if opened_for > connect_timeout:
+                    protocol.serverReject()
+            elif state == protocol.STATE_OPEN and now - protocol.last_ping > ping_interval:
+                protocol._sendAutoPing()
+                protocol.last_ping = time.time()
+        reactor().callLater(2, self.timeout_checker)
+
+    server_class.timeout_checker = timeout_checker
 
 
 def noted(daphne_server: Any) -> set[Any]:

@@ -135,3 +135,73 @@ def test_an_application_running_too_long_after_its_close_is_killed_then_forgotte
         assert protocol not in server.connections
 
     asyncio.run(main())
+
+
+class _Socket:
+    """Daphne's websocket as its timeout check reads it, noting what the check does."""
+
+    STATE_CONNECTING, STATE_OPEN, STATE_CLOSING = 0, 1, 2
+
+    def __init__(self, server: Any, state: int, opened_ago: float, pinged_ago: float) -> None:
+        self.server, self.state = server, state
+        self.socket_opened = time.time() - opened_ago
+        self.last_ping = time.time() - pinged_ago
+        self.did: list[str] = []
+
+    def serverClose(self) -> None:
+        self.did.append("close")
+        self.state = self.STATE_CLOSING
+
+    def serverReject(self) -> None:
+        self.did.append("reject")
+
+    def _sendAutoPing(self) -> None:
+        self.did.append("ping")
+
+
+def _sockets(server: Any) -> list[_Socket]:
+    return [_Socket(server, state, opened, pinged)
+            for state in (_Socket.STATE_CONNECTING, _Socket.STATE_OPEN, _Socket.STATE_CLOSING)
+            for opened in (1, 30, 100_000) for pinged in (1, 25)]
+
+
+def test_the_timeout_walk_does_for_each_websocket_what_daphnes_own_check_does() -> None:
+    from daphne.ws_protocol import WebSocketProtocol
+
+    class _DaphnesSocket(_Socket):
+        check_timeouts = WebSocketProtocol.check_timeouts
+        duration = WebSocketProtocol.duration
+
+    class _TimeoutServer(_Server):
+        websocket_timeout, websocket_connect_timeout, ping_interval = 86400, 20, 20
+
+    daphne_checks.check_timeouts_in_the_walk(_TimeoutServer, _Socket, lambda: REACTOR)
+    server = _TimeoutServer()
+    walked, theirs = _sockets(server), [_DaphnesSocket(server, s.state, 0, 0) for s in
+                                        _sockets(server)]
+    for ours, daphnes in zip(walked, theirs, strict=True):
+        daphnes.socket_opened, daphnes.last_ping = ours.socket_opened, ours.last_ping
+        server.connections[ours] = {}
+        daphnes.check_timeouts()
+    server.timeout_checker()
+    assert [s.did for s in walked] == [s.did for s in theirs]
+    assert ["close"] in [s.did for s in walked] and ["ping"] in [s.did for s in walked]
+    assert ["reject"] in [s.did for s in walked]
+    assert REACTOR.later[-1][0] == 2, "the next walk in two seconds, as Daphne's"
+
+
+def test_the_timeout_walk_leaves_any_other_connection_to_its_own_check() -> None:
+    class _Request:
+        checked = 0
+
+        def check_timeouts(self) -> None:
+            self.checked += 1
+
+    class _TimeoutServer(_Server):
+        websocket_timeout, websocket_connect_timeout, ping_interval = 86400, 20, 20
+
+    daphne_checks.check_timeouts_in_the_walk(_TimeoutServer, _Socket, lambda: REACTOR)
+    server, request = _TimeoutServer(), _Request()
+    server.connections[request] = {}
+    server.timeout_checker()
+    assert request.checked == 1
