@@ -18,6 +18,14 @@ not in its shortest form, an oversize frame, a frame cut across reads (and what 
 until autobahn's buffer is empty again), a connection opening or closing, a ping of Daphne's
 awaiting its answer. autobahn refuses what is wrong exactly as before. autobahn's traffic
 counters, which Daphne never reads, do not count the frames read here.
+
+A connection's reads also come to it with one wrapper of Twisted's less. Twisted's asyncio
+reactor calls each readable descriptor through `log.callWithLogger`, which reads the
+connection's log prefix and sets it as the legacy log's context ("system") around the read:
+about a dozen calls a read, for log lines that name their system, which nothing here writes
+(Daphne logs through the standard library, autobahn through txaio). A server's TCP
+connection is read by the reactor's own `_readOrWrite` directly, which still catches and
+logs what the read raises, and closes the connection as before.
 """
 
 from __future__ import annotations
@@ -54,7 +62,32 @@ def install() -> None:
 
     WebSocketProtocol.dataReceived = dataReceived  # type: ignore[method-assign]
     WebSocketProtocol.take_text = None  # type: ignore[attr-defined]
+    read_connections_directly()
     _installed = True
+
+
+def read_connections_directly() -> None:
+    """Have the asyncio reactor read a server's TCP connection without Twisted's log-context
+    wrapper (the module's docstring); any other descriptor as before."""
+    from twisted.internet import asyncioreactor, tcp
+
+    reactor_class = asyncioreactor.AsyncioSelectorReactor
+    kept_add_reader = reactor_class.addReader
+
+    def addReader(self: Any, reader: Any) -> None:
+        if (reader.__class__ is not tcp.Server or reader in self._readers
+                or reader in self._continuousPolling._readers):
+            kept_add_reader(self, reader)
+            return
+        fd = reader.fileno()
+        try:
+            self._asyncioEventloop.add_reader(fd, self._readOrWrite, reader, True)
+        except OSError:
+            kept_add_reader(self, reader)  # whose own handling of it is kept
+            return
+        self._readers[reader] = fd
+
+    reactor_class.addReader = addReader  # type: ignore[method-assign]
 
 
 def take_texts(protocol: Any, take: TakeText | None) -> None:

@@ -219,3 +219,39 @@ def test_a_close_frame_is_read_by_autobahn_which_answers_it(
     assert _close_code(transport) == 1000
     made.dataReceived(_frame(b"too late"))
     assert taker.texts == [] and _queued(made) == []
+
+
+def test_a_connections_reads_come_from_the_reactor_with_no_log_context_wrapper() -> None:
+    import socket
+
+    from twisted.internet import asyncioreactor, tcp
+    from twisted.internet.protocol import Protocol
+
+    socket_reads.install()
+
+    class _Noting(Protocol):
+        def __init__(self) -> None:
+            self.got: list[bytes] = []
+
+        def dataReceived(self, data: bytes) -> None:
+            self.got.append(data)
+
+    loop = asyncio.new_event_loop()
+    reactor = asyncioreactor.AsyncioSelectorReactor(loop)
+    ours, theirs = socket.socketpair()
+    noting = _Noting()
+    made = tcp.Server(ours, noting, ("127.0.0.1", 5000), type("Port", (), {
+        "_realPortNumber": 8000})(), 1, reactor)
+    noting.makeConnection(made)
+    try:
+        handle = loop._selector.get_key(ours.fileno()).data[0]  # type: ignore[attr-defined]
+        assert handle._callback == reactor._readOrWrite, "no callWithLogger around it"
+        theirs.sendall(b"a frame")
+        loop.run_until_complete(asyncio.sleep(0.05))
+        assert noting.got == [b"a frame"]
+        theirs.close()
+        loop.run_until_complete(asyncio.sleep(0.05))
+        assert made.disconnected, "a closed connection is still found and closed"
+    finally:
+        ours.close()
+        loop.close()
