@@ -48,6 +48,7 @@ from games.platform.models import ChatMessage, Game, Seat, Table
 from games.platform.recent_reads import recent_reads
 from games.platform.services import Move, TableError, chat_post, normalize_code, table_move
 from games.platform.snapshot_cache import snapshots
+from games.platform.table_lane import Lane
 from games.platform.table_sockets import table_sockets
 from games.platform.watchers import watcher_joined, watcher_left
 
@@ -69,8 +70,7 @@ log = logging.getLogger(__name__)
 # after it, in the same handler (table_sockets.py), before the next frame. A second lane, each
 # table's sockets on one of the two, cost more CPU per move and a longer tail at 100 tables
 # (docs/performance.md).
-_TABLE_LANE = concurrent.futures.ThreadPoolExecutor(max_workers=1,
-                                                    thread_name_prefix="table-lane")
+_TABLE_LANE = Lane("table-lane")
 
 
 # What a table socket's queue is given when a frame it took from its reader failed.
@@ -91,8 +91,8 @@ def _on_lane(consumer: TableConsumer, message: dict[str, Any],
     (chudopoly_site/held_connection.py), so not DatabaseSyncToAsync's either."""
     loop = asyncio.get_running_loop()
     done = loop.create_future()
-    _TABLE_LANE.submit(_run_on_lane, loop, done, context or contextvars.copy_context(),
-                       consumer, message)
+    _TABLE_LANE.run_soon(_run_on_lane, loop, done, context or contextvars.copy_context(),
+                         consumer, message)
     return done
 
 
@@ -105,8 +105,8 @@ def _take_on_lane(consumer: TableConsumer, message: dict[str, Any],
     """Run a taken frame's handler on the table lane (`TableConsumer._take_text`), and call
     `ended` on the loop, in the same turn as its frames are written: no future, whose done
     callbacks would wait for a turn of the loop of their own."""
-    _TABLE_LANE.submit(_run_on_lane, asyncio.get_running_loop(), ended, context, consumer,
-                       message)
+    _TABLE_LANE.run_soon(_run_on_lane, asyncio.get_running_loop(), ended, context, consumer,
+                         message)
 
 
 def _run_on_lane(loop: asyncio.AbstractEventLoop, done: asyncio.Future[None] | Ended,
