@@ -15,8 +15,9 @@ quiet spell then under way; only when that spell has run its course does it inte
 socket's wait for its browser, which then answers with the heartbeat. (Waiting for every
 message with `asyncio.wait_for` cost the loop a task, a timer and a future a message:
 docs/performance.md, "The process model, live".) Every timer goes off on a whole second of the
-loop's clock, the first at or after the end of its spell: the sockets' timers due within one
-second go off in one turn of the loop, not each in a turn (and a wake from `epoll`) of its own.
+loop's clock (a tenth of the spell when that is shorter: the tests' spells), the first at or
+after the end of its spell: the sockets' timers due within one second go off in one turn of
+the loop, not each in a turn (and a wake from `epoll`) of its own.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 HEARTBEAT_SECONDS = 15.0
+TIMER_TICK_SECONDS = 1.0  # the timers go off on multiples of this (of a tenth of a shorter spell)
 
 
 class HeartbeatMixin:
@@ -79,7 +81,7 @@ class HeartbeatMixin:
 
         loop = asyncio.get_running_loop()
         self.heard()
-        self._quiet_timer = _on_the_second(loop, self.heartbeat_seconds, self._look_for_quiet)
+        self._quiet_timer = self._look_again_in(loop, self.heartbeat_seconds)
         try:
             await super().__call__(scope, receive_or_heartbeat, send)  # type: ignore[misc]
         finally:
@@ -110,10 +112,11 @@ class HeartbeatMixin:
                 receiving.cancel()
             # (Not waiting: a handler is running, and the next wait begins with the beat.)
             wait = self.heartbeat_seconds
-        self._quiet_timer = _on_the_second(loop, wait, self._look_for_quiet)
+        self._quiet_timer = self._look_again_in(loop, wait)
 
-
-def _on_the_second(loop: asyncio.AbstractEventLoop, wait: float,
-                   look: Callable[[asyncio.AbstractEventLoop], None]) -> asyncio.TimerHandle:
-    """`look(loop)` on the first whole second of the loop's clock `wait` seconds from now."""
-    return loop.call_at(math.ceil(loop.time() + wait), look, loop)
+    def _look_again_in(self, loop: asyncio.AbstractEventLoop,
+                       wait: float) -> asyncio.TimerHandle:
+        """The timer, set for the first tick of the loop's clock `wait` seconds from now."""
+        tick = min(TIMER_TICK_SECONDS, self.heartbeat_seconds / 10)
+        return loop.call_at(math.ceil((loop.time() + wait) / tick) * tick,
+                            self._look_for_quiet, loop)

@@ -127,3 +127,19 @@ def test_the_sockets_timers_go_off_on_whole_seconds_so_those_due_in_one_second_s
     for when, spell_ends in whens:
         assert when == int(when), "on a whole second of the loop's clock"
         assert spell_ends <= when < spell_ends + 1, "the first whole second after the spell"
+
+
+def test_a_spell_shorter_than_ten_seconds_has_its_timer_on_tenths_of_it() -> None:
+    async def main() -> tuple[float, float, float]:
+        socket = (await _open(asyncio.Queue()))[0]
+        socket.heartbeat_seconds = 0.5  # as the reliability tests have it
+        socket._look_for_quiet(asyncio.get_running_loop())
+        assert socket._quiet_timer is not None
+        when = socket._quiet_timer.when()
+        for task in asyncio.all_tasks() - {asyncio.current_task()}:
+            task.cancel()
+        return when, socket.heard_at + socket.heartbeat_seconds, socket.heartbeat_seconds / 10
+
+    when, spell_ends, tick = asyncio.run(main())
+    assert spell_ends <= when < spell_ends + tick + 1e-9
+    assert abs(when / tick - round(when / tick)) < 1e-6
