@@ -49,6 +49,9 @@ CHOICE_LABELS = {
 }
 # The page's "accept and pay with these cards" (two engine actions, one transaction).
 ACCEPT_PAY = "accept_pay"
+# The legal actions of a seat that waits whose forms read only the action, the seat's own
+# cards and the charge it answers (ChudopolyGame.seat_screen_key).
+_KEYED_ANSWERS = frozenset(("scoop", "respond", "pay", "discard"))
 DECK_LABELS = {**{k: a.name for k, a in ACTIONS.items()}, "wildAny": "Rainbow wilds",
                "wildPairs": "Two-colour wilds"}
 BOOL_TOGGLES = ("pureSetRequired", "counterCostsPlay", "passGoRestartsTurn")
@@ -264,6 +267,27 @@ class ChudopolyGame:
         from games.chudopoly.board import board_context
 
         return board_context(view, me=me, names=names, seats=seats, public=public)
+
+    # The board partials every seat and a spectator read alike while the game runs (one
+    # render a move: status, every player's board, the log); a seat's own are its hand and
+    # its decision, which `seat_screen_key` stands for (games/platform/interface.py).
+    seat_free_templates = frozenset({"status", "players", "log"})
+
+    def seat_screen_key(self, view: Mapping[str, Any], seat: int | None) -> tuple[Any, ...] | None:
+        """What seat `seat`'s hand and decision partials read of its view (board.board_context),
+        when it is not its turn: its hand, its legal actions and one-tap payments, the charge
+        pending (whose words name it), its own board (what it could pay with) and the hand
+        limit. None on its own turn (the plays left, the rearranges) and with a legal action
+        whose label names a card beyond its own (a play or a move reads every board)."""
+        if seat is None or view.get("turn") == seat or view.get("result") is not None:
+            return None
+        legal = view.get("legal") or []
+        for action in legal:
+            if action.get("type") not in _KEYED_ANSWERS:
+                return None
+        mine = next((p for p in view.get("players") or [] if p.get("seat") == seat), None)
+        return (view.get("hand"), legal, view.get("accept_pay"), view.get("pending"), mine,
+                view.get("hand_limit"))
 
     def describe_event(self, event: Mapping[str, Any], *, viewer: int | None,
                        names: Sequence[str], ruleset: Mapping[str, Any]) -> str | None:

@@ -757,6 +757,19 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
         otherwise this socket reads the table, the mover from the rows its move left behind
         (presenters.snapshot_after_move), and keeps the read as the table's newest
         (games/platform/snapshot_cache.py)."""
+        mark, self.seat_mark = self.seat_mark, None  # set again once this push is sent
+        if snapshot is not None and not full and not also and self.shown_for == self.mine:
+            # Another socket's push read the snapshot: when this seat's own partials read as
+            # its last push showed them, the version line and the partials every seat reads
+            # alike say all that changed, with no screen of its own (presenters.quick_parts).
+            quick = presenters.quick_parts(snapshot, self.viewer, mark, self._browser_values())
+            seen = snapshot.shared.get("fingerprint")
+            if quick is not None and seen is not None:
+                self.snapshot, self.table, self.seen = snapshot, snapshot.table, seen
+                if self._send_changes(quick, whole=False):
+                    self.seat_mark = mark
+                    return
+                # Its changes failed: nothing went, and the whole screen goes (below).
         read_at: float | None = None
         if snapshot is None:
             read_at = time.monotonic()
@@ -778,6 +791,27 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
             self.shown_for = self.mine
         if full:
             parts["chat-log"] = presenters.render_chat(self.table, oob=True)
+        # The same for every viewer of the snapshot: made once on it.
+        seen = snapshot.shared.get("fingerprint")
+        if seen is None:
+            seen = snapshot.shared["fingerprint"] = self._fingerprint(
+                screen.table, screen.seats, screen.game)
+        self.seen = seen
+        if read_at is not None:  # the table as this push read it: a heartbeat's answer too
+            recent_reads.note(("table", self.table.pk), seen, read_at)
+        if self._send_changes(parts, also):
+            lobby = self.partial_memo.get("lobby")
+            self.seat_mark = presenters.seat_mark(screen, lobby[0] if lobby else None)
+
+    # What the seat's own partials on this socket were last rendered from (see push).
+    seat_mark: presenters.SeatMark | None = None
+
+    def _send_changes(self, parts: dict[str, str], also: str = "", *, whole: bool = True
+                      ) -> bool:
+        """Send what changed of `parts` since this socket's last push, with `also`; False
+        when the changes failed: then the socket forgets its screen and `parts` go whole,
+        or, unless `whole` (parts that are not the whole screen), nothing goes."""
+        ok = True
         try:
             changed = [change for key, html in parts.items()
                        if (change := self._changes(key, html))]
@@ -788,19 +822,15 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
             log.exception("table %s: the changes of a push failed; the whole screen goes",
                           self.table.pk)
             self.sent = {}
+            if not whole:
+                return False
             changed = [html for html in parts.values() if html]
-        # The same for every viewer of the snapshot: made once on it.
-        seen = snapshot.shared.get("fingerprint")
-        if seen is None:
-            seen = snapshot.shared["fingerprint"] = self._fingerprint(
-                screen.table, screen.seats, screen.game)
-        self.seen = seen
-        if read_at is not None:  # the table as this push read it: a heartbeat's answer too
-            recent_reads.note(("table", self.table.pk), seen, read_at)
+            ok = False
         if also:
             changed.append(also)
         if changed:
             self.send(text_data="\n".join(changed))
+        return ok
 
     _browser_values_made: dict[str, str] | None = None
 

@@ -228,6 +228,17 @@ class GameEngine(Protocol):
     # (the ladder's, which the players' entries then hold). Every screen reads `public`: it
     # must hold nothing private and never be changed after.
 
+    # Optional, together: `seat_free_templates`, the names of the board partials that read
+    # alike for every seat and a spectator while the game runs (no result yet), and
+    # `seat_screen_key(view, seat) -> key | None`, which stands for everything the game's
+    # other board partials (a seat's own: its hand, its decision) read for that seat: two
+    # equal keys of one running game, equal partials. None where the game cannot say (then
+    # the seat's screen is built). A seat whose key, private log lines and lobby are as its
+    # last push showed them is pushed without a screen of its own: its version and the
+    # seat-free partials another screen of the same snapshot rendered
+    # (presenters.quick_parts). The key must hold nothing another seat may not see only in
+    # that no one but its own socket compares it; it is never sent.
+
     def describe_event(self, event: Event, *, viewer: int | None, names: Sequence[str],
                        ruleset: Mapping[str, Any]) -> str | None:
         """One log line for an already-redacted event, or None to leave it out."""

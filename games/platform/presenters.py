@@ -64,6 +64,8 @@ class TableScreen:
     # What reads the same for every viewer of the rows this screen is built from: its
     # snapshot's `shared` (a screen built on its own has its own).
     shared: dict[str, Any] = field(default_factory=dict, repr=False)
+    # Its seat's decision token, once render_all has worked it out (decision_of).
+    decision: str | None = None
 
     @property
     def version(self) -> int:
@@ -654,10 +656,11 @@ def render_all(screen: TableScreen, *, oob: bool = True,
     lobby forms need (`csrf_value`, `remembered_name`). With a socket's `memo`, the lobby
     partial is rendered again only when what it shows changed (during a game, almost never).
     """
+    screen.decision = decision_of(screen)
     out: dict[str, str] = {
         "me": seat_marker(screen.seat, oob=oob),
         "log_mine": private_log(screen.ctx.get("log_mine") or (), oob=oob),
-        "version": version_inputs(screen.version, decision_of(screen), oob=oob,
+        "version": version_inputs(screen.version, screen.decision, oob=oob,
                                   now=None if oob else _epoch_now())}
     # The lobby's context goes into the lobby's and the other partials' contexts, made
     # once, and only if one of those is rendered (during a game most pushes render neither).
@@ -720,7 +723,115 @@ def render_all(screen: TableScreen, *, oob: bool = True,
         # swaps.trees), not a copy hashed and compared anew per socket. The page prints it
         # as safe HTML.
         out[name] = html if oob else SafeString(html)
+    if oob and "seat_free" not in screen.shared and _running(screen):
+        free = _seat_free(engine, extra)
+        if free:
+            # What every seat's push of this snapshot shows alike (quick_parts).
+            screen.shared["seat_free"] = {name: out[name] for name in free}
     return out
+
+
+def _running(screen: TableScreen) -> bool:
+    game = screen.game
+    return (game is not None and game.status == Game.Status.RUNNING and not game.result
+            and screen.ctx.get("result") is None)
+
+
+def _seat_free(engine: GameEngine, extra: Mapping[str, Any] | None) -> tuple[str, ...]:
+    """The game's board partials that read alike for every seat while it runs
+    (`seat_free_templates`), in the page's order: each a shared Jinja2 partial reading
+    nothing of the lobby's or the browser's values. Empty for a game without
+    `seat_screen_key`."""
+    names = getattr(engine, "seat_free_templates", None)
+    if not names or not callable(getattr(engine, "seat_screen_key", None)):
+        return ()
+    free = []
+    for name, template in engine.board_templates.items():
+        if name not in names:
+            continue
+        partial = shared_partial(template)
+        if (partial is None or partial.lobby_reads
+                or (extra is not None and not partial.reads.names.isdisjoint(extra))):
+            return ()
+        free.append(name)
+    return tuple(free)
+
+
+@dataclass(frozen=True)
+class SeatMark:
+    """What a socket's seat's own partials were last rendered from, beside the partials every
+    seat reads alike: the game's `seat_screen_key` of its view, its private log lines, the
+    players' names and the lobby's key. The next push of a later snapshot of the same game
+    with the same mark shows the same own partials (quick_parts). Kept by its socket only."""
+
+    game_id: int
+    seat: int
+    seat_pk: int
+    names: tuple[str, ...]
+    own: Any
+    private: tuple[LogLine, ...]
+    lobby: tuple[Any, ...]
+
+
+def seat_mark(screen: TableScreen, lobby: tuple[Any, ...] | None) -> SeatMark | None:
+    """The mark of a screen render_all rendered for a push (`lobby`: the lobby partial's key
+    it kept), or None when the next push must build its screen whatever happens: a watcher,
+    no running game, a result, a game without `seat_screen_key` or one that cannot say."""
+    game = screen.game
+    if (game is None or screen.seat is None or screen.me is None or lobby is None
+            or not _running(screen)):
+        return None
+    engine = get_game(game.game_kind)
+    if not _seat_free(engine, None):
+        return None
+    own = engine.seat_screen_key(screen.view or {}, screen.seat)
+    if own is None:
+        return None
+    return SeatMark(game.pk, screen.seat, screen.me.pk, tuple(screen.names), own,
+                    tuple(screen.ctx.get("log_mine") or ()), lobby)
+
+
+def quick_parts(snapshot: TableSnapshot, viewer: Viewer, before: SeatMark | None,
+                extra: Mapping[str, Any] | None) -> dict[str, str] | None:
+    """A push's partials, without a screen, for a seat whose own partials read as its socket's
+    last push showed them (`before`, that push's mark): its version line and the partials
+    every seat reads alike, as another screen of the same snapshot rendered them
+    (render_all's "seat_free"); its own partials, the seat marker and the lobby are left
+    out, as their changes would be empty. None when its screen must be built: something of
+    its own changed, or no screen of the snapshot was rendered yet.
+
+    Nothing of another seat's comes with it: the parts every seat reads alike hold nothing
+    private to any (interface.py), and the version line is this seat's own."""
+    if before is None:
+        return None
+    shared = snapshot.shared
+    free = shared.get("seat_free")
+    actions = shared.get("actions")
+    game = snapshot.game
+    if (free is None or actions is None or game is None or game.pk != before.game_id
+            or game.status != Game.Status.RUNNING or game.result):
+        return None
+    seat = before.seat
+    me = next((s for s in snapshot.seats if viewer.owns(s)), None)
+    if (me is None or me.pk != before.seat_pk or me.game_seat != seat
+            or not _in_game(game, me)):
+        return None
+    names = tuple([p["name"] for p in game.players])
+    if names != before.names:
+        return None
+    engine = get_game(game.game_kind)
+    view = _screen_view(engine, game.state, seat)
+    own = engine.seat_screen_key(view, seat)
+    if own is None or own != before.own:
+        return None
+    if tuple(_private_lines(actions, seat, shared)) != before.private:
+        return None
+    screen = TableScreen(table=snapshot.table, seats=list(snapshot.seats), me=me,
+                         viewer=viewer, game=game, seat=seat, shared=shared)
+    if (True, *lobby_key(screen, extra)) != before.lobby:
+        return None
+    decision = decision_token(engine, game.state, seat)
+    return {"version": version_inputs(game.version, decision, oob=True, now=None), **free}
 
 
 def _base_context(screen: TableScreen, oob: bool) -> dict[str, Any]:

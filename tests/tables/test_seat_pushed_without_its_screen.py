@@ -1,0 +1,107 @@
+"""A Chudopoly seat whose own partials (its hand, its decision, its private lines, its lobby)
+read as its last push showed them is pushed without a screen of its own: its version line and
+the partials every seat reads alike, as another seat's screen of the same move rendered them.
+What it is sent is what its own screen would have sent, over whole games of medium bots, and
+nothing of it is another seat's."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from board_game_screens import guests, started
+
+from games.platform import presenters, services
+from games.platform.identity import Viewer
+from games.platform.interface import get_game
+from games.platform.models import Game
+
+pytestmark = pytest.mark.django_db
+
+NAMES = ("Bea", "Cy", "Dee")
+EXTRA = {"csrf_value": "", "invite_origin": "http://testserver"}
+OWN = ("me", "log_mine", "lobby", "hand", "decision")
+
+
+def _viewer_at(game: Game, players: list[Viewer], seat: int) -> Viewer:
+    snapshot = presenters.load_snapshot(game.table_id)
+    for viewer in players:
+        if any(viewer.owns(s) and s.game_seat == seat for s in snapshot.seats):
+            return viewer
+    raise AssertionError(f"no player at seat {seat}")
+
+
+def _full(snapshot: presenters.TableSnapshot, viewer: Viewer, memo: dict[str, Any]
+          ) -> tuple[dict[str, str], presenters.SeatMark | None]:
+    screen = presenters.screen_from(snapshot, viewer, {})
+    parts = presenters.render_all(screen, oob=True, extra=EXTRA, memo=memo)
+    return parts, presenters.seat_mark(screen, memo["lobby"][0])
+
+
+def test_a_seat_whose_own_partials_held_is_sent_what_its_screen_would_send() -> None:
+    players = guests("quick")
+    game = started("chudopoly", players, NAMES)
+    engine = get_game("chudopoly")
+    memos: dict[Viewer, dict[str, Any]] = {v: {} for v in players}
+    shown: dict[Viewer, tuple[dict[str, str], presenters.SeatMark | None]] = {}
+    snapshot = presenters.load_snapshot(game.table_id)
+    for viewer in players:
+        shown[viewer] = _full(snapshot, viewer, memos[viewer])
+    quick = pushes = 0
+    for _ in range(160):
+        game = Game.objects.get(pk=game.pk)
+        if game.status != Game.Status.RUNNING:
+            break
+        seat = engine.to_decide(game.state)[0]
+        action = engine.bot_action(engine.view(game.state, seat), "medium")
+        move = services.table_move(game_id=game.pk, seat=seat, action=action,
+                                   expected_version=game.version)
+        snapshot = presenters.snapshot_after_move(move, snapshot)
+        mover = _viewer_at(move.game, players, seat)
+        # The mover's push builds its screen first, as the socket that moved does.
+        shown[mover] = _full(snapshot, mover, memos[mover])
+        for viewer in players:
+            if viewer is mover:
+                continue
+            before_parts, mark = shown[viewer]
+            parts = presenters.quick_parts(snapshot, viewer, mark, EXTRA)
+            full, new_mark = _full(snapshot, viewer, memos[viewer])
+            pushes += 1
+            if parts is not None:
+                quick += 1
+                assert list(parts) == ["version", "status", "players", "log"]
+                for name, html in parts.items():
+                    assert html == full[name], name
+                for name in OWN:
+                    assert full[name] == before_parts[name], name
+                assert new_mark == mark
+            shown[viewer] = (full, new_mark)
+    # Most of the other seats' pushes are of seats that only watch the move.
+    assert pushes > 300 and quick > pushes / 3
+
+
+def test_no_seat_is_pushed_without_its_screen_at_the_start_or_after_the_result() -> None:
+    players = guests("quick-edges")
+    game = started("chudopoly", players, NAMES)
+    snapshot = presenters.load_snapshot(game.table_id)
+    # No screen of the snapshot rendered yet: nothing to share.
+    first = presenters.screen_from(snapshot, players[1], {})
+    memo: dict[str, Any] = {}
+    presenters.render_all(first, oob=True, extra=EXTRA, memo=memo)
+    mark = presenters.seat_mark(first, memo["lobby"][0])
+    fresh = presenters.load_snapshot(game.table_id)
+    assert presenters.quick_parts(fresh, players[1], mark, EXTRA) is None
+    # A watcher has no mark: its screen is always built.
+    watcher = Viewer(user_id=None, guest_key=None)
+    screen = presenters.screen_from(snapshot, watcher, {})
+    presenters.render_all(screen, oob=True, extra=EXTRA, memo={})
+    assert presenters.seat_mark(screen, ("lobby",)) is None
+    # A game with a result: every screen is built (the host's rematch line is its own).
+    game.status = Game.Status.FINISHED
+    game.result = {"winner": 0, "placements": [0, 1, 2, 3]}
+    ended = presenters.TableSnapshot(table=snapshot.table, seats=snapshot.seats, game=game,
+                                     log_rows=snapshot.log_rows)
+    screen = presenters.screen_from(ended, players[1], {})
+    presenters.render_all(screen, oob=True, extra=EXTRA, memo=memo)
+    assert presenters.seat_mark(screen, memo["lobby"][0]) is None
+    assert "seat_free" not in ended.shared
