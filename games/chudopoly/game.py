@@ -273,21 +273,30 @@ class ChudopolyGame:
     # its decision, which `seat_screen_key` stands for (games/platform/interface.py).
     seat_free_templates = frozenset({"status", "players", "log"})
 
-    def seat_screen_key(self, view: Mapping[str, Any], seat: int | None) -> tuple[Any, ...] | None:
-        """What seat `seat`'s hand and decision partials read of its view (board.board_context),
-        when it is not its turn: its hand, its legal actions and one-tap payments, the charge
-        pending (whose words name it), its own board (what it could pay with) and the hand
-        limit. None on its own turn (the plays left, the rearranges) and with a legal action
-        whose label names a card beyond its own (a play or a move reads every board)."""
-        if seat is None or view.get("turn") == seat or view.get("result") is not None:
+    def seat_screen_key(self, state: dict[str, Any], seat: int | None,
+                        view: Mapping[str, Any] | None = None) -> tuple[Any, ...] | None:
+        """What seat `seat`'s hand and decision partials read (board.board_context), when it is
+        not its turn: while the turn's holder plays or discards, its hand and whether it still
+        plays (it may only scoop, and nothing is pending); while a charge is answered, what
+        its view (`view`, or one built here) shows it: its hand, its legal actions and
+        one-tap payments, the charge (whose words name it), its own board (what it could pay
+        with) and the hand limit. None on its own turn (the plays left, the rearranges) and
+        with a legal action whose label names a card beyond its own (a play or a move reads
+        every board)."""
+        if seat is None or state["turn"] == seat or state["result"] is not None:
             return None
+        player = state["players"][seat]
+        if state["phase"] in ("play", "discard") and state["pending"] is None:
+            return ("waiting", tuple(player["hand"]), player["active"])
+        if view is None:
+            view = self.screen_view(state, seat)
         legal = view.get("legal") or []
         for action in legal:
             if action.get("type") not in _KEYED_ANSWERS:
                 return None
         mine = next((p for p in view.get("players") or [] if p.get("seat") == seat), None)
-        return (view.get("hand"), legal, view.get("accept_pay"), view.get("pending"), mine,
-                view.get("hand_limit"))
+        return ("answering", view.get("hand"), legal, view.get("accept_pay"),
+                view.get("pending"), mine, view.get("hand_limit"))
 
     def describe_event(self, event: Mapping[str, Any], *, viewer: int | None,
                        names: Sequence[str], ruleset: Mapping[str, Any]) -> str | None:

@@ -230,14 +230,14 @@ class GameEngine(Protocol):
 
     # Optional, together: `seat_free_templates`, the names of the board partials that read
     # alike for every seat and a spectator while the game runs (no result yet), and
-    # `seat_screen_key(view, seat) -> key | None`, which stands for everything the game's
-    # other board partials (a seat's own: its hand, its decision) read for that seat: two
-    # equal keys of one running game, equal partials. None where the game cannot say (then
-    # the seat's screen is built). A seat whose key, private log lines and lobby are as its
+    # `seat_screen_key(state, seat, view=None) -> key | None`, which stands for everything
+    # the game's other board partials (a seat's own: its hand, its decision) read for that
+    # seat (`view`: the seat's screen view of `state`, when the caller has it): two equal
+    # keys of one running game, equal partials. None where the game cannot say (then the
+    # seat's screen is built). A seat whose key, private log lines and lobby are as its
     # last push showed them is pushed without a screen of its own: its version and the
     # seat-free partials another screen of the same snapshot rendered
-    # (presenters.quick_parts). The key must hold nothing another seat may not see only in
-    # that no one but its own socket compares it; it is never sent.
+    # (presenters.quick_parts). The key is never sent: its socket alone compares it.
 
     def describe_event(self, event: Event, *, viewer: int | None, names: Sequence[str],
                        ruleset: Mapping[str, Any]) -> str | None:

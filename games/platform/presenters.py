@@ -784,7 +784,7 @@ def seat_mark(screen: TableScreen, lobby: tuple[Any, ...] | None) -> SeatMark | 
     engine = get_game(game.game_kind)
     if not _seat_free(engine, None):
         return None
-    own = engine.seat_screen_key(screen.view or {}, screen.seat)
+    own = engine.seat_screen_key(game.state, screen.seat, screen.view)
     if own is None:
         return None
     return SeatMark(game.pk, screen.seat, screen.me.pk, tuple(screen.names), own,
@@ -820,8 +820,7 @@ def quick_parts(snapshot: TableSnapshot, viewer: Viewer, before: SeatMark | None
     if names != before.names:
         return None
     engine = get_game(game.game_kind)
-    view = _screen_view(engine, game.state, seat)
-    own = engine.seat_screen_key(view, seat)
+    own = engine.seat_screen_key(game.state, seat)
     if own is None or own != before.own:
         return None
     if tuple(_private_lines(actions, seat, shared)) != before.private:
