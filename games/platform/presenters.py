@@ -685,7 +685,15 @@ def render_all(screen: TableScreen, *, oob: bool = True,
     # and process, and shared by every socket whose screen shows the same.
     engine = get_game(screen.table.game_kind)
     base: dict[str, Any] | None = None
+    # The partials every seat reads alike, as the snapshot's first screen rendered them:
+    # neither keyed nor looked up again (quick_parts).
+    free = screen.shared.get("seat_free") if oob else None
+    if free is not None and not _running(screen):
+        free = None
     for name, template in engine.board_templates.items():
+        if free is not None and name in free:
+            out[name] = free[name]
+            continue
         partial = shared_partial(template)
         if partial is None:
             out[name] = render(template)
