@@ -1,0 +1,58 @@
+"""The partials a quick push sends (presenters.quick_parts) and every full push of a Chudopoly
+seat takes from its snapshot's first screen (status, players, log) are rendered once a move,
+for whichever viewer's screen came first: a watcher's, a seat that owes nothing, the seat
+deciding. So each must read alike for every viewer: rendered for each seat and a watcher on a
+snapshot of its own (nothing shared between them), every move of whole games, they are the
+same bytes. (test_seat_pushed_without_its_screen compares a quick push with a full push of
+the same snapshot, which takes the same shared render: it cannot see a difference here.)"""
+
+from __future__ import annotations
+
+import pytest
+from board_game_screens import guests, started
+
+from games.platform import presenters, services
+from games.platform.identity import Viewer
+from games.platform.interface import get_game
+from games.platform.models import Game
+
+pytestmark = pytest.mark.django_db
+
+NAMES = ("Bea", "Cy", "Dee")
+EXTRA = {"csrf_value": "", "invite_origin": "http://testserver"}
+FREE = sorted(get_game("chudopoly").seat_free_templates)
+
+
+def _free_parts(snapshot: presenters.TableSnapshot, viewer: Viewer) -> dict[str, str]:
+    own = presenters.TableSnapshot(table=snapshot.table, seats=snapshot.seats,
+                                   game=snapshot.game, log_rows=snapshot.log_rows)
+    screen = presenters.screen_from(own, viewer, {})
+    parts = presenters.render_all(screen, oob=True, extra=EXTRA, memo={})
+    assert "seat_free" in own.shared  # what the first screen of a snapshot leaves to the rest
+    return {name: parts[name] for name in FREE}
+
+
+@pytest.mark.parametrize("level", ["easy", "hard"])
+def test_the_seat_free_partials_read_alike_for_every_seat_and_a_watcher(level: str) -> None:
+    players = guests(f"alike-{level}")
+    game = started("chudopoly", players, NAMES)
+    engine = get_game("chudopoly")
+    viewers = [*players, Viewer(user_id=None, guest_key=f"watching-{level}-00000000000000")]
+    snapshot = presenters.load_snapshot(game.table_id)
+    moves = 0
+    for _ in range(200):
+        game = Game.objects.get(pk=game.pk)
+        if game.status != Game.Status.RUNNING:
+            break
+        seat = engine.to_decide(game.state)[0]
+        action = engine.bot_action(engine.view(game.state, seat), level)
+        move = services.table_move(game_id=game.pk, seat=seat, action=action,
+                                   expected_version=game.version)
+        snapshot = presenters.snapshot_after_move(move, snapshot)
+        if move.game.status != Game.Status.RUNNING:
+            break
+        first, *rest = (_free_parts(snapshot, viewer) for viewer in viewers)
+        for other in rest:
+            assert other == first, move.game.version
+        moves += 1
+    assert moves > 40
