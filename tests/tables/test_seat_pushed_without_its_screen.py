@@ -10,11 +10,12 @@ from typing import Any
 
 import pytest
 from board_game_screens import guests, started
+from django.utils import timezone
 
 from games.platform import presenters, services
 from games.platform.identity import Viewer
 from games.platform.interface import get_game
-from games.platform.models import Game
+from games.platform.models import Game, Seat, Table
 
 pytestmark = pytest.mark.django_db
 
@@ -105,3 +106,41 @@ def test_no_seat_is_pushed_without_its_screen_at_the_start_or_after_the_result()
     presenters.render_all(screen, oob=True, extra=EXTRA, memo=memo)
     assert presenters.seat_mark(screen, memo["lobby"][0]) is None
     assert "seat_free" not in ended.shared
+
+
+def _waiting_viewer(game: Game, players: list[Viewer]) -> Viewer:
+    engine = get_game("chudopoly")
+    owing = set(engine.to_decide(game.state))
+    snapshot = presenters.load_snapshot(game.table_id)
+    for viewer in players:
+        me = next((s for s in snapshot.seats if viewer.owns(s)), None)
+        if me is not None and me.game_seat not in owing:
+            return viewer
+    raise AssertionError("every seat owes a decision")
+
+
+def _next_snapshot(game: Game, players: list[Viewer]) -> presenters.TableSnapshot:
+    """The table read again, with a seat's screen rendered on it first (as the first socket's
+    push renders it): what another socket's push is then handed."""
+    snapshot = presenters.load_snapshot(game.table_id)
+    presenters.render_all(presenters.screen_from(snapshot, players[0], {}), oob=True,
+                          extra=EXTRA, memo={})
+    return snapshot
+
+
+def test_a_seat_is_pushed_its_screen_when_another_goes_away_or_the_table_pauses() -> None:
+    """What the seats' connections and the table's pause change, a seat's own lobby shows:
+    its push builds its screen, though its hand and decision are as they were."""
+    players = guests("quick-away")
+    game = started("chudopoly", players, NAMES)
+    viewer = _waiting_viewer(game, players)
+    _, mark = _full(presenters.load_snapshot(game.table_id), viewer, {})
+    assert mark is not None
+    assert presenters.quick_parts(_next_snapshot(game, players), viewer, mark, EXTRA)
+    other = next(s for s in presenters.load_snapshot(game.table_id).seats
+                 if s.game_seat is not None and not viewer.owns(s))
+    Seat.objects.filter(pk=other.pk).update(away=True, away_reason="closed")
+    assert presenters.quick_parts(_next_snapshot(game, players), viewer, mark, EXTRA) is None
+    Seat.objects.filter(pk=other.pk).update(away=False, away_reason="")
+    Table.objects.filter(pk=game.table_id).update(paused_at=timezone.now())
+    assert presenters.quick_parts(_next_snapshot(game, players), viewer, mark, EXTRA) is None
