@@ -17,12 +17,13 @@ them one by one.
 
 A move made on rows a previous move left in this process (services._move_on_known: the table's
 newest snapshot holds the game instance that move saved) makes one round trip on PostgreSQL
-(`saved_alone`, `save_move_if_unchanged`): BEGIN, the same lock as the lock's, then the log
-rows and the game row written only if the game, its table and its seats still have the
-fingerprint that move's save read back (`_fingerprint`: the game's changing columns but its
-state, which changes only with its version, and the table's and seats' whole rows), and the
-COMMIT. The lock comes first so that the check sees whatever a transaction holding it
-committed (a seat's change, another process's move), as the locked path's seats do. A check
+(`saved_alone`, `save_move_if_unchanged`): the same lock as the lock's, then the log rows and
+the game row written only if the game, its table and its seats still have the fingerprint
+that move's save read back (`_fingerprint`: the game's changing columns but its state, which
+changes only with its version, and the table's and seats' whole rows), as one implicit
+transaction (a simple query's statements with no BEGIN or COMMIT among them), committed before
+the server answers. The lock comes first so that the check sees whatever a transaction holding
+it committed (a seat's change, another process's move), as the locked path's seats do. A check
 that fails writes nothing, and the move is made again on the locked path.
 
 On PostgreSQL the statements are prepared on the server, once per connection, and each move
@@ -59,6 +60,11 @@ from games.platform.models import Game, GameAction, Seat, Table
 # The game columns a move (or a clock's decision) may change; the rest are fixed at the start.
 MOVE_COLUMNS = ("state", "version", "status", "result", "finished_at", "deadlines",
                 "clock_due", "timeouts", "updated_at")
+# Of those, what a move on the rows a previous move left writes (`save_move_if_unchanged`):
+# such a move never ends its game (that takes the locked path), so the status, the result and
+# `finished_at` stay as the previous save left them, which the fingerprint it checks covers.
+KNOWN_MOVE_COLUMNS = tuple(name for name in MOVE_COLUMNS
+                           if name not in ("status", "result", "finished_at"))
 _LOG_COLUMNS = ("game", "version", "seat", "action", "events", "source", "created_at")
 
 # libpq's "idle, outside a transaction" (psycopg.pq.TransactionStatus.IDLE), without importing
@@ -141,8 +147,11 @@ def _literal(field: Any, conn: Any) -> _Literal:
 
         return json
     internal = (field.target_field if field.is_relation else field).get_internal_type()
+    # None is SQL NULL for each of these, as the field prepares it (without its five calls).
     if internal == "DateTimeField":
         def stamp(lane: _Lane, value: Any) -> bytes:
+            if value is None:
+                return b"NULL"
             if type(value) is datetime and value.tzinfo is not None:
                 if value.tzinfo is UTC:  # timezone.now()'s: psycopg's text, at half
                     return b"'%s'::timestamptz" % str(value).encode()
@@ -152,7 +161,9 @@ def _literal(field: Any, conn: Any) -> _Literal:
         return stamp
     if internal in _INTEGER_FIELDS:
         def number(lane: _Lane, value: Any) -> bytes:
-            return b"%d" % value if type(value) is int else slow(lane, value)
+            if type(value) is int:
+                return b"%d" % value
+            return b"NULL" if value is None else slow(lane, value)
 
         return number
     if internal == "CharField":
@@ -160,7 +171,7 @@ def _literal(field: Any, conn: Any) -> _Literal:
             # libpq's escaping would cut a str at a NUL; psycopg's refuses it, as it should.
             if type(value) is str and "\x00" not in value:
                 return lane.escape(value.encode())
-            return slow(lane, value)
+            return b"NULL" if value is None else slow(lane, value)
 
         return text
     return slow
@@ -201,7 +212,11 @@ class _Statements:
         self.move_savers = [(field.attname, _saver(field, conn)) for field in self.move_fields]
         self.move_literals = [(field.attname, _literal(field, conn))
                               for field in self.move_fields]
+        self.known_literals = [(field.attname, _literal(field, conn))
+                               for field in self.move_fields if field.name in KNOWN_MOVE_COLUMNS]
         self.pk_literal = _literal(Game._meta.pk, conn)
+        known_set_list = ', '.join(f'{quote(f.column)} = %s' for f in self.move_fields
+                                   if f.name in KNOWN_MOVE_COLUMNS)
         set_list = ', '.join(f'{quote(f.column)} = %s' for f in self.move_fields)
         # On PostgreSQL the save reads back the game's fingerprint (`_fingerprint`), which a
         # later move made on the same rows checks instead of locking and reading them again.
@@ -218,7 +233,7 @@ class _Statements:
                        f"WHERE g.{quote('id')} = %s{lock}")
         self._checked = (f"WITH unchanged AS (SELECT g.{quote('id')} FROM {game_table} g "
                          f"WHERE g.{quote('id')} = %s AND {_fingerprint('g')} = %s)")
-        self._checked_update = (f"UPDATE {game_table} g SET {set_list} "
+        self._checked_update = (f"UPDATE {game_table} g SET {known_set_list} "
                                 f"WHERE g.{quote('id')} = (SELECT {quote('id')} FROM unchanged)"
                                 f"{returning}")
         # The log rows' values typed, for an INSERT ... SELECT (text for a CharField: a
@@ -743,11 +758,12 @@ def saved_alone(game: Game) -> Game | None:
 
 def save_move_if_unchanged(game: Game) -> bool:
     """Save a move made on a copy from `saved_alone` in one round trip, in a transaction of
-    its own: the BEGIN, the game and table rows locked as the lock locks them, the log rows
-    and the game row written only if the game, its table and its seats are as its last save
-    left them (their fingerprint), and the COMMIT. False when they were not (another move,
-    a clock, a seat's change came first): nothing was written, and the move is to be made
-    again on the locked path. A database error rolls the transaction back and is raised."""
+    its own: the game and table rows locked as the lock locks them, then the log rows and the
+    game row's KNOWN_MOVE_COLUMNS written only if the game, its table and its seats are as its
+    last save left them (their fingerprint), committed before the answer comes back. False
+    when they were not (another move, a clock, a seat's change came first): nothing was
+    written, and the move is to be made again on the locked path. A database error rolls
+    the transaction back and is raised."""
     conn, stmts = _statements()
     lane = _Lane.of(conn, stmts)
     if lane is None or lane.begin() != b"":
@@ -760,19 +776,23 @@ def save_move_if_unchanged(game: Game) -> bool:
     values.extend(literal(lane, value) for row in pending
                   for literal, value in zip(stmts.log_literals, row, strict=True))
     values.extend(literal(lane, getattr(game, attname))
-                  for attname, literal in stmts.move_literals)
+                  for attname, literal in stmts.known_literals)
     try:
+        # No BEGIN or COMMIT: the statements of one simple query with neither run as one
+        # transaction of their own (PostgreSQL's implicit transaction block), committed after
+        # the last and before the server says it is ready, which the results are read up to;
+        # an error rolls it all back. Each statement still takes its own snapshot, so the
+        # check sees whatever committed before the lock was granted.
         results = _send_prepared(conn, lane, stmts,
                                  (("chudopoly_relock", [key]),
-                                  (stmts.checked_save_name(len(pending)), values)),
-                                 head=b"BEGIN; ", tail=b"; COMMIT")
+                                  (stmts.checked_save_name(len(pending)), values)))
     except BaseException:
-        if lane.pgconn.transaction_status != _IDLE:  # the error left the BEGIN open
+        if lane.pgconn.transaction_status != _IDLE:  # not expected: roll back what is open
             # A connection gone cannot: Django closes it as unusable.
             with contextlib.suppress(Exception):
                 lane.pgconn.exec_(b"ROLLBACK")
         raise
-    _keep_fingerprint(game, results[-2])
+    _keep_fingerprint(game, results[-1])
     return _FINGERPRINT in game.__dict__
 
 

@@ -74,8 +74,10 @@ def test_a_move_on_the_rows_a_move_left_is_saved_in_one_round_trip_with_its_comm
     version = held.game.version
     made, sent = _move(held, c, accept(c))
     assert len(sent) == 1, sent
-    assert sent[0].startswith("BEGIN; ") and "EXECUTE chudopoly_relock(" in sent[0]
-    assert "EXECUTE chudopoly_checked_1(" in sent[0] and sent[0].endswith("; COMMIT")
+    # One implicit transaction: the lock, then the checked save, and no BEGIN or COMMIT.
+    relock = sent[0].index("EXECUTE chudopoly_relock(")
+    assert relock < sent[0].index("EXECUTE chudopoly_checked_1(") and sent[0].endswith(")")
+    assert "BEGIN" not in sent[0] and "COMMIT" not in sent[0]
     assert connection.connection.pgconn.transaction_status == 0  # idle: committed
     saved = Game.objects.get(pk=held.game.pk)
     assert saved.version == made.game.version == version + 1
@@ -163,15 +165,32 @@ def test_a_database_error_in_the_one_round_trip_rolls_it_back_and_the_next_move_
     version = held.game.version
     copy = moverows.saved_alone(held.game)
     assert copy is not None
-    moverows.append_action(copy, seat=c, action=accept(c), events=[], source="player")
+    # A log row's source longer than its column allows: the insert fails after the lock.
+    moverows.append_action(copy, seat=c, action=accept(c), events=[], source="x" * 50)
     copy.version += 1
-    copy.status = "x" * 50  # longer than the column allows
     with pytest.raises(DatabaseError):
         moverows.save_move_if_unchanged(copy)
     assert connection.connection.pgconn.transaction_status == 0  # rolled back, not left open
     assert Game.objects.get(pk=held.game.pk).version == version
     made, _ = _move(held, c, accept(c))
     assert Game.objects.get(pk=held.game.pk).version == made.game.version == version + 1
+
+
+@on_postgresql
+def test_a_game_ended_elsewhere_since_the_rows_is_not_reopened_by_a_move_on_them(
+        rent_owed: tuple[Move, int, int, int]) -> None:
+    # The one-round-trip save writes no status, result or end (such a move never ends its
+    # game); the fingerprint it checks covers them, so a game ended meanwhile is not written.
+    _, stmts = moverows._statements()
+    held, _, _, c = rent_owed
+    Game.objects.filter(pk=held.game.pk).update(status=Game.Status.FINISHED)
+    with pytest.raises(ActionRefused) as refused:
+        _move(held, c, accept(c))
+    assert refused.value.code == "finished"
+    saved = Game.objects.get(pk=held.game.pk)
+    assert saved.status == Game.Status.FINISHED and saved.version == held.game.version
+    checked = stmts.definitions["chudopoly_checked_1"]
+    assert '"state" = ' in checked and '"status" = ' not in checked
 
 
 @on_postgresql
