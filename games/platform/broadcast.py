@@ -9,6 +9,7 @@ sockets of one process that hear it, the first to claim the token shows it to al
 
 from __future__ import annotations
 
+import os
 import threading
 import uuid
 from collections.abc import Callable, Iterator
@@ -92,7 +93,7 @@ def listening(*, socket: bool, reply: bool = False) -> dict[str, Any]:
     sends its sockets' updates to the group only while something else listens to the table
     (games/platform/table_sockets.py): this is how it learns that something does."""
     return {"type": LISTENING, "process": PROCESS, "socket": socket, "reply": reply,
-            "token": uuid.uuid4().hex}
+            "token": _token()}
 
 
 def socket_answers(message: dict[str, Any]) -> bool:
@@ -109,8 +110,14 @@ def stream_answers(message: dict[str, Any]) -> bool:
             and bool(message.get("socket")))
 
 
+def _token() -> str:
+    """A message's token, unique as a uuid4's hex: 32 random hex digits, without building a
+    UUID object (its checks in Python cost more than the randomness, once a move)."""
+    return os.urandom(16).hex()
+
+
 def _update(version: int | None, **extra: Any) -> dict[str, Any]:
-    return {"type": "table.update", "version": version, "token": uuid.uuid4().hex, **extra}
+    return {"type": "table.update", "version": version, "token": _token(), **extra}
 
 
 def update(version: int | None) -> dict[str, Any]:

@@ -127,6 +127,9 @@ _INTEGER_FIELDS = frozenset(("AutoField", "BigAutoField", "SmallAutoField", "Int
                              "PositiveBigIntegerField", "PositiveSmallIntegerField"))
 
 _Literal = Callable[["_Lane", Any], bytes]
+# A UTC datetime as PostgreSQL reads it back: the same instant as its str() (which leaves out
+# a zero fraction), at a third of the instructions.
+_UTC_LITERAL = b"'%04d-%02d-%02d %02d:%02d:%02d.%06d+00:00'::timestamptz"
 
 
 def _literal(field: Any, conn: Any) -> _Literal:
@@ -153,8 +156,10 @@ def _literal(field: Any, conn: Any) -> _Literal:
             if value is None:
                 return b"NULL"
             if type(value) is datetime and value.tzinfo is not None:
-                if value.tzinfo is UTC:  # timezone.now()'s: psycopg's text, at half
-                    return b"'%s'::timestamptz" % str(value).encode()
+                if value.tzinfo is UTC:  # timezone.now()'s: its fields written as text,
+                    # not through str() (datetime's own formatting, several times dearer)
+                    return _UTC_LITERAL % (value.year, value.month, value.day, value.hour,
+                                           value.minute, value.second, value.microsecond)
                 return lane.tx.as_literal(value)
             return slow(lane, value)
 

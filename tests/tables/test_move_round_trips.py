@@ -326,3 +326,21 @@ def test_a_database_error_in_a_moves_message_comes_out_as_djangos_and_the_next_m
         moverows.save_move(game)
     assert Game.objects.get(pk=game.pk).status == Game.Status.RUNNING
     assert play_one(game).version == 1  # the statements prepared anew after the error
+
+
+def test_a_moves_times_are_saved_as_the_same_instants_whole_seconds_too(
+        alice: Viewer) -> None:
+    from datetime import UTC, datetime
+
+    game = started_game(alice, bots=1)
+    for when in (datetime(2026, 12, 6, 23, 40, 1, 5, tzinfo=UTC),
+                 datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)):  # str() leaves out its fraction
+        with transaction.atomic():
+            locked = moverows.lock_game_and_table(game.pk)
+            assert locked is not None
+            game = locked[0]
+            game.clock_due = when
+            game.finished_at = None
+            moverows.save_move(game)
+        saved = Game.objects.get(pk=game.pk)
+        assert saved.clock_due == when and saved.finished_at is None
