@@ -36,6 +36,7 @@ from games.platform.rendering import (
     content_key,
     jinja_template,
     kept,
+    render_plain,
     render_unlocalized,
 )
 from games.platform.services import Move, decision_token, out_place, ranked_table
@@ -722,7 +723,7 @@ def render_all(screen: TableScreen, *, oob: bool = True,
         if html is None:
             # Copied to its own size: orjson's bytes keep the buffer they were written into.
             html = shared_partials.put((template, oob, bytes(memoryview(values))),
-                                       render_unlocalized(template, context))
+                                       render_plain(template, context))
             partial.renders += 1
         else:
             partial.served += 1

@@ -58,6 +58,16 @@ def render_unlocalized(template: str, context: dict[str, Any]) -> str:
     return compiled.render(Context(context, autoescape=True, use_l10n=False))
 
 
+def render_plain(template: str, context: dict[str, Any]) -> str:
+    """`render_unlocalized`, a Jinja2 template's HTML as the plain string its render joined,
+    for a cache to keep as it is (`kept`): not copied to a safe string and back (a board
+    game's status is a hundred kilobytes of two-byte text)."""
+    found = jinja_template(template)
+    if found is None:
+        return render_unlocalized(template, context)
+    return render_jinja(found, context)
+
+
 def jinja_template(template: str) -> jinja2.Template | None:
     """The compiled Jinja2 template of that name, or None for a Django template."""
     engine = _JINJA_ENGINE.get(template)

@@ -613,6 +613,11 @@ def _kids_balanced(was: Node, node: Node, html: str, at: int) -> bool:
     for i, (kid, offset) in enumerate(zip(node.kids, node.offsets, strict=True)):
         if i < len(olds) and kid is olds[i]:
             continue
+        if kid.tag == tag and kid.size > kid.open:
+            # Of `was`'s own tag, with an end tag: its end was found by counting that tag
+            # (_end_of), or it is made of parts that were (_through), so it opens and closes
+            # it alike; one that is its start tag alone ("<div/>") opens one.
+            continue
         if kept is None:
             kept = {id(old) for old in olds}
         if id(kid) in kept:

@@ -462,3 +462,16 @@ def test_an_elements_end_looked_for_from_the_end_or_by_pattern_is_where_counting
     html = board(*(f"tile {n}" for n in range(40)))
     for tag, at in (("section", html.find(">") + 1), ("div", html.find('id="grid">') + 10)):
         assert swaps_module._end_of(html, tag, at) == _end_by_counting(html, tag, at) > at
+
+
+def test_a_changed_child_of_its_large_parents_own_tag_is_read_as_counting_finds_it() -> None:
+    # A child of its parent's tag ends where counting that tag finds (so opens and closes it
+    # alike) and is not scanned again; one that is its start tag alone opens one.
+    items = "".join(f'<div id="d{n}">item {n} {"x" * 60}</div>\n' for n in range(40))
+    old = f'<section id="top"{OOB}><div id="list">{items}</div>\n</section>'
+    for edit in ('<div id="d7"><div>item 7</div>', '<div id="d7"><div>item 7',
+                 '<div id="d7"/><div>item 7', '<div id="d7"><b>item 7</b>'):
+        new = old.replace('<div id="d7">item 7', edit)
+        after = Tree(new, after=Tree(old).base)
+        assert (after.ok, shape(after), nodes(after)) == (
+            Tree(new).ok, shape(Tree(new)), nodes(Tree(new))), edit
