@@ -8,6 +8,7 @@ import json
 import re
 import secrets
 import time
+from collections import deque
 from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -20,6 +21,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from games.chudopoly.engine.scenario import card as card_id
 from games.chudopoly.engine.scenario import scenario
 from games.platform import services
+from games.platform.consumers import RATE_LIMIT_FRAMES, RATE_LIMIT_SECONDS
 from games.platform.identity import GUEST_SESSION_KEY, Viewer
 from games.platform.interface import get_game
 from games.platform.models import Game, Seat, Table
@@ -360,6 +362,7 @@ class Wire:
 
     def __init__(self, page: Any) -> None:
         self.sent = 0
+        self.sent_at: deque[float] = deque()
         self.answers: list[str] = []
         page.on("websocket", self._watch)
 
@@ -369,6 +372,19 @@ class Wire:
 
     def _sent(self, frame: Any) -> None:
         self.sent += 1
+        self.sent_at.append(time.monotonic())
+
+    def pace(self, page: Any) -> None:
+        """Wait until one more frame keeps within the server's rate limit. A script clicking
+        as soon as each answer lands sends faster than any person (a quick heads-up game has
+        gone past 40 moves in 5 s), and the server rightly refuses it ("rate_limited")."""
+        while True:
+            now = time.monotonic()
+            while self.sent_at and now - self.sent_at[0] > RATE_LIMIT_SECONDS:
+                self.sent_at.popleft()
+            if len(self.sent_at) < RATE_LIMIT_FRAMES - 2:  # room for a send a push retried
+                return
+            page.wait_for_timeout(100)
 
     def _received(self, frame: Any) -> None:
         answer = ANSWER.search(frame if isinstance(frame, str) else frame.decode())
@@ -386,6 +402,7 @@ def click_decision(page: Any, selector: str) -> bool:
     answer. True when the move was made, False when no move went out or a race refused it
     (the caller looks at the panel again)."""
     wire = page.wire
+    wire.pace(page)
     sent, answered = wire.sent, len(wire.answers)
     # A timeout here: a push took the choice away, or it went out and the answer replaced it.
     with contextlib.suppress(PlaywrightTimeoutError):
