@@ -122,8 +122,9 @@
     status.textContent = text;
   }
   // The page starts "first-connect" (the template): until the first socket opens, or for a
-  // second if it is slower, a phone draws no amber pill, so a normal load shows no alarm. Once it
-  // has opened, a lost connection shows at once. The words change as ever (read out either way).
+  // second if it is slower, "Connecting…" is not drawn (a phone's amber pill, a desktop's grey
+  // line), so a normal load shows no alarm. Once it has opened, a lost connection shows at once.
+  // The words change as ever (read out either way).
   var FIRST_CONNECT_GRACE_MS = 1000;
   function firstConnectOver() { if (status) { status.classList.remove("first-connect"); } }
   setTimeout(firstConnectOver, FIRST_CONNECT_GRACE_MS);

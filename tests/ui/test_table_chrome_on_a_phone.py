@@ -159,32 +159,36 @@ def test_on_a_desktop_the_tables_header_keeps_its_navigation(live_server_url: st
 
 
 @pytest.mark.parametrize("game_kind", ["boardroom", "commonwealth"])
-def test_on_a_phone_a_normal_load_shows_no_connecting_pill(live_server_url: str, phone: Any,
-                                                           game_kind: str) -> None:
-    page = phone
+def test_a_normal_load_shows_no_connecting_line(live_server_url: str, device: tuple[str, Any],
+                                                game_kind: str) -> None:
+    """Neither a phone's amber pill nor a desktop's grey "Connecting…" flashes up while a first
+    connection opens: the page came with the current state."""
+    _size, page = device
     _open(page, live_server_url, game_kind)
     page.wait_for_selector("#connection[data-state=open]")
     assert page.locator("#connection").text_content() == "Connected"
     frames = page.evaluate("() => window.__connectionFrames")
     early = [f for f in frames if f["since"] < EARLY_MS]
     assert early, frames[:5]
-    # While it connects, nothing amber is drawn, yet the line stays in the accessibility tree
-    # (its words are read out as they change).
+    # While it connects, "Connecting…" is not drawn, yet the line stays in the accessibility
+    # tree (its words are read out as they change).
     assert not [f for f in early if f["pill"]], early
     assert all(f["inTree"] for f in early), early
 
 
 @pytest.mark.parametrize("game_kind", ["boardroom", "commonwealth"])
-def test_on_a_phone_a_first_connection_that_keeps_failing_shows_the_pill(
-        live_server_url: str, phone: Any, game_kind: str, artifacts: Path) -> None:
-    page = phone
+def test_a_first_connection_that_keeps_failing_shows_its_words(
+        live_server_url: str, device: tuple[str, Any], game_kind: str,
+        artifacts: Path) -> None:
+    size, page = device
     _open(page, live_server_url, game_kind, network_down=True)
     page.wait_for_function("""() => { const el = document.getElementById('connection');
       return el.dataset.state !== 'open' && getComputedStyle(el).opacity === '1'; }""")
     got = page.evaluate(CHROME_JS)
-    page.screenshot(path=str(artifacts / f"chrome-phone-{game_kind}-never-connected.png"))
+    page.screenshot(path=str(artifacts / f"chrome-{size}-{game_kind}-never-connected.png"))
     assert got["text"] in ("Connecting…", "Reconnecting…", "Connection trouble; retrying…"), got
-    assert got["conn"]["width"] >= 80 and got["conn"]["right"] <= 390, got
+    width = page.viewport_size["width"]
+    assert got["conn"]["width"] >= 80 and got["conn"]["right"] <= width, got
     assert page.locator("#connection").is_visible()
     page.evaluate("() => window.__allowSockets()")
     page.wait_for_selector("#connection[data-state=open]", timeout=30_000)
