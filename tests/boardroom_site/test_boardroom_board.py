@@ -5,6 +5,7 @@ ways out, and the tile card."""
 from __future__ import annotations
 
 import json
+import re
 
 from games.boardroom import engine
 from games.boardroom.board import board_context
@@ -246,3 +247,25 @@ def test_the_seats_that_wait_during_an_auction_read_one_decision_panel() -> None
     assert panel(passed, 0) == panel(passed, 1) != panel(passed, 2)
     assert ('<span class="them-mark" data-seat="0">Ann</span>'
             '<span class="you-mark" data-seat="0">You</span>') in panel(passed, 1)
+
+
+def test_the_auction_panel_names_the_lot_and_its_seller_and_says_the_first_bid_once() -> None:
+    # A tile declined at a buy goes to the bank's auction: the panel's first line names the lot
+    # and "the bank" as its seller (a phone draws it too: static/css/site.css). Before any bid,
+    # the first bid is the next bid: it is said once, not "the first bid is 45 · next bid 45".
+    from django.template.loader import render_to_string
+
+    def lines(st: dict, seat: int) -> list[str]:
+        html = render_to_string("boardroom/_decision.html",
+                                {"game": True, "c": context(st, seat), "me": seat})
+        auction = html[html.index('id="auction"'):html.index('id="bidders"')]
+        return [" ".join(re.sub(r"<[^>]+>", "", p).split())
+                for p in re.findall(r"<p[^>]*>(.*?)</p>", auction, re.S)]
+
+    opened = _auction()
+    first = opened["auction"]["start"]
+    assert lines(opened, 1)[:2] == ["Auction of Noodle Cart (price 60, sold by the bank)",
+                                    f"No bid yet: the first bid is {first}"]
+    bid = engine.apply(opened, 0, {"type": "bid", "amount": first}).state
+    # Ann leads: her name and "You" both stand in the HTML; the page shows the one for its seat.
+    assert lines(bid, 1)[1] == f"Current bid {first} by AnnYou · next bid {first + 10}"

@@ -258,7 +258,8 @@ def test_the_seats_that_wait_during_an_auction_read_one_decision_panel() -> None
                   "to_act": 0, "bidders": [2, 0]}
     sender, leader = (_render("commonwealth/_decision.html", st, s) for s in (1, 2))
     assert sender == leader
-    assert '<span class="you-mark" data-seat="1">you</span>, who cannot bid' in sender
+    assert ('<span class="you-mark" data-seat="1">you</span></span>'
+            '<span class="lot-aside">, who cannot bid</span>') in sender
     assert _render("commonwealth/_decision.html", st, 0) != sender
 
 

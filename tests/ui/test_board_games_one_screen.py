@@ -7,8 +7,9 @@ Fund are inside the window. Each kind of decision is photographed once (artifact
 and passes the table's UI checks (no sideways scroll, 44 px targets, no overlaps, axe-core); the
 page stays under 100 KB gzip; the whole log opens from under the table's log. At a buy and at
 an auction, the card of the tile the decision is about shows wholly beside the decision's
-choices, not under a phone's bar; on a phone the two, the card condensed, leave the board most
-of the window, and "Full card" opens the whole card."""
+choices, not under a phone's bar, with the auction's line of who sells the lot; on a phone the
+two, the card condensed, leave the board most of the window, and "Full card" opens the whole
+card."""
 
 from __future__ import annotations
 
@@ -274,6 +275,11 @@ def test_a_decision_about_a_tile_and_that_tiles_card_are_both_in_the_window(
             assert got["card"] and _inside(got["card"], got["window"]), where
             assert len(got["choices"]) == 2, where
             assert all(_inside(c["box"], c["sight"]) for c in got["choices"]), where
+            if about == "auction":  # the lot and who sells it (the card does not say), drawn
+                lot = page.locator("#auction-lot")
+                assert _in_view(page, "#auction-lot") and _in_view(page, "#auction-seller"), where
+                assert page.locator("#auction-seller").bounding_box()["width"] > 20, where
+                assert re.search(r"Auction of .+(sold|sent) by \S", lot.inner_text(), re.S), where
             if size == "phone":  # the bar lies over the page: it must leave the card clear
                 assert _apart(got["card"], got["bar"]), where
                 _leaves_the_board_in_sight(page, got, game_kind, where)
