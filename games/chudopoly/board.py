@@ -15,6 +15,7 @@ from typing import Any
 
 from games.chudopoly.engine.apply import PAYMENT_KINDS
 from games.chudopoly.engine.cards import ACTIONS, COLOURS
+from games.chudopoly.engine.recent import Recent
 from games.platform.jsontext import compact_json
 
 HAND_LIMIT = 7
@@ -157,6 +158,18 @@ def _type_only_json(kind: str) -> str:
     return compact_json({"type": kind})
 
 
+# A player's public entry (board_public's) as a recent snapshot built it, by the view's entry
+# it was built from and everything else it took (`facts`). A shared view keeps an unchanged
+# player's entry from move to move (engine/view.py, `_public_part`), so most of a move's
+# entries are the previous snapshot's very objects, and a shared list takes the keys written
+# for those (rendering.SharedList's `before`): a move writes the key of the one or two
+# players it changed, not every player's board. The view's entry is held, so its id is not
+# another's while here; entries are only read once made (board_context copies the viewer's).
+_PUBLIC_ENTRIES: Recent[int, tuple[Mapping[str, Any], tuple[Any, ...], dict[str, Any]]] = (
+    Recent(256))
+_NO_RATING: Any = object()  # no "rating" among a seat's facts
+
+
 def board_public(view: Mapping[str, Any], *, names: Sequence[str],
                  seats: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """The part of the board every viewer sees alike: each player's board, counts and
@@ -171,15 +184,23 @@ def board_public(view: Mapping[str, Any], *, names: Sequence[str],
     for p in view.get("players") or []:
         seat_no = p.get("seat")
         meta = seats[seat_no] if isinstance(seat_no, int) and seat_no < len(seats) else {}
+        # Everything the entry takes besides the view's own entry `p`.
+        facts = (_name(names, seat_no, None), seat_no == turn, bool(meta.get("is_bot")),
+                 bool(meta.get("is_away")), seat_no in to_decide, meta.get("deadline"),
+                 meta.get("paused"), meta.get("rating", _NO_RATING))
+        known = _PUBLIC_ENTRIES.new.get(id(p)) or _PUBLIC_ENTRIES.get(id(p))
+        if known is not None and known[0] is p and known[1] == facts:
+            players.append(known[2])
+            continue
+        name, is_turn, is_bot, is_away, deciding, deadline, paused, rating = facts
         player = {
-            **p, "zones": _zones(p), "name": _name(names, seat_no, None),
-            "is_me": False, "is_turn": seat_no == turn,
-            "is_bot": bool(meta.get("is_bot")), "is_away": bool(meta.get("is_away")),
-            "deciding": seat_no in to_decide, "deadline": meta.get("deadline"),
-            "paused": meta.get("paused"),
+            **p, "zones": _zones(p), "name": name, "is_me": False, "is_turn": is_turn,
+            "is_bot": is_bot, "is_away": is_away, "deciding": deciding, "deadline": deadline,
+            "paused": paused,
         }
-        if "rating" in meta:  # the platform's ladder rating, when it passes it here
-            player["rating"] = meta["rating"]
+        if rating is not _NO_RATING:  # the platform's ladder rating, when it passes it here
+            player["rating"] = rating
+        _PUBLIC_ENTRIES.put(id(p), (p, facts, player))
         players.append(player)
     # The status names every seat by its name and number, and the page shows "Your turn",
     # "your clock" and "Your answer is needed" to the seat whose screen it is (.you-mark

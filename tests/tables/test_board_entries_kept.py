@@ -1,6 +1,7 @@
-"""The board games' owned tiles and project spaces are kept from snapshot to snapshot by all
-they read (games/boardroom/board.py `_owned_tile`, games/commonwealth/board.py
-`_project_space`): over played games, every kept entry is what building it anew gives."""
+"""The board games' owned tiles and project spaces, and Chudopoly's players' public entries, are
+kept from snapshot to snapshot by all they read (games/boardroom/board.py `_owned_tile`,
+games/commonwealth/board.py `_project_space`, games/chudopoly/board.py `_PUBLIC_ENTRIES`): over
+played games, every kept entry is what building it anew gives."""
 
 from __future__ import annotations
 
@@ -17,6 +18,12 @@ from games.commonwealth.bots import choose_action as commonwealth_bot
 from games.commonwealth.engine import apply as commonwealth_apply
 from games.commonwealth.engine import new_game as commonwealth_new_game
 from games.commonwealth.engine import to_decide as commonwealth_to_decide
+from games.chudopoly import board as chudopoly_board
+from games.chudopoly.bots import choose_action as chudopoly_bot
+from games.chudopoly.engine import apply as chudopoly_apply
+from games.chudopoly.engine import new_game as chudopoly_new_game
+from games.chudopoly.engine import to_decide as chudopoly_to_decide
+from games.chudopoly.engine import view as chudopoly_view
 from games.commonwealth.engine import view as commonwealth_view
 
 NAMES = ["Ann", "Bea", "Cy", "Di"]
@@ -72,3 +79,37 @@ def test_commonwealth_project_spaces_kept_are_built_anew() -> None:
             action = commonwealth_bot(commonwealth_view(state, seat), "medium", rng)
             state = commonwealth_apply(state, seat, action).state
     assert checked > 1000
+
+
+def _chudopoly_seats(state: dict, deadline: str) -> list[dict]:
+    """The public facts the platform passes beside a view: the deciding seats' clocks."""
+    deciding = chudopoly_to_decide(state)
+    return [{"is_bot": seat == 3, "is_away": False, "rating": None,
+             "deadline": deadline if seat in deciding else None, "paused": None}
+            for seat in range(4)]
+
+
+def test_chudopoly_public_entries_kept_are_built_anew_and_most_are_the_last_moves() -> None:
+    checked = kept = 0
+    for seed in (3, 11):
+        state = chudopoly_new_game(ruleset={}, seats=4, seed=seed)
+        before: list[dict] = []
+        for step in range(STEPS):
+            if state["result"] is not None:
+                break
+            # The clock of the seats that decide renews every few moves, as a table's does.
+            seats = _chudopoly_seats(state, f"2026-12-07T03:{step // 5 % 60:02d}:00Z")
+            public = chudopoly_board.board_public(chudopoly_view(state, None, shared=True),
+                                                  names=NAMES, seats=seats)
+            fresh = chudopoly_board.board_public(chudopoly_view(state, None), names=NAMES,
+                                                 seats=seats)
+            assert public == fresh
+            assert [list(p) for p in public["players"]] == [list(p) for p in fresh["players"]]
+            kept += sum(1 for p in public["players"] if any(p is b for b in before))
+            checked += len(public["players"])
+            before = public["players"]
+            seat = chudopoly_to_decide(state)[0]
+            action = chudopoly_bot(chudopoly_view(state, seat), level="easy")
+            state = chudopoly_apply(state, seat, action).state
+    assert checked > 1000
+    assert kept > checked // 2  # a move changes one or two players' boards, not all four
