@@ -633,17 +633,25 @@ def render_partial(template: str, screen: TableScreen, *, oob: bool,
 def lobby_key(screen: TableScreen, extra: Mapping[str, Any] | None) -> tuple[Any, ...]:
     """Everything the lobby partial shows (templates/games/_lobby.html): equal keys, equal HTML.
     The table's and seats' part is made once per snapshot, for all its viewers."""
-    public = screen.shared.get("lobby_key")
+    return _lobby_key(screen.shared, screen.table, screen.seats, screen.game, screen.seat,
+                      screen.me, screen.viewer, extra)
+
+
+def _lobby_key(shared: dict[str, Any], table: Table, seats: Sequence[Seat], game: Game | None,
+               seat: int | None, me: Seat | None, viewer: Viewer,
+               extra: Mapping[str, Any] | None) -> tuple[Any, ...]:
+    """`lobby_key` of a screen with these parts, `shared` its snapshot's (quick_parts asks
+    without a screen)."""
+    public = shared.get("lobby_key")
     if public is None:
-        t = screen.table
+        t = table
         public = (t.pk, t.code, t.status, t.host_id, t.max_seats, t.turn_seconds,
                   t.response_seconds, t.is_public, t.ruleset_label,
                   content_key(t.rematch) if t.rematch else None, t.paused_at,
                   tuple((s.pk, s.position, s.name, s.is_bot, s.bot_level, s.away, s.away_reason)
-                        for s in screen.seats))
-        screen.shared["lobby_key"] = public
-    return (public, out_place(screen.game, screen.seat),
-            screen.me.pk if screen.me else None, screen.viewer.user_id is None,
+                        for s in seats))
+        shared["lobby_key"] = public
+    return (public, out_place(game, seat), me.pk if me else None, viewer.user_id is None,
             tuple(sorted((extra or {}).items())))
 
 
@@ -673,7 +681,8 @@ def render_all(screen: TableScreen, *, oob: bool = True,
             lobby = lobby_context(screen)
         return render_partial(template, screen, oob=oob, extra=extra, lobby=lobby)
 
-    key = (oob, *lobby_key(screen, extra))
+    key = (oob, *_lobby_key(screen.shared, screen.table, screen.seats, screen.game, screen.seat,
+                            screen.me, screen.viewer, extra))
     if memo is not None and memo.get("lobby", ((), ""))[0] == key:
         out["lobby"] = memo["lobby"][1]
     else:
@@ -825,7 +834,10 @@ def quick_parts(snapshot: TableSnapshot, viewer: Viewer, before: SeatMark | None
     if (me is None or me.pk != before.seat_pk or me.game_seat != seat
             or not _in_game(game, me)):
         return None
-    names = tuple([p["name"] for p in game.players])
+    # The players' names, alike for every seat of the snapshot: made once on it.
+    names = shared.get("names")
+    if names is None:
+        names = shared["names"] = tuple([p["name"] for p in game.players])
     if names != before.names:
         return None
     engine = get_game(game.game_kind)
@@ -834,9 +846,9 @@ def quick_parts(snapshot: TableSnapshot, viewer: Viewer, before: SeatMark | None
         return None
     if tuple(_private_lines(actions, seat, shared)) != before.private:
         return None
-    screen = TableScreen(table=snapshot.table, seats=list(snapshot.seats), me=me,
-                         viewer=viewer, game=game, seat=seat, shared=shared)
-    if (True, *lobby_key(screen, extra)) != before.lobby:
+    # The lobby's key as its screen would make it, with no screen made for it.
+    if (True, *_lobby_key(shared, snapshot.table, snapshot.seats, game, seat, me, viewer,
+                          extra)) != before.lobby:
         return None
     decision = decision_token(engine, game.state, seat)
     return {"version": version_inputs(game.version, decision, oob=True, now=None), **free}
