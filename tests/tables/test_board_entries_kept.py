@@ -13,17 +13,17 @@ from games.boardroom.engine.apply import apply as boardroom_apply
 from games.boardroom.engine.legal import to_decide as boardroom_to_decide
 from games.boardroom.engine.state import new_game as boardroom_new_game
 from games.boardroom.engine.view import view as boardroom_view
-from games.commonwealth import board as commonwealth_board
-from games.commonwealth.bots import choose_action as commonwealth_bot
-from games.commonwealth.engine import apply as commonwealth_apply
-from games.commonwealth.engine import new_game as commonwealth_new_game
-from games.commonwealth.engine import to_decide as commonwealth_to_decide
 from games.chudopoly import board as chudopoly_board
 from games.chudopoly.bots import choose_action as chudopoly_bot
 from games.chudopoly.engine import apply as chudopoly_apply
 from games.chudopoly.engine import new_game as chudopoly_new_game
 from games.chudopoly.engine import to_decide as chudopoly_to_decide
 from games.chudopoly.engine import view as chudopoly_view
+from games.commonwealth import board as commonwealth_board
+from games.commonwealth.bots import choose_action as commonwealth_bot
+from games.commonwealth.engine import apply as commonwealth_apply
+from games.commonwealth.engine import new_game as commonwealth_new_game
+from games.commonwealth.engine import to_decide as commonwealth_to_decide
 from games.commonwealth.engine import view as commonwealth_view
 
 NAMES = ["Ann", "Bea", "Cy", "Di"]
