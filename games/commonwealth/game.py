@@ -244,6 +244,19 @@ class CommonwealthGame:
         "log": "commonwealth/_log.html",
     }
 
+    # The board, the players' panels and the log read alike for every seat and a watcher
+    # while the game runs (the page's seat marker says whose screen it is): the snapshot's
+    # first screen renders them, and every other push of that snapshot takes those renders
+    # as they are, without keying them again (presenters.render_all, "seat_free").
+    seat_free_templates = frozenset({"status", "players", "log"})
+
+    def seat_screen_key(self, state: dict[str, Any], seat: int | None,
+                        view: Mapping[str, Any] | None = None) -> None:
+        """Always None: the game cannot say, so each seat's screen is built. A waiting seat's
+        decision panel shows every seat's cash, the Fund and the decider's clock (its glance),
+        which change with nearly every move, and the clock is not in the state."""
+        return None
+
     def board_public(self, view: Mapping[str, Any], *, names: Sequence[str],
                      seats: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         from .board import board_public

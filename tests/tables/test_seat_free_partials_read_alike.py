@@ -1,5 +1,6 @@
 """The partials a quick push sends (presenters.quick_parts) and every full push of a Chudopoly
-seat takes from its snapshot's first screen (status, players, log) are rendered once a move,
+or Commonwealth seat takes from its snapshot's first screen (the game's `seat_free_templates`:
+status, players, log) are rendered once a move,
 for whichever viewer's screen came first: a watcher's, a seat that owes nothing, the seat
 deciding. So each must read alike for every viewer: rendered for each seat and a watcher on a
 snapshot of its own (nothing shared between them), every move of whole games, they are the
@@ -20,24 +21,29 @@ pytestmark = pytest.mark.django_db
 
 NAMES = ("Bea", "Cy", "Dee")
 EXTRA = {"csrf_value": "", "invite_origin": "http://testserver"}
-FREE = sorted(get_game("chudopoly").seat_free_templates)
 
 
-def _free_parts(snapshot: presenters.TableSnapshot, viewer: Viewer) -> dict[str, str]:
+def _free_parts(snapshot: presenters.TableSnapshot, viewer: Viewer, free: list[str]
+                ) -> dict[str, str]:
     own = presenters.TableSnapshot(table=snapshot.table, seats=snapshot.seats,
                                    game=snapshot.game, log_rows=snapshot.log_rows)
     screen = presenters.screen_from(own, viewer, {})
     parts = presenters.render_all(screen, oob=True, extra=EXTRA, memo={})
     assert "seat_free" in own.shared  # what the first screen of a snapshot leaves to the rest
-    return {name: parts[name] for name in FREE}
+    return {name: parts[name] for name in free}
 
 
-@pytest.mark.parametrize("level", ["easy", "hard"])
-def test_the_seat_free_partials_read_alike_for_every_seat_and_a_watcher(level: str) -> None:
-    players = guests(f"alike-{level}")
-    game = started("chudopoly", players, NAMES)
-    engine = get_game("chudopoly")
-    viewers = [*players, Viewer(user_id=None, guest_key=f"watching-{level}-00000000000000")]
+@pytest.mark.parametrize(("kind", "level"), [("chudopoly", "easy"), ("chudopoly", "hard"),
+                                             ("commonwealth", "easy"),
+                                             ("commonwealth", "medium")])
+def test_the_seat_free_partials_read_alike_for_every_seat_and_a_watcher(kind: str, level: str
+                                                                        ) -> None:
+    players = guests(f"alike-{kind[:2]}-{level}")
+    game = started(kind, players, NAMES)
+    engine = get_game(kind)
+    free = sorted(engine.seat_free_templates)
+    viewers = [*players, Viewer(user_id=None,
+                                guest_key=f"watching-{kind[:2]}-{level}-00000000000000")]
     snapshot = presenters.load_snapshot(game.table_id)
     moves = 0
     for _ in range(200):
@@ -51,7 +57,7 @@ def test_the_seat_free_partials_read_alike_for_every_seat_and_a_watcher(level: s
         snapshot = presenters.snapshot_after_move(move, snapshot)
         if move.game.status != Game.Status.RUNNING:
             break
-        first, *rest = (_free_parts(snapshot, viewer) for viewer in viewers)
+        first, *rest = (_free_parts(snapshot, viewer, free) for viewer in viewers)
         for other in rest:
             assert other == first, move.game.version
         moves += 1
