@@ -9,6 +9,7 @@ only that one; the shared Redis other suites use is never touched. Every wait is
 from __future__ import annotations
 
 import contextlib
+import gc
 import json
 import os
 import re
@@ -95,6 +96,26 @@ def _env(transactional_db: None, redis_url: str, prefix: str) -> dict[str, str]:
     return env
 
 
+def _throwaway_app(name: str, url: str) -> Celery:
+    """A Celery app of the test's own on the throwaway Redis (the suite's own app stays the
+    current one). Its result backend does not retry: a result's unsubscribe that reaches the
+    Redis after the test stopped it fails at once instead of retrying 20 times a second apart
+    (see _close)."""
+    return Celery(name, broker=url, backend=url, set_as_current=False,
+                  result_backend_transport_options={"retry_policy": {"max_retries": 0}})
+
+
+def _close(app: Celery) -> None:
+    """Close a throwaway app while its Redis still runs. Its results unsubscribe from the
+    backend as they are destroyed (`AsyncResult.__del__`), and one held in a reference cycle
+    is destroyed whenever the collector next runs: in a later test, on whatever thread, where
+    the unsubscribe kept retrying against the stopped Redis for 20 s and held that test's
+    event loop (a table-socket test's Redis connect timed out in CI). Collected here, they
+    unsubscribe from a Redis that answers."""
+    gc.collect()
+    app.close()
+
+
 def _pinged(app: Celery, seconds: float) -> bool:
     """A task sent now comes back from the worker within `seconds`."""
     deadline = time.monotonic() + seconds
@@ -121,8 +142,7 @@ def test_the_worker_survives_redis_restarts_and_runs_tasks_after_them(
              "--schedule", str(tmp_path / "beat-schedule")],
             cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
         )
-    app = Celery("restart-test", broker=throwaway_redis.url, backend=throwaway_redis.url,
-                 set_as_current=False)  # the suite's own app stays the current one
+    app = _throwaway_app("restart-test", throwaway_redis.url)
     try:
         assert _pinged(app, 60), log_path.read_text()[-3000:]
         for _ in range(3):
@@ -153,8 +173,23 @@ def test_the_worker_survives_redis_restarts_and_runs_tasks_after_them(
         assert "Connection to broker lost" in log_text
         assert "Unrecoverable error" not in log_text
     finally:
-        app.close()
+        _close(app)
         _stop(worker)
+
+
+def test_a_throwaway_apps_results_destroyed_after_its_redis_stopped_hold_no_thread(
+    throwaway_redis: ThrowawayRedis,
+) -> None:
+    app = _throwaway_app("leftover-test", throwaway_redis.url)
+    results = [app.send_task("chudopoly.ping", kwargs={"token": str(n)}) for n in range(3)]
+    for result in results:
+        result.cycle = result  # reachable only through a cycle: destroyed by the collector
+    del results, result
+    _close(app)
+    throwaway_redis.stop()
+    started = time.monotonic()
+    gc.collect()  # a later test's collection, the Redis gone
+    assert time.monotonic() - started < 2
 
 
 def _logged(log_path: Path, text: str) -> int:
@@ -187,8 +222,7 @@ def test_the_worker_survives_a_redis_restart_with_a_task_in_flight(
              "worker", "--loglevel", "INFO", "--concurrency", "2"],
             cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
         )
-    app = Celery("in-flight-test", broker=throwaway_redis.url, backend=throwaway_redis.url,
-                 set_as_current=False)
+    app = _throwaway_app("in-flight-test", throwaway_redis.url)
     try:
         assert _pinged(app, 60), log_path.read_text()[-3000:]
         app.send_task("tests.sleep", kwargs={"seconds": 4, "started": str(started)})
@@ -203,7 +237,7 @@ def test_the_worker_survives_a_redis_restart_with_a_task_in_flight(
         assert "Connection to broker lost" in log_text
         assert "Unrecoverable error" not in log_text
     finally:
-        app.close()
+        _close(app)
         _stop(worker)
 
 
