@@ -4,6 +4,7 @@ heads-up game."""
 from __future__ import annotations
 
 import time
+from collections import deque
 
 from games.platform.consumers import RATE_LIMIT_FRAMES, RATE_LIMIT_SECONDS
 from tests.ui.ui_helpers import Wire
@@ -38,7 +39,7 @@ def test_a_wire_near_the_limit_waits_until_the_oldest_frames_leave_the_window() 
     for _ in range(RATE_LIMIT_FRAMES):
         wire._sent(None)
     # The frames went out almost a whole window ago: the wait is the rest of it.
-    wire.sent_at = type(wire.sent_at)(t - (RATE_LIMIT_SECONDS - 0.3) for t in wire.sent_at)
+    wire.sent_at = deque(t - (RATE_LIMIT_SECONDS - 0.3) for t in wire.sent_at)
     wire.pace(page)
     assert 0.2 <= page.waited <= 1.0
     assert len(wire.sent_at) < RATE_LIMIT_FRAMES - 2
