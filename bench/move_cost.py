@@ -6,6 +6,7 @@
     uv run python bench/move_cost.py --game boardroom # or commonwealth (default chudopoly)
     uv run python bench/move_cost.py --parts         # also the CPU of each part of a move
     uv run python bench/move_cost.py --pause 30      # 30 ms asleep before each move, as live
+    uv run python bench/move_cost.py --steady-clocks # clocks on the bench's time (see below)
 
 It drives the real `TableConsumer` code in one process: four sockets per 4-seat table (guests,
 the game's stock preset), each consumer connected as Daphne would connect it, with its frames
@@ -28,6 +29,15 @@ process's table lane waits tens of milliseconds between moves while other proces
 and each move pays to bring it back: with `--pause MS` each move is made after that long
 asleep (not timed), which costs about what the live lane spends on the same calls
 (docs/performance.md, "The process model, live").
+
+The games' clocks read wall time (Commonwealth's run 60 s for a bid or an answer): each
+deadline a move sets is `now` plus the seconds, so the pages' deadlines, and what a push
+sends, depend on when the run was made. With `--steady-clocks` (on with `--count-handlers`)
+the clocks read the bench's own time instead: a fixed instant, moved on STEADY_TICK a move.
+Two runs then set the same deadlines, and no clock can come near lapsing (150 moves take
+1.5 s of it): run under valgrind, at whatever speed the loaded box allows, they count the
+same work. Deadlines still start over when a move restarts a clock, as live. The sockets'
+check-ins (at most one write each SOCKET_CHECK_IN_SECONDS a process) are timed on it too.
 """
 
 from __future__ import annotations
@@ -37,6 +47,7 @@ import os
 import random
 import sys
 import time
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -149,10 +160,42 @@ def move_kind(move: dict[str, Any]) -> str:
     return kind
 
 
+# --steady-clocks: the clocks' time, a fixed instant moved on this much a move (see above).
+STEADY_START = datetime(2026, 1, 1, tzinfo=UTC)
+STEADY_TICK = timedelta(milliseconds=10)
+
+
+class SteadyClocks:
+    """The clocks' `now` on the bench's own time: STEADY_START, then STEADY_TICK later after
+    each move (`tick`), whatever the wall clock says."""
+
+    def __init__(self) -> None:
+        self.at = STEADY_START
+
+        self._checked_in = STEADY_START
+
+    def now(self) -> datetime:
+        return self.at
+
+    def tick(self) -> None:
+        self.at += STEADY_TICK
+
+    def check_in_if_due(self, every: float) -> int:
+        """CheckIns.check_in_if_due on this time: the same writes in every run."""
+        from games.platform.checkins import open_sockets, sockets_checked_in
+
+        if (self.at - self._checked_in).total_seconds() < every or not open_sockets._open:
+            return 0
+        self._checked_in = self.at
+        return sockets_checked_in(sorted(open_sockets._open))
+
+
 def run(tables: int, moves: int, seed: int, *, sqlite: bool = False,
         database: str = "chudopoly_movecost", game: str = "chudopoly",
-        fresh: bool = True, pause: float = 0.0) -> dict[str, Any]:
-    """`pause`: seconds asleep before each move, outside its timing."""
+        fresh: bool = True, pause: float = 0.0, steady_clocks: bool = False
+        ) -> dict[str, Any]:
+    """`pause`: seconds asleep before each move, outside its timing. `steady_clocks`: the
+    games' clocks on the bench's time, not the wall's (SteadyClocks)."""
     import livestack
 
     stack = livestack.LiveStack(database=database, worker=False, sqlite=sqlite)
@@ -162,8 +205,17 @@ def run(tables: int, moves: int, seed: int, *, sqlite: bool = False,
     import livesetup
     from django.db import connection
 
-    from games.platform import broadcast
+    from games.platform import broadcast, clocks
     from games.platform.consumers import TableConsumer
+
+    steady = SteadyClocks() if steady_clocks else None
+    if steady is not None:
+        # Every deadline is made and read through clocks.now (the games' own and the
+        # platform's clocks alike), from the first game's start on.
+        clocks.now = steady.now  # type: ignore[assignment]
+        from games.platform.checkins import open_sockets
+
+        open_sockets.check_in_if_due = steady.check_in_if_due  # type: ignore[method-assign]
 
     try:  # the web process's collector settings, as Daphne runs it (asgi.py)
         from chudopoly_site.web_process import settle_interpreter
@@ -248,6 +300,8 @@ def run(tables: int, moves: int, seed: int, *, sqlite: bool = False,
             for each in sockets:
                 each.read()
             made += 1
+            if steady is not None:
+                steady.tick()
             if socket.version > version_before:
                 kind = move_kind(move)
                 kinds[kind] = kinds.get(kind, 0) + 1
@@ -404,7 +458,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pause", type=float, default=0.0, metavar="MS",
                         help="sleep this long before each move (not timed): the caches cool "
                              "between moves as they do in a live web process")
+    parser.add_argument("--steady-clocks", action=argparse.BooleanOptionalAction, default=None,
+                        help="the games' clocks on the bench's time, a fixed instant moved on "
+                             f"{STEADY_TICK.total_seconds() * 1000:g} ms a move, not the wall's: "
+                             "the same deadlines from run to run, none lapsing (default: on "
+                             "with --count-handlers)")
     args = parser.parse_args(argv)
+    steady_clocks = (args.count_handlers if args.steady_clocks is None
+                     else args.steady_clocks)
     if args.deals is not None:
         import instrument
 
@@ -416,7 +477,8 @@ def main(argv: list[str] | None = None) -> int:
         global _PARTS
         _PARTS = True
     figures = run(args.tables, args.moves, args.seed, sqlite=args.sqlite, database=args.database,
-                  game=args.game, fresh=not args.reuse_database, pause=args.pause / 1000)
+                  game=args.game, fresh=not args.reuse_database, pause=args.pause / 1000,
+                  steady_clocks=steady_clocks)
     import live_latency
 
     from games.platform import speedups
@@ -425,6 +487,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"refused frames: {live_latency.refused_words(figures['refused'])}; "
           f"{figures['bytes_per_push']:.0f} B per push")
     apart = f", {args.pause:g} ms apart" if args.pause else ""
+    apart += ", steady clocks" if steady_clocks else ""
     print(f"{figures['moves']} {args.game} moves over {args.tables} tables{apart}: "
           f"{figures['cpu_ms_per_move']:.2f} ms CPU and "
           f"{figures['queries_per_move']:.1f} queries per move (mover's frame + 4 pushes); "
