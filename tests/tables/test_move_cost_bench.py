@@ -5,6 +5,7 @@ tests/hardening/test_benches_play_every_game.py's.)"""
 from __future__ import annotations
 
 import sys
+from datetime import timedelta
 from pathlib import Path
 from types import ModuleType
 
@@ -163,3 +164,27 @@ def test_a_seat_keeps_the_players_panel_only_on_a_page_with_deal_forms() -> None
     plain.take(players + "\n" + decision)
     assert liveplay.pageforms.cash_by_seat(dealing.partials["players"]) == {1: 40}
     assert "players" not in plain.partials and "decision" in plain.partials
+
+
+def test_the_benchs_steady_clocks_set_the_same_deadlines_whenever_the_run_is_made(
+        monkeypatch) -> None:
+    """move_cost --steady-clocks (on with --count-handlers): the games' clocks read the
+    bench's time, a fixed instant moved on a tick a move, so a Commonwealth seat's 5-minute
+    clock gets the same deadline in any run, however slow, and no clock nears its end."""
+    from games.commonwealth import engine as rules
+    from games.platform import clocks
+    from games.platform.interface import get_game
+
+    move_cost = _bench_module("move_cost")
+    steady = move_cost.SteadyClocks()
+    monkeypatch.setattr(clocks, "now", steady.now)
+    game = get_game("commonwealth")
+    state = rules.new_game(seats=4, seed=1)
+    first = clocks.own_deadlines(game, state, {})
+    assert first["0"]["deadline"] == "2026-01-01T00:05:00+00:00"
+    for _ in range(150):
+        steady.tick()
+    assert steady.now() - move_cost.STEADY_START == 150 * move_cost.STEADY_TICK
+    assert timedelta(seconds=60) > 150 * move_cost.STEADY_TICK  # a bid's clock, the shortest
+    later = clocks.own_deadlines(game, state, {})
+    assert later["0"]["deadline"] == "2026-01-01T00:05:01.500000+00:00"
