@@ -110,12 +110,18 @@ def _node(html: str, element_id: str | None, tag: str, start: int, open_end: int
     `markup`: the digest of html[start:end] when the caller has it."""
     start_tag = hash(html[start:open_end])
     if kids:
+        # Loops here index their lists: compiled, `zip(..., strict=True)` and `any` are
+        # generic calls and iterators, the hottest loops of a reading.
         gaps = []
+        filled = False
         at = open_end
-        for kid, offset in zip(kids, offsets, strict=True):
-            gaps.append(html[at:start + offset])
-            at = start + offset + kid.size
-        between = (hash(tuple(gaps)) or 1) if any(gaps) else 0
+        for i in range(len(kids)):
+            gap = html[at:start + offsets[i]]
+            if gap:
+                filled = True
+            gaps.append(gap)
+            at = start + offsets[i] + kids[i].size
+        between = (hash(tuple(gaps)) or 1) if filled else 0
         tail = hash(html[at:end])
     else:
         between, tail = 0, hash(html[open_end:end])
@@ -215,7 +221,10 @@ class Tree:
         if after is not None and after.ok:
             ids = _Ids()
             root = _follow(after.root, html, 0, 0, len(html), ids, digest)
-            if root is not None:
+            if root is not None and not ids.added and not ids.gone:
+                self.ids = after.ids  # the same ids: the base's own set, interned already
+                self.ok = True
+            elif root is not None:
                 kept_ids = after.ids.difference(ids.gone)
                 added = frozenset(ids.added)
                 if len(added) == len(ids.added) and kept_ids.isdisjoint(added):
@@ -359,22 +368,21 @@ def _end_of(html: str, tag: str, at: int) -> int:
     tag that closes as many `<tag` as opened since), or -1 when it does not close. The tags
     are those `_tags_named(tag)` matches, looked for with `str.find`: a regular expression
     tries a match at every "<" of a board's tens of kilobytes, this only where the tag's
-    name follows one."""
+    name follows one. `html.find` is called as a method of the str, never through a bound
+    method kept in a variable: compiled (speedups.py), the first is a direct C call, the
+    second a generic call whose arguments are parsed again at every step."""
     opening = "<" + tag
     closing = "</" + tag
     after = len(opening)  # where the character that must end the name sits, from a match
-    find = html.find
     if at <= _TOP and len(html) - at >= _FAR:
         # A partial's top element (a board's section, tens of kilobytes): its end tag is most
         # often the last of its name and the name nowhere inside, which one look from the
         # end and one scan for the name tell, where the count below scans it all twice.
         last = html.rfind(closing, at)
-        if last >= 0 and find(tag, at, last) < 0:
-            ends = html[last + after + 1:last + after + 2]
-            if ends == ">" or ends == "/" or ends.isspace():
-                return find(">", last + after + 1) + 1
+        if last >= 0 and html.find(tag, at, last) < 0 and _name_ends(html, last + after + 1):
+            return html.find(">", last + after + 1) + 1
     depth = 1
-    closed = find(closing, at)
+    closed = html.find(closing, at)
     steps = 0
     while closed >= 0:
         steps += 1
@@ -384,20 +392,26 @@ def _end_of(html: str, tag: str, at: int) -> int:
             return _end_by_pattern(html, tag, at, depth)
         # The start tags before this end tag: looked for no further (a start tag of its
         # name after a small element may be far off, or nowhere).
-        opened = find(opening, at, closed)
+        opened = html.find(opening, at, closed)
         while opened >= 0:
-            ends = html[opened + after:opened + after + 1]
-            if ends == ">" or ends == "/" or ends.isspace():
+            if _name_ends(html, opened + after):
                 depth += 1
-            opened = find(opening, opened + after, closed)
+            opened = html.find(opening, opened + after, closed)
         at = closed + after + 1  # past the end tag's name
-        ends = html[at:at + 1]
-        if ends and (ends == ">" or ends == "/" or ends.isspace()):
+        if _name_ends(html, at):
             depth -= 1
             if depth == 0:
-                return find(">", at) + 1
-        closed = find(closing, at)
+                return html.find(">", at) + 1
+        closed = html.find(closing, at)
     return -1
+
+
+def _name_ends(html: str, at: int) -> bool:
+    """Whether the character at `at` ends a tag's name there (a space, "/" or ">")."""
+    if at >= len(html):
+        return False
+    ends = html[at]
+    return ends == ">" or ends == "/" or ends.isspace()
 
 
 # An element whose start tag ends this near the start of its HTML and this far from its end
@@ -405,7 +419,7 @@ def _end_of(html: str, tag: str, at: int) -> int:
 _TOP = 512
 _FAR = 8192
 # After this many end tags of its name inside, the rest is read with the pattern.
-_DENSE = 6
+_DENSE = 12
 
 
 def _end_by_pattern(html: str, tag: str, at: int, depth: int) -> int:
@@ -488,7 +502,11 @@ def _follow_children(was: Node, html: str, start: int, open_end: int, limit: int
     before = was.open  # where what preceded the child ended in `was`
     placed: list[tuple[int, Node]] = []
     in_order = True
-    for child, offset in zip(was.kids, was.offsets, strict=True):
+    olds = was.kids
+    old_offsets = was.offsets
+    for i in range(len(olds)):
+        child = olds[i]
+        offset = old_offsets[i]
         here = cursor + offset - before
         before = offset + child.size
         end = here + child.size
@@ -610,7 +628,10 @@ def _kids_balanced(was: Node, node: Node, html: str, at: int) -> bool:
     tag = was.tag
     olds = was.kids
     kept: set[int] | None = None
-    for i, (kid, offset) in enumerate(zip(node.kids, node.offsets, strict=True)):
+    kids = node.kids
+    for i in range(len(kids)):
+        kid = kids[i]
+        offset = node.offsets[i]
         if i < len(olds) and kid is olds[i]:
             continue
         if kid.tag == tag and kid.size > kid.open:
@@ -624,8 +645,8 @@ def _kids_balanced(was: Node, node: Node, html: str, at: int) -> bool:
             continue
         start = at + offset
         end = start + kid.size
-        if html.find("<" + tag, start, end) < 0 and html.find("</" + tag, start, end) < 0:
-            continue
+        if html.find(tag, start, end) < 0:
+            continue  # its name nowhere in it (one scan: neither "<tag" nor "</tag")
         depth = 0
         for found in _tags_named(tag).finditer(html, start, end):
             depth += -1 if found[1] else 1
