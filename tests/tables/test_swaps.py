@@ -145,6 +145,14 @@ def test_a_tree_read_after_the_last_one_is_the_tree_read_afresh() -> None:
         assert shape(Tree(new, after=Tree(old).base)) == shape(Tree(new))
 
 
+def test_a_tree_read_after_the_last_one_with_the_same_ids_keeps_its_very_set_of_ids() -> None:
+    before = Tree(board("Ann", "Ben"))
+    same_ids = Tree(board("Ann", "Bea"), after=before.base)
+    assert same_ids.ids is before.ids
+    grown = Tree(board("Ann", "Bea", "Cat"), after=same_ids.base)
+    assert grown.ids == Tree(board("Ann", "Bea", "Cat")).ids and "tile-2" in grown.ids
+
+
 def test_ids_in_a_template_without_an_id_are_not_swapped_by_either() -> None:
     html = f'<div id="cards"{OOB}><template><p id="inner">a</p></template><p id="x">b</p></div>'
     assert Tree(html).ids == {"cards", "x"}
@@ -451,7 +459,7 @@ def test_an_elements_end_looked_for_from_the_end_or_by_pattern_is_where_counting
     rng = random.Random(20261206)
     pieces = ["<div>", "</div>", "<div ", "</div ", "<divx>", "</divx>", "div", "<p>", "x",
               " ", "/", ">", "<div/>", "</div\n", "<", "</", "<section>", "</section>"]
-    for dense in (0, 2, 6):
+    for dense in (0, 2, 6, 12):
         monkeypatch.setattr(swaps_module, "_DENSE", dense)
         for _ in range(3000):
             inside = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 40)))
