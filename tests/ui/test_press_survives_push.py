@@ -7,10 +7,11 @@ gift goes out from what she saw: Ben's move did not change her own decision, so 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from ui_helpers import act, guest, off_loop, settle, sign_in, two_guest_game
+from ui_helpers import guest, off_loop, settle, sign_in, two_guest_game
 
 from games.commonwealth.engine import scenario
 from games.platform.models import Game
@@ -18,6 +19,16 @@ from games.platform.models import Game
 pytestmark = [pytest.mark.browser]
 
 GIVE_5 = '#decision .amount-choice:text-is("Give 5 to the Fund")'
+GIVE_10 = '#decision .amount-choice:text-is("Give 10 to the Fund")'
+DESKTOP = {"viewport": {"width": 1440, "height": 900}}
+
+
+@pytest.fixture
+def other_device(browser: Any) -> Iterator[Any]:
+    """A second browser of its own (its own cookies): the other guest's device."""
+    context = browser.new_context(**DESKTOP)
+    yield context.new_page()
+    context.close()
 
 
 def _both_owe_a_gift(ann: Any, ben: Any) -> tuple[Game, int, int]:
@@ -51,15 +62,22 @@ def _open_table(page: Any, base_url: str, game: Game, viewer: Any) -> None:
     settle(page)
 
 
+def _ben_gives_10(page: Any) -> None:
+    """Ben's tap on his own device: the move goes through the live site, whose socket for
+    Ann's page shows it to her at once."""
+    page.locator(GIVE_10).click()
+
+
 def test_a_tap_lands_though_another_seats_move_arrives_while_the_finger_is_down(
-        live_server_url: str, phone: Any) -> None:
+        live_server_url: str, phone: Any, other_device: Any) -> None:
     ann, ben = guest("ann"), guest("ben")
     game, a, b = off_loop(_both_owe_a_gift, ann, ben)
+    _open_table(other_device, live_server_url, game, ben)
     _open_table(phone, live_server_url, game, ann)
     before = phone.locator("#table-version").input_value()
 
     pressed = _press(phone)
-    act(game, b, {"type": "donate", "amount": 10})
+    _ben_gives_10(other_device)
     _log_says(phone, "received 10 as a GO donation")
     # The log moved on; the panel under the finger, and the version the move goes with, wait.
     assert pressed.evaluate("el => el.isConnected")
@@ -77,13 +95,14 @@ def test_a_tap_lands_though_another_seats_move_arrives_while_the_finger_is_down(
 
 
 def test_a_press_let_go_off_the_button_lets_the_held_push_in(
-        live_server_url: str, phone: Any) -> None:
+        live_server_url: str, phone: Any, other_device: Any) -> None:
     ann, ben = guest("ann"), guest("ben")
-    game, a, b = off_loop(_both_owe_a_gift, ann, ben)
+    game, a, _ = off_loop(_both_owe_a_gift, ann, ben)
+    _open_table(other_device, live_server_url, game, ben)
     _open_table(phone, live_server_url, game, ann)
 
     _press(phone)
-    act(game, b, {"type": "donate", "amount": 10})
+    _ben_gives_10(other_device)
     _log_says(phone, "received 10 as a GO donation")
     phone.mouse.move(5, 5)  # dragged off: no click
     phone.mouse.up()
