@@ -120,6 +120,10 @@ def _deadlines(game: Game, table: Table) -> dict[str, Any]:
 
 
 def act(game: Game, seat: int, action: Mapping[str, Any]) -> Game:
+    """Make a seat's move in the test process, for a page loaded after it. Its broadcast goes
+    to this process's channel layer: without a shared Redis (REDIS_URL) a live site's open page
+    hears of it only at its socket's 15 s heartbeat (games/platform/heartbeat.py), so a move
+    an open page must see pushed is made on the site, from a browser of its seat's."""
     def apply() -> Game:
         game.refresh_from_db()
         return services.table_apply_action(game_id=game.pk, seat=seat, action=dict(action),
