@@ -462,8 +462,17 @@ def board_public(view: Mapping[str, Any], *, names: Sequence[str],
     players = _players(view, None, names, seats)
     for p in players:  # the platform adds each seat's rating to a board's players
         p["rating"] = seats[p["seat"]].get("rating") if p["seat"] < len(seats) else None
-    return {"spaces": _spaces(view, names), "players": players,
+    spaces = _spaces(view, names)
+    return {"spaces": spaces, "cards": _cards(spaces), "players": players,
             "turn": turn_line(view, names, seats)}
+
+
+def _cards(spaces: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Every space's card, in the spaces' order, for board.js to show (`_cards.html`): the very
+    entries the spaces hold, which stay from snapshot to snapshot while a space's project is
+    unchanged (`_PROJECT_SPACES`), so the cards' partial keeps its render while a move only
+    moves tokens."""
+    return [s["card"] for s in spaces]
 
 
 def _seat_name(names: Sequence[str], seat: int) -> str:
@@ -690,6 +699,7 @@ def board_context(view: Mapping[str, Any], *, me: int | None, names: Sequence[st
     # The shared players name no viewer (the page marks its seat); a replay's own say "You".
     players = public["players"] if public is not None else _players(view, me, names, seats)
     spaces = public["spaces"] if public is not None else _spaces(view, names)
+    cards = public["cards"] if public is not None else _cards(spaces)
     turn = public["turn"] if public is not None else turn_line(view, names, seats)
     deciding = list(view.get("to_decide") or [])
     roll = view.get("last_roll")
@@ -708,7 +718,7 @@ def board_context(view: Mapping[str, Any], *, me: int | None, names: Sequence[st
     return {
         # The viewer's seat (None: a watcher). The shared panels do not read it: the page's
         # seat marker (#table-me, data-me) tells CSS whose screen it is.
-        "me": me, "spaces": spaces, "players": players, "turn": turn,
+        "me": me, "spaces": spaces, "cards": cards, "players": players, "turn": turn,
         "my_cash": view["players"][me]["cash"] if me is not None else None,
         "fund": fund, "fund_start": data.FUND_START,
         "fund_pct": max(0, min(100, fund * 100 // data.FUND_START)),

@@ -236,6 +236,7 @@ class CommonwealthGame:
     page_scripts = ("commonwealth/board.js",)
     board_templates = {
         "status": "commonwealth/_status.html",
+        "cards": "commonwealth/_cards.html",
         "players": "commonwealth/_players.html",
         "decision": "commonwealth/_decision.html",
         "deals": "commonwealth/_deals.html",
