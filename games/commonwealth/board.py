@@ -458,13 +458,24 @@ def board_public(view: Mapping[str, Any], *, names: Sequence[str],
     """The part of the board every viewer sees alike, from any viewer's view (the platform
     builds it once per snapshot from the spectator's): the forty spaces with their tokens,
     chips and cards, the players' panels and the turn line. Nothing in it names the viewer:
-    the page marks its own token, chips, seat and turn (`data-me`, static/css/site.css)."""
+    the page marks its own token, chips, seat and turn (`data-me`, static/css/site.css).
+    The space cards, the dice and the open auction read alike for every viewer too."""
     players = _players(view, None, names, seats)
     for p in players:  # the platform adds each seat's rating to a board's players
         p["rating"] = seats[p["seat"]].get("rating") if p["seat"] < len(seats) else None
     spaces = _spaces(view, names)
     return {"spaces": spaces, "cards": _cards(spaces), "players": players,
-            "turn": turn_line(view, names, seats)}
+            "turn": turn_line(view, names, seats), "dice": _dice(view),
+            "auction": _auction(view, names)}
+
+
+def _dice(view: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The last roll as the board's centre shows it, alike for every viewer."""
+    roll = view.get("last_roll")
+    if not roll:
+        return None
+    return {"die": roll[0], "face": face_words(roll[1]) if roll[1] else None,
+            "meaning": dice_meaning(roll[0], roll[1])}
 
 
 def _cards(spaces: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
@@ -701,8 +712,9 @@ def board_context(view: Mapping[str, Any], *, me: int | None, names: Sequence[st
     spaces = public["spaces"] if public is not None else _spaces(view, names)
     cards = public["cards"] if public is not None else _cards(spaces)
     turn = public["turn"] if public is not None else turn_line(view, names, seats)
+    dice = public["dice"] if public is not None else _dice(view)
+    auction = public["auction"] if public is not None else _auction(view, names)
     deciding = list(view.get("to_decide") or [])
-    roll = view.get("last_roll")
     here, why = focus(view, me)
     my_projects = []
     kept = None
@@ -723,16 +735,14 @@ def board_context(view: Mapping[str, Any], *, me: int | None, names: Sequence[st
         "fund": fund, "fund_start": data.FUND_START,
         "fund_pct": max(0, min(100, fund * 100 // data.FUND_START)),
         "fund_low": fund < 300,
-        "dice": {"die": roll[0], "face": face_words(roll[1]) if roll[1] else None,
-                 "meaning": dice_meaning(roll[0], roll[1])}
-        if roll else None,
+        "dice": dice,
         "turn_name": _name(names, view["turn"], me), "my_turn": view["turn"] == me,
         "turn_number": view.get("turn_number"), "round": view.get("round"),
         "deciding_names": [_name(names, s, me) for s in deciding],
         "i_decide": me is not None and me in deciding,
         "deadline": turn["deadline"],
         "deck_count": view.get("deck_count"),
-        "auction": _auction(view, names), "deal": _deal(view, me, names),
+        "auction": auction, "deal": _deal(view, me, names),
         "jail_split": _jail_split(view, me, names),
         "declined": declined(view, me, names, seats),
         "decision": decision(view, me, names), "deals": deals(view, me, names),
