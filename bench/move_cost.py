@@ -171,7 +171,6 @@ class SteadyClocks:
 
     def __init__(self) -> None:
         self.at = STEADY_START
-
         self._checked_in = STEADY_START
 
     def now(self) -> datetime:

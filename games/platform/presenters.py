@@ -681,8 +681,7 @@ def render_all(screen: TableScreen, *, oob: bool = True,
             lobby = lobby_context(screen)
         return render_partial(template, screen, oob=oob, extra=extra, lobby=lobby)
 
-    key = (oob, *_lobby_key(screen.shared, screen.table, screen.seats, screen.game, screen.seat,
-                            screen.me, screen.viewer, extra))
+    key = (oob, *lobby_key(screen, extra))
     if memo is not None and memo.get("lobby", ((), ""))[0] == key:
         out["lobby"] = memo["lobby"][1]
     else:
