@@ -249,6 +249,23 @@ def _leaves_the_board_in_sight(page: Any, got: dict[str, Any], game_kind: str,
     page.locator(WHOLE_CARD_ONLY[game_kind]).wait_for(state="hidden")
 
 
+QUICK_BIDS_JS = """() => [...document.querySelectorAll('#decision .amount-choice')].map(b => {
+  const r = b.getBoundingClientRect(), why = b.querySelector('.amount-why');
+  return {centre: r.left + r.width / 2, why: why && why.getBoundingClientRect().left}; })"""
+
+
+def _quick_bids_read_down_and_are_in_sight(got: dict[str, Any], page: Any, where: str) -> None:
+    """Commonwealth's quick bids on a desktop: each one's amount over what the Fund would pay
+    (not the two side by side as narrow columns, the aside starting right of the middle), and
+    every quick bid in sight without scrolling the decision's panel."""
+    bids = page.evaluate(QUICK_BIDS_JS)
+    assert bids, where
+    assert all(b["why"] is None or b["why"] < b["centre"] for b in bids), f"{bids}: {where}"
+    quick = [b for b in got["buttons"] if b["name"].startswith("Bid ")]
+    assert len(quick) == len(bids), where
+    assert all(_inside(b["box"], b["sight"]) for b in quick), where
+
+
 @pytest.mark.parametrize("game_kind", ["boardroom", "commonwealth"])
 def test_a_decision_about_a_tile_and_that_tiles_card_are_both_in_the_window(
         live_server_url: str, device: tuple[str, Any], game_kind: str,
@@ -280,6 +297,8 @@ def test_a_decision_about_a_tile_and_that_tiles_card_are_both_in_the_window(
                 assert _in_view(page, "#auction-lot") and _in_view(page, "#auction-seller"), where
                 assert page.locator("#auction-seller").bounding_box()["width"] > 20, where
                 assert re.search(r"Auction of .+(sold|sent) by \S", lot.inner_text(), re.S), where
+                if size == "desktop" and game_kind == "commonwealth":
+                    _quick_bids_read_down_and_are_in_sight(got, page, where)
             if size == "phone":  # the bar lies over the page: it must leave the card clear
                 assert _apart(got["card"], got["bar"]), where
                 _leaves_the_board_in_sight(page, got, game_kind, where)
