@@ -6,7 +6,9 @@ prints the same HTML whichever engine renders it, and a render one engine kept s
 
 - `{{ include_each("g/_tile.html", c.tiles, "t") }}` for
   `{% include_each "g/_tile.html" c.tiles "t" %}` (templatetags/shared_includes.py: each
-  item's render kept by its content, and the joined whole by the list's);
+  item's render kept by its content, and the joined whole by the list's; with a fourth
+  argument `false`, the whole is not kept: a list that is one screen's own, such as a hand,
+  whose whole the partial's own key keeps already);
 - `{{ include_only("g/_card.html", card=t.card) }}` for
   `{% include "g/_card.html" with card=t.card only %}` (kept by the values' content);
 - `{{ log_lines(c.log, "g/_log_line.html") }}` for `{% log_lines c.log "g/_log_line.html" %}`
@@ -37,13 +39,15 @@ _FLAGS = (True, False, None)
 def helpers(env: jinja2.Environment) -> None:
     """Adds the platform's tags to `env` as globals."""
 
-    def include_each(name: str, items: Any, as_name: str) -> SafeString:
-        """`name` rendered with `{as_name: item}` alone for each of `items`, joined."""
+    def include_each(name: str, items: Any, as_name: str, whole: bool = True) -> SafeString:
+        """`name` rendered with `{as_name: item}` alone for each of `items`, joined; the
+        joined whole kept too unless `whole` is false."""
         if not items:
             return SafeString("")
         template = env.get_template(name)
         return SafeString(each_kept((name, *_FLAGS), items, as_name, keep=not env.auto_reload,
-                                    render=lambda values: render_jinja(template, values)))
+                                    render=lambda values: render_jinja(template, values),
+                                    whole=whole))
 
     def include_only(name: str, **values: Any) -> SafeString:
         """`name` rendered with `values` alone (Jinja2's own include passes the whole

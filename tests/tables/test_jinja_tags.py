@@ -51,6 +51,29 @@ def test_include_each_keeps_each_render_and_the_whole_under_the_django_tags_keys
                           rows=rows) == "kept"
 
 
+def test_include_each_without_its_whole_keeps_each_render_and_not_the_whole() -> None:
+    shared_renders.clear()
+    whole_renders.clear()
+    rows = [[{"id": "sell", "label": "Sell", "reason": "later"}],
+            [{"id": "buy", "label": "Buy", "reason": "no cash"}]]
+    kept_whole = _jinja('{{ include_each("games/_why_not.html", rows, "unavailable") }}',
+                        rows=rows)
+    shared_renders.clear()
+    whole_renders.clear()
+    html = _jinja('{{ include_each("games/_why_not.html", rows, "unavailable", false) }}',
+                  rows=rows)
+    assert html == kept_whole
+    flags = ("games/_why_not.html", True, False, None)
+    assert whole_renders.get((*flags, values_key({"unavailable": rows}))) is None
+    for row in rows:
+        assert shared_renders.get((*flags, values_key({"unavailable": row}))) is not None
+    # An item kept is served, not rendered again.
+    shared_renders.put((*flags, values_key({"unavailable": rows[1]})), "<kept/>")
+    again = _jinja('{{ include_each("games/_why_not.html", rows, "unavailable", false) }}',
+                   rows=rows)
+    assert again.endswith("<kept/>")
+
+
 def test_include_only_prints_what_an_include_with_only_prints_and_keeps_it() -> None:
     shared_renders.clear()
     row = UNAVAILABLE[2]

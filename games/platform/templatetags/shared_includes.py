@@ -150,11 +150,15 @@ def include_each(context: Context, name: str, items: Any, as_name: str) -> SafeS
 
 
 def each_kept(flags: tuple[Any, ...], items: Any, as_name: str, *, keep: bool,
-              render: Callable[[dict[str, Any]], str]) -> str:
+              render: Callable[[dict[str, Any]], str], whole: bool = True) -> str:
     """`include_each`'s work for either engine: `render({as_name: item})` for each item,
-    joined, each render (and with `keep`, the joined whole) kept by `flags` (the template's
-    name, then the context's flags) and the content. The Django tag above and the Jinja2
-    partials' `include_each` (games/platform/jinja_tags.py) share these renders and keys."""
+    joined, each render (and with `keep` and `whole`, the joined whole) kept by `flags` (the
+    template's name, then the context's flags) and the content. The Django tag above and the
+    Jinja2 partials' `include_each` (games/platform/jinja_tags.py) share these renders and
+    keys. Without `whole`, a list that is not shared is not written whole as a key: one
+    screen's own list (a hand) changes whenever the partial that lists it does, and that
+    partial's key keeps its render already, so its whole would be written and kept for
+    nothing; its items are the same from push to push, and are served."""
     if not items:
         return ""
     as_name = str.__str__(as_name)  # a template's literal is safe text, which orjson refuses
@@ -163,7 +167,7 @@ def each_kept(flags: tuple[Any, ...], items: Any, as_name: str, *, keep: bool,
         if keys is not None:
             return _each_of_shared(flags, items, as_name, keys, render)
     whole_key = None
-    if keep:
+    if keep and whole:
         if isinstance(items, SharedList):
             if as_name not in items.keys:
                 items.keys[as_name] = values_key({as_name: items})
