@@ -36,6 +36,7 @@ from games.platform.rendering import (
     content_key,
     jinja_template,
     kept,
+    own_bytes,
     render_plain,
     render_unlocalized,
 )
@@ -726,12 +727,13 @@ def render_all(screen: TableScreen, *, oob: bool = True,
         if values is None:  # a value that is not plain data, or a partial not shared now
             out[name] = render_unlocalized(template, context)
             continue
-        key = (template, oob, values)
+        # Copied to its own size before it is looked up (orjson's bytes keep the buffer they
+        # were written into): kept, it is the very key the look-up hashed, not a copy hashed
+        # again (most keys looked up are kept: a seat-free partial's are rarely served).
+        key = (template, oob, own_bytes(values))
         html = shared_partials.kept(key)
         if html is None:
-            # Copied to its own size: orjson's bytes keep the buffer they were written into.
-            html = shared_partials.put((template, oob, bytes(memoryview(values))),
-                                       render_plain(template, context))
+            html = shared_partials.put(key, render_plain(template, context))
             partial.renders += 1
         else:
             partial.served += 1

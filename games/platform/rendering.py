@@ -109,6 +109,21 @@ _KEY_OPTIONS = (orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_SUBCLAS
                 | orjson.OPT_PASSTHROUGH_DATACLASS)
 
 
+class OwnBytes(bytes):
+    """Bytes copied to their own size (`own_bytes`). A bounded cache keeps a key of these as
+    it is (games/platform/bounded_cache.py's `compact` copies plain bytes alone): a key looked
+    up with them is kept with the hash its look-up worked out, where a plain key was copied
+    and its kilobytes hashed again to be kept (a partial's, a panel's)."""
+
+    __slots__ = ()
+
+
+def own_bytes(data: bytes) -> bytes:
+    """`data` copied to its own size: orjson's bytes keep the buffer they were written into
+    (4 KB and more), and keys are kept by caches that outlive the push."""
+    return OwnBytes(memoryview(data))
+
+
 def _as_list(value: Any) -> list[Any]:
     """A list subclass that prints as a list (a shared view's banks and zones, which carry
     their card ids beside) keys as the list; anything else is refused."""
@@ -124,9 +139,7 @@ def content_key(value: Any) -> bytes | str:
     of a push's partials and panels); what it refuses goes by `repr`. A tuple keys as the list
     of its items, which no partial prints apart."""
     try:
-        # Copied to its own size: orjson's bytes keep the buffer they were written into (4 KB
-        # and more), and keys are kept by caches that outlive the push.
-        return bytes(memoryview(orjson.dumps(value, default=_as_list, option=_KEY_OPTIONS)))
+        return own_bytes(orjson.dumps(value, default=_as_list, option=_KEY_OPTIONS))
     except TypeError:
         return repr(value)
 
@@ -163,13 +176,13 @@ _UNREAD: Any = object()
 
 
 def _item_key(item: Any) -> bytes:
-    """One item's content as `values_key` writes it (copied to its own size: orjson's bytes
-    keep the buffer they were written into, 4 KB and more). An object that names its own
+    """One item's content as `values_key` writes it (copied to its own size: `own_bytes`).
+    An object that names its own
     content for good (`partial_key`, "!" and its name: a log's line) is written as that name,
     which no plain item's JSON begins with; anything else that is not plain data raises
     TypeError."""
     try:
-        return bytes(memoryview(orjson.dumps(item, default=_plain, option=_VALUE_OPTIONS)))
+        return own_bytes(orjson.dumps(item, default=_plain, option=_VALUE_OPTIONS))
     except TypeError:
         named = getattr(item, "partial_key", None)
         if type(named) is bytes and named.startswith(b"!"):

@@ -94,3 +94,37 @@ def test_a_content_key_is_kept_at_its_own_size() -> None:
     finally:
         tracemalloc.stop()
     assert len(keys) == 200 and held < 200 * 1024
+
+
+def test_a_key_of_own_bytes_is_kept_as_the_very_key_looked_up() -> None:
+    import orjson
+
+    from games.platform.rendering import OwnBytes, own_bytes
+
+    cache: BoundedCache[str] = BoundedCache(max_entries=10, max_bytes=10_000)
+    written = own_bytes(orjson.dumps({"hand": [1, 2, 3]}))
+    key = ("t.html", True, written)
+    cache.put(key, "<p>hand</p>")
+    kept_key = next(iter(cache._entries))
+    # Not copied again: the hash its look-up worked out is the one kept.
+    assert kept_key[2] is written and isinstance(written, OwnBytes)
+    # Looked up by plain bytes of the same content all the same.
+    assert cache.get(("t.html", True, orjson.dumps({"hand": [1, 2, 3]}))) == "<p>hand</p>"
+
+
+def test_own_bytes_are_kept_at_their_own_size() -> None:
+    import tracemalloc
+
+    import orjson
+
+    from games.platform.rendering import own_bytes
+
+    cache: BoundedCache[str] = BoundedCache(max_entries=1000, max_bytes=10_000_000)
+    tracemalloc.start()
+    try:
+        for n in range(200):
+            cache.put(("t.html", own_bytes(orjson.dumps({"tile": n}))), "<p>tile</p>")
+        held, _ = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert held < 200 * 1024
