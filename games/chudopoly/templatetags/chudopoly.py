@@ -420,6 +420,19 @@ def zone_panel(seat: Any, zone: Mapping[str, Any]) -> SafeString:
     return _memo_render(template, context, key=(template, content_key((seat, zone))))
 
 
+@register.simple_tag
+def bank_panel(player: Mapping[str, Any]) -> SafeString:
+    """A player's bank (chudopoly/_bank.html, which reads only the player's seat, name, bank
+    and its total). The seat panel around it is rendered again whenever the player's hand
+    count, turn or clock changes, nearly every move; the bank, far less often, is taken as
+    it was."""
+    template = "chudopoly/_bank.html"
+    seat, name, bank, total = (player.get("seat"), player.get("name"), player.get("bank"),
+                               player.get("bank_total"))
+    context = {"p": {"seat": seat, "name": name, "bank": bank, "bank_total": total}}
+    return _memo_render(template, context, key=(template, content_key((seat, name, bank, total))))
+
+
 LOG_PEEK_LINES = 12  # the newest lines show the cards they name; older ones are words only
 
 
@@ -486,6 +499,7 @@ def jinja_helpers(env: Any) -> None:
     env.globals.update({
         "card_face": card_face, "mini_card": mini_card, "card_back": card_back,
         "seat_panel": seat_panel, "seat_panels": seat_panels, "zone_panel": zone_panel,
+        "bank_panel": bank_panel,
         "log_items": log_items,
     })
     env.filters.update({
