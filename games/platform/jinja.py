@@ -17,6 +17,10 @@ compiled templates print `finalize`'s str as it is (`_PrintedAsFinalized`), not 
 which copies a safe string whole: a panel's HTML was copied once for every template it is
 printed into; and they call helpers directly, not through Jinja2's `context.call`, so a helper
 that wants the template's context (`pass_context`) cannot be called from these partials.
+
+The HTML is one byte a character (games/platform/one_byte.py): the templates' text has its
+characters above U+00FF written as character references when compiled (`OneByteText`), and
+so has every value `as_django_prints` escapes.
 """
 
 from __future__ import annotations
@@ -32,16 +36,18 @@ from django.utils.module_loading import import_string
 from jinja2.compiler import CodeGenerator
 
 from games.platform import jinja_tags
+from games.platform.one_byte import OneByteText, one_byte
 
 
 def as_django_prints(value: Any) -> str:
     """`{{ value }}` as Django writes it: already safe HTML as is, numbers unlocalized, the rest
-    as text escaped by Django. Plain text and ints, nearly every value printed, are looked at
-    first."""
+    as text escaped by Django, one byte a character (`one_byte`). Plain text and ints, nearly
+    every value printed, are looked at first."""
     kind = type(value)
     if kind is str:
         # What django.utils.html.escape does, without its lazy-string wrapper.
-        return escape(value)
+        text = escape(value)
+        return text if text.isascii() else one_byte(text)
     if kind is int or kind is bool or value is None:
         return str(value)
     html = getattr(value, "__html__", None)
@@ -51,7 +57,7 @@ def as_django_prints(value: Any) -> str:
         return str(value)
     if isinstance(value, float):
         return localize(value, use_l10n=False)
-    return escape(str(value))
+    return one_byte(escape(str(value)))
 
 
 def _is_none(value: Any) -> bool:
@@ -145,6 +151,7 @@ def environment(*, helpers: Sequence[str] = (), **options: Any) -> jinja2.Enviro
     options["undefined"] = jinja2.ChainableUndefined  # Django's silent missing variables
     options["autoescape"] = False  # as_django_prints escapes (above)
     options.setdefault("keep_trailing_newline", True)
+    options["extensions"] = [*options.get("extensions", ()), OneByteText]
     env = _DictFirstEnvironment(finalize=as_django_prints, **options)
     env.filters["pluralize"] = pluralize
     env.tests["none"] = _is_none

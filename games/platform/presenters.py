@@ -29,6 +29,7 @@ from games.platform.bounded_cache import BoundedCache
 from games.platform.identity import Viewer
 from games.platform.interface import GameEngine, get_game
 from games.platform.models import ChatMessage, Game, GameAction, Seat, Table
+from games.platform.one_byte import one_byte
 from games.platform.partial_reads import Reads, Unreadable, reads_of
 from games.platform.rendering import (
     ENGINE_SETTINGS,
@@ -372,9 +373,10 @@ class LogLine:
 
     @cached_property
     def marked(self) -> SafeString:
-        """Its words as HTML, each seat's own words marked for it (wording.marked_line)."""
-        return SafeString(marked_line(self.text, self.own) if self.own
-                          else escape(self.text))
+        """Its words as HTML, each seat's own words marked for it (wording.marked_line), one
+        byte a character (one_byte: a log's words carry − and “ ”)."""
+        return SafeString(one_byte(marked_line(self.text, self.own) if self.own
+                                   else escape(self.text)))
 
     def read_by(self, seat: int | None) -> str:
         """The line as seat `seat` reads it on its screen (a watcher: None)."""

@@ -16,6 +16,8 @@ from django.template.backends.jinja2 import Template as JinjaTemplate
 from django.template.loader import get_template
 from django.utils.safestring import SafeData, SafeString
 
+from games.platform.one_byte import one_byte
+
 # Which Jinja2 engine holds a template, by name: Django's loader would first look for it among
 # the Django templates on every render, and that miss costs more than a small partial's render.
 _JINJA_ENGINE: dict[str, Jinja2 | None] = {}
@@ -55,7 +57,10 @@ def render_unlocalized(template: str, context: dict[str, Any]) -> str:
         _JINJA_ENGINE[template] = found.backend
         return SafeString(render_jinja(found.template, context))
     compiled = found.template  # type: ignore[attr-defined]
-    return compiled.render(Context(context, autoescape=True, use_l10n=False))
+    # One byte a character, as a Jinja2 partial is (games/platform/one_byte.py): the lobby and
+    # a game's Django line templates are pushed too.
+    html = compiled.render(Context(context, autoescape=True, use_l10n=False))
+    return html if html.isascii() else SafeString(one_byte(html))
 
 
 def render_plain(template: str, context: dict[str, Any]) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from datetime import timedelta
+from html import unescape
 from io import StringIO
 from pathlib import Path
 
@@ -288,7 +289,7 @@ def test_a_ranked_boardroom_table_shows_rated_then_each_change_and_the_replay(al
     game = matched_game(alice, bob, preset="standard", game_kind=BOARDROOM)
     assert 'id="rated-badge"' in _screen(game, alice)
     game = _bankrupt_in_turn(game, bob)
-    screen = _screen(game, bob)
+    screen = unescape(_screen(game, bob))  # the text, as → is a character reference
     assert "1500 → 1520 (<span class=\"delta\">+20</span>)" in screen
     assert "1500 → 1480 (<span class=\"delta\">−20</span>)" in screen
     assert f'href="/ladder/games/{game.pk}/replay/"' in screen

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from html import unescape
 from typing import Any
 
 import pytest
@@ -65,8 +66,9 @@ def test_the_page_marks_the_viewers_own_seat_and_turn_from_its_seat_marker(kind:
         assert "data-me" not in screen["status"]
         # Every seat's "You" is in the panel; the page shows one, under its own data-me.
         assert len(YOU_IN_PANEL.findall(screen["players"])) == 4
+        # The page's text: the HTML writes ’ as a character reference (one_byte.py).
         assert (f'<span class="them-mark" data-seat="{turn}">'
-                f'{game.players[turn]["name"]}’s turn</span>') in screen["status"]
+                f'{game.players[turn]["name"]}’s turn</span>') in unescape(screen["status"])
         assert f'<span class="you-mark" data-seat="{turn}">Your turn</span>' in screen["status"]
         assert ' me"' not in screen["players"] and " me " not in screen["players"]
     assert "data-me" not in screens[4]["me"]

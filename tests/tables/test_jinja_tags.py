@@ -8,6 +8,7 @@ from typing import Any
 
 from django.template import Context, engines
 
+from games.platform.one_byte import one_byte
 from games.platform.presenters import LogLine
 from games.platform.rendering import render_unlocalized
 from games.platform.templatetags.shared_includes import shared_renders, values_key, whole_renders
@@ -22,9 +23,10 @@ def _jinja(source: str, **context: Any) -> str:
 
 
 def _django_pushed(source: str, **context: Any) -> str:
-    # As a push renders a Django partial (render_unlocalized): localization off.
+    # As a push renders a Django partial (render_unlocalized): localization off, one byte a
+    # character.
     template = engines["django"].from_string(source).template
-    return template.render(Context(context, autoescape=True, use_l10n=False))
+    return one_byte(template.render(Context(context, autoescape=True, use_l10n=False)))
 
 
 def test_include_each_prints_what_the_django_tag_prints() -> None:

@@ -29,6 +29,7 @@ from games.chudopoly.engine.cards import (
     card_dict,
 )
 from games.platform.bounded_cache import BoundedCache
+from games.platform.one_byte import one_byte
 from games.platform.rendering import SharedList, content_key, kept, render_unlocalized
 
 register = template.Library()
@@ -239,8 +240,10 @@ def _face(cid: Any, kind: str, key: str, name: str, value: int, colours: tuple[s
         parts.append(_coin(value))
         title = f"{name}, {value}M: {text}" if text else f"{name}, {value}M"
     cid_attr = f' data-card-id="{int(cid)}"' if isinstance(cid, int) else ""
-    return (f'<span class="{" ".join(classes)}"{cid_attr} data-key="{escape(key)}" '
-            f'title="{escape(title)}">{"".join(parts)}</span>')
+    # One byte a character, as the platform's HTML is (games/platform/one_byte.py): a card's
+    # text carries — and ’.
+    return one_byte(f'<span class="{" ".join(classes)}"{cid_attr} data-key="{escape(key)}" '
+                    f'title="{escape(title)}">{"".join(parts)}</span>')
 
 
 _cached_face = lru_cache(maxsize=4096)(_face)
