@@ -66,7 +66,7 @@ def render_unlocalized(template: str, context: dict[str, Any]) -> str:
 def render_plain(template: str, context: dict[str, Any]) -> str:
     """`render_unlocalized`, a Jinja2 template's HTML as the plain string its render joined,
     for a cache to keep as it is (`kept`): not copied to a safe string and back (a board
-    game's status is a hundred kilobytes of two-byte text)."""
+    game's status is a hundred kilobytes)."""
     found = jinja_template(template)
     if found is None:
         return render_unlocalized(template, context)
