@@ -29,6 +29,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from games.platform.event_seats import seats_named
 from games.platform.interface import (
     Applied,
     ChartReading,
@@ -43,6 +44,9 @@ from .engine.legal import CLOCK_ONLY, FAMILIES
 from .engine.state import MAX_SEATS, MIN_SEATS, TURN_CAP
 
 PRESETS = {"standard": "Standard"}
+# The keys under which an event names seats (describe.py's `who`, an offer's and a
+# payment's parties).
+_EVENT_SEAT_KEYS = ("seat", "from", "to", "seller", "winner")
 LEVEL_NAMES = {"easy": "Easy", "medium": "Medium", "hard": "Hard"}
 CLOCK_MARK = "clock"
 OWN_SECONDS = 300  # the guide: roll, buy or decline, a debt, the audit choice, end turn
@@ -310,6 +314,11 @@ class BoardroomGame:
     def describe_event(self, event: Mapping[str, Any], *, viewer: int | None,
                        names: Sequence[str], ruleset: Mapping[str, Any]) -> str | None:
         return _describe(event, viewer=viewer, names=names)
+
+    def event_seats(self, event: Mapping[str, Any]) -> set[int]:
+        """The seats an event concerns: those its words name ("you" for them) and an offer's
+        two parties (engine.events_for shows its terms to them alone)."""
+        return seats_named(event, _EVENT_SEAT_KEYS)
 
     # --- the home page, the rules page and replays ------------------------------------------
     # The home page's card and the game's page (/games/boardroom/).

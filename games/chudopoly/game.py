@@ -22,6 +22,7 @@ from games.chudopoly.engine.rulesets import (
     TOGGLES,
     RulesetError,
 )
+from games.platform.event_seats import seats_named
 from games.platform.interface import (
     Applied,
     ChartReading,
@@ -302,6 +303,11 @@ class ChudopolyGame:
                        names: Sequence[str], ruleset: Mapping[str, Any]) -> str | None:
         return describe_event(event, viewer=viewer, names=names, deck=self._deck_of(ruleset))
 
+    def event_seats(self, event: Mapping[str, Any]) -> set[int]:
+        """The seats an event concerns: those its words name ("you" for them) and the drawer
+        of a draw or a deal (engine.events_for shows the cards to it alone)."""
+        return seats_named(event, _EVENT_SEAT_KEYS)
+
     # The deck of the ruleset last described: a push describes its new lines for one game,
     # and building the deck's key from the counts cost more than describing a line. Held
     # with the ruleset, whose identity is checked.
@@ -381,6 +387,12 @@ KIND_NAMES = {
     "inspector_general": "Inspector General", "midnight_requisition": "Midnight Requisition",
     "chud": "THE CHUD CARD", "tdy_orders": "TDY Orders",
 }
+
+
+# The keys under which an event names seats (describe_event's `who`, `whose` and `verb`,
+# a charge's targets, the clocks' lines).
+_EVENT_SEAT_KEYS = ("seat", "target", "targets", "against", "source", "to", "from", "by",
+                    "winner")
 
 
 def describe_event(event: Mapping[str, Any], *, viewer: int | None, names: Sequence[str],

@@ -21,6 +21,7 @@ from typing import Any
 
 from games.commonwealth import engine
 from games.commonwealth.engine import data
+from games.platform.event_seats import seats_named
 from games.platform.interface import (
     Applied,
     ChartReading,
@@ -30,6 +31,10 @@ from games.platform.interface import (
 )
 
 from .describe import describe_event
+
+# The keys under which an event names seats (describe.py's `who`, a deal's parties, a Jail
+# fee's (seat, amount) shares).
+_EVENT_SEAT_KEYS = ("seat", "from", "to", "manager", "rival", "jailed", "winner", "paid")
 
 
 class CommonwealthGame:
@@ -274,5 +279,10 @@ class CommonwealthGame:
     def describe_event(self, event: Mapping[str, Any], *, viewer: int | None,
                        names: Sequence[str], ruleset: Mapping[str, Any]) -> str | None:
         return describe_event(event, viewer=viewer, names=names)
+
+    def event_seats(self, event: Mapping[str, Any]) -> set[int]:
+        """The seats an event concerns: those its words name ("you" for them), the drawer of
+        cards and an offer's two parties (engine.events_for shows those to them alone)."""
+        return seats_named(event, _EVENT_SEAT_KEYS)
 
 

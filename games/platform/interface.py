@@ -244,6 +244,12 @@ class GameEngine(Protocol):
         """One log line for an already-redacted event, or None to leave it out."""
         ...
 
+    # Optional: `event_seats(event) -> seats`, the seats a raw event concerns: any other seat
+    # must see it redacted as a spectator does (`events_for`) and read it in a spectator's
+    # words (`describe_event`). The log then describes each event once for all of those
+    # (games/platform/presenters.py); more seats than needed cost a description each, never
+    # a wrong line. games/platform/event_seats.py reads them off the keys that name seats.
+
     def clock_context(self, view: View) -> dict[str, Any]:
         """What the clocks need from a view: {"turn_seat", "turn_number", "pending"} where
         `pending` is true while responses (not the turn holder's play) are owed. A game may

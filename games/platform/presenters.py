@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import cached_property, lru_cache
@@ -524,7 +524,8 @@ def _shared_action(game: Game, engine: GameEngine, names: Sequence[str], version
     ruleset = game.ruleset
     seats = range(len(names))
     public = engine.events_for(events, None)
-    theirs = {seat: engine.events_for(events, seat) for seat in seats}
+    concerns = _event_seats(engine)
+    theirs: dict[int, list[Any]] = {}
     shared: list[LogLine] = []
     private: dict[int, list[LogLine]] = {}
     for at, event in enumerate(public):
@@ -532,11 +533,17 @@ def _shared_action(game: Game, engine: GameEngine, names: Sequence[str], version
         if not line:
             continue
         own = {}
-        for seat in seats:
+        # The seats the event concerns (every seat, for a game that cannot say): any other
+        # seat reads it as a watcher does, and its line is the watcher's.
+        named = concerns(event) if concerns is not None else None
+        for seat in seats if named is None else [s for s in seats if s in named]:
             said = engine.describe_event(event, viewer=seat, names=names, ruleset=ruleset)
             if said and said != line:
                 own[seat] = said
-            seen = theirs[seat][at]
+            seen_all = theirs.get(seat)
+            if seen_all is None:
+                seen_all = theirs[seat] = engine.events_for(events, seat)
+            seen = seen_all[at]
             # Only a line that says more than the shared one (not "You put a card back.")
             if seen != event and (secret := engine.describe_event(
                     seen, viewer=seat, names=names, ruleset=ruleset)) not in (
@@ -546,6 +553,12 @@ def _shared_action(game: Game, engine: GameEngine, names: Sequence[str], version
         shared.append(LogLine(line, version, len(shared), (event,), own=own,
                               serial=next(_LINE_SERIALS)))
     return ActionLines(tuple(shared), {seat: tuple(lines) for seat, lines in private.items()})
+
+
+def _event_seats(engine: GameEngine) -> Callable[[Any], Collection[int] | None] | None:
+    """The game's optional `event_seats` hook (interface.py), or None."""
+    hook = getattr(engine, "event_seats", None)
+    return hook if callable(hook) else None
 
 
 # --- rendering --------------------------------------------------------------------------------
