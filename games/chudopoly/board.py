@@ -35,7 +35,8 @@ def _cards_by_id(view: Mapping[str, Any]) -> dict[int, dict[str, Any]]:
             cards[c["id"]] = c
         for zone in player.get("zones") or []:
             for c in (zone.get("cards") or []) + (zone.get("upgrades") or []):
-                cards[c["id"]] = {**c, "colour": c.get("colour") or zone.get("colour")}
+                # A view's board card names its zone's colour already: read as it is.
+                cards[c["id"]] = c if c.get("colour") else {**c, "colour": zone.get("colour")}
     top = view.get("discard_top")
     if top:
         cards.setdefault(top["id"], top)

@@ -177,7 +177,16 @@ class ChudopolyGame:
         """`view`'s content with each board, the hand's cards, the discard pile and the ruleset
         as the objects earlier shared views showed (engine.view's `shared`): the table's
         screens only read their view, and every seat's shows the same boards."""
+        last = self._last_screen_view
+        if last is not None and last[0] is state and last[1] == seat:
+            return last[2]
         return self._with_accept_pay(state, seat, engine.view(state, seat, shared=True))
+
+    # The screen view `seat_screen_key` built last, with its state (held, so its identity
+    # names it) and seat: a seat whose key changed has its screen built next, from the same
+    # state, and reads this view again rather than a new one (presenters.quick_parts, then
+    # screen_from). Read only, as every screen view.
+    _last_screen_view: tuple[dict[str, Any], int, dict[str, Any]] | None = None
 
     def _with_accept_pay(self, state: dict[str, Any], seat: int | None,
                          view: dict[str, Any]) -> dict[str, Any]:
@@ -291,6 +300,7 @@ class ChudopolyGame:
             return ("waiting", tuple(player["hand"]), player["active"])
         if view is None:
             view = self.screen_view(state, seat)
+            self._last_screen_view = (state, seat, view)
         legal = view.get("legal") or []
         for action in legal:
             if action.get("type") not in _KEYED_ANSWERS:
@@ -308,17 +318,19 @@ class ChudopolyGame:
         of a draw or a deal (engine.events_for shows the cards to it alone)."""
         return seats_named(event, _EVENT_SEAT_KEYS)
 
-    # The deck of the ruleset last described: a push describes its new lines for one game,
-    # and building the deck's key from the counts cost more than describing a line. Held
-    # with the ruleset, whose identity is checked.
-    _last_deck: tuple[Mapping[str, Any], tuple[Any, ...]] | None = None
+    # The deck of the ruleset last described, with its counts: a push describes its new
+    # lines for one game, and building the deck's key from the counts cost more than
+    # describing a line. Held with the ruleset, whose identity is checked; each move's game
+    # row brings a ruleset of its own, most often with the same counts, which are compared.
+    _last_deck: tuple[Mapping[str, Any], Any, tuple[Any, ...]] | None = None
 
     def _deck_of(self, ruleset: Mapping[str, Any]) -> tuple[Any, ...]:
         last = self._last_deck
         if last is not None and last[0] is ruleset:
-            return last[1]
-        deck = build_deck(ruleset.get("deck") or {})
-        self._last_deck = (ruleset, deck)
+            return last[2]
+        counts = ruleset.get("deck") or {}
+        deck = last[2] if last is not None and last[1] == counts else build_deck(counts)
+        self._last_deck = (ruleset, counts, deck)
         return deck
 
     # --- replay (the ladder's replay pages) ------------------------------------------------

@@ -137,3 +137,43 @@ def test_every_games_screen_view_reads_as_its_view_and_leaves_the_state_as_it_wa
         for seat in (0, 1, 2, 3, None):
             assert json.dumps(screen_view(state, seat)) == json.dumps(engine.view(state, seat))
         assert json.dumps(state, sort_keys=True) == before
+
+
+def test_a_seats_screen_key_and_its_screen_read_one_view_of_a_state() -> None:
+    # A seat whose key changed has its screen built next, from the same state: the view the
+    # key was read from serves the screen too, and reads as the seat's own view.
+    keyed = 0
+    for state in _states(4, 200, seed=7):
+        for seat in range(4):
+            if state["turn"] == seat or state["pending"] is None:
+                continue
+            ENGINE.seat_screen_key(state, seat)
+            screen = ENGINE.screen_view(state, seat)
+            assert ENGINE.screen_view(state, seat) is screen
+            assert json.dumps(screen) == json.dumps(ENGINE.view(state, seat))
+            keyed += 1
+    assert keyed
+
+
+def test_a_screen_view_of_another_state_or_seat_is_its_own() -> None:
+    states = [s for s in _states(4, 200, seed=7) if s["pending"] is not None]
+    first, later = states[0], states[-1]
+    seat = next(s for s in range(4) if s != first["turn"])
+    ENGINE.seat_screen_key(first, seat)
+    other = (seat + 1) % 4
+    assert json.dumps(ENGINE.screen_view(first, other)) == json.dumps(ENGINE.view(first, other))
+    assert json.dumps(ENGINE.screen_view(later, seat)) == json.dumps(ENGINE.view(later, seat))
+
+
+def test_a_deck_is_described_from_the_counts_of_the_ruleset_it_is_given() -> None:
+    # Each move's game row brings a ruleset of its own: the same counts, the same deck; other
+    # counts, their own deck.
+    stock = {"deck": {}}
+    event = {"type": "bank", "seat": 0, "card": 0, "value": 1}
+    said = ENGINE.describe_event(event, viewer=None, names=NAMES, ruleset=stock)
+    assert ENGINE.describe_event(event, viewer=None, names=NAMES,
+                                 ruleset={"deck": {}}) == said
+    fewer = {"deck": {"wildAny": 0, "wildPairs": 1}}
+    assert len(ENGINE._deck_of(fewer)) == len(build_deck({})) - 8
+    assert ENGINE._deck_of(fewer) == build_deck(fewer["deck"])
+    assert ENGINE._deck_of({"deck": {}}) == build_deck({})
