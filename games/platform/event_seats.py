@@ -15,7 +15,13 @@ def seats_named(event: Mapping[str, Any], keys: Iterable[str]) -> set[int]:
     description, never a wrong one."""
     found: set[int] = set()
     for key in keys:
-        _collect(event.get(key), found)
+        value = event.get(key)
+        if value is None:  # most keys, in most events
+            continue
+        if type(value) is int:
+            found.add(value)
+        else:
+            _collect(value, found)
     return found
 
 
