@@ -429,10 +429,12 @@ def portfolio(view: Mapping[str, Any], me: int | None, dec: Mapping[str, Any]
     for pos in sorted(sellable):
         add(pos, {"trade": "sell", "label": "Sell to a rival…", "kind": "sell"})
     groups: dict[str, dict[str, Any]] = {}
-    for t in TILES:
-        pos = t["pos"]
-        if view["owner"][pos] != me:
+    # The seat's own tiles, in board order (TILES[pos] is the tile at `pos`): a seat owns a
+    # few of the forty, and four screens a move ask.
+    for pos, owner in enumerate(view["owner"]):
+        if owner != me:
             continue
+        t = TILES[pos]
         key = t.get("industry") or t["kind"]
         group = groups.setdefault(key, {
             "key": key, "tiles": [], "complete": bool(t.get("industry"))
