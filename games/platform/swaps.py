@@ -183,12 +183,21 @@ class Base:
     """What a socket keeps of a partial it sent: its top node (digests, ids and tags, no
     HTML) and its ids. One per tree: the sockets sent the same HTML share it."""
 
-    __slots__ = ("__weakref__", "ids", "ok", "root")
+    __slots__ = ("__weakref__", "ids", "ok", "root", "tree")
 
     def __init__(self, root: Node, ids: frozenset[str], ok: bool) -> None:
         self.root = root
         self.ids = ids
         self.ok = ok
+        # Its tree while something else keeps it (the process's trees, `Trees`): the HTML
+        # the base was read from, which a reading after it compares with (_Before). Weak: a
+        # socket keeps no HTML.
+        self.tree: weakref.ref[Tree] | None = None
+
+    def html(self) -> str | None:
+        """The HTML this base was read from, while its tree is kept."""
+        tree = self.tree() if self.tree is not None else None
+        return tree.html if tree is not None else None
 
     @property
     def digest(self) -> int:
@@ -220,7 +229,10 @@ class Tree:
         root: Node | None = None
         if after is not None and after.ok:
             ids = _Ids()
-            root = _follow(after.root, html, 0, 0, len(html), ids, digest)
+            before = after.html()
+            if before is not None:
+                ids.before = _Before(before)
+            root = _follow(after.root, 0, html, 0, 0, len(html), ids, digest)
             if root is not None and not ids.added and not ids.gone:
                 self.ids = after.ids  # the same ids: the base's own set, interned already
                 self.ok = True
@@ -235,6 +247,7 @@ class Tree:
         if root is None:
             root = self._read(digest)
         self.base = Base(root, self.ids, self.ok)
+        self.base.tree = weakref.ref(self)
         if CHECK_TREES and after is not None:
             _check_tree(self)
 
@@ -371,9 +384,12 @@ def _end_of(html: str, tag: str, at: int) -> int:
     name follows one. `html.find` is called as a method of the str, never through a bound
     method kept in a variable: compiled (speedups.py), the first is a direct C call, the
     second a generic call whose arguments are parsed again at every step."""
-    opening = "<" + tag
-    closing = "</" + tag
+    marks = _MARKS.get(tag)
+    if marks is None:
+        marks = _MARKS[tag] = ("<" + tag, "</" + tag)
+    opening, closing = marks
     after = len(opening)  # where the character that must end the name sits, from a match
+    dense = _DENSE  # a module's global, looked up once
     if at <= _TOP and len(html) - at >= _FAR:
         # A partial's top element (a board's section, tens of kilobytes): its end tag is most
         # often the last of its name and the name nowhere inside, which one look from the
@@ -386,7 +402,7 @@ def _end_of(html: str, tag: str, at: int) -> int:
     steps = 0
     while closed >= 0:
         steps += 1
-        if steps > _DENSE:
+        if steps > dense:
             # Many elements of its name inside (a board's forty tiles): the rest in one
             # pass of the pattern, each tag of the name met in order, not two finds a tag.
             return _end_by_pattern(html, tag, at, depth)
@@ -404,6 +420,10 @@ def _end_of(html: str, tag: str, at: int) -> int:
                 return html.find(">", at) + 1
         closed = html.find(closing, at)
     return -1
+
+
+# The start and end of the tags of a name ("<div", "</div"), made once a name.
+_MARKS: dict[str, tuple[str, str]] = {}
 
 
 def _name_ends(html: str, at: int) -> bool:
@@ -459,20 +479,39 @@ def _nest(root: Element, found: list[Element], ids: list[str], *, count: bool) -
 
 
 class _Ids:
-    """The ids a reading after a base added and dropped."""
+    """The ids a reading after a base added and dropped, and the base's HTML when it is
+    still kept (`before`)."""
 
-    __slots__ = ("added", "gone")
+    __slots__ = ("added", "before", "gone")
 
     def __init__(self) -> None:
         self.added: list[str] = []
         self.gone: list[str] = []
+        self.before: _Before | None = None
 
 
-def _follow(was: Node, html: str, start: int, open_end: int, end: int, ids: _Ids,
-            markup: int | None = None) -> Node | None:
+class _Before:
+    """The HTML a base was read from (`html`), to compare an element of the base with the
+    new HTML where it is looked for: two copies and a memcmp, where hashing it costs a
+    copy and about three instructions a byte (SipHash)."""
+
+    __slots__ = ("html",)
+
+    def __init__(self, html: str) -> None:
+        self.html = html
+
+    def unchanged(self, at: int, size: int, here: int, new: str) -> bool:
+        """Whether the element of `size` that sat at `at` in the base's HTML is at `here` in
+        `new`, byte for byte."""
+        return new[here:here + size] == self.html[at:at + size]
+
+
+def _follow(was: Node, was_at: int, html: str, start: int, open_end: int, end: int,
+            ids: _Ids, markup: int | None = None) -> Node | None:
     """The node of html[start:end] (its start tag to `open_end`), the element `was` of the
-    other base found again, read after `was`; ids added and dropped below it noted in `ids`.
-    None when its children do not fall into place. `markup`: see _node."""
+    other base (where it sat in its HTML: `was_at`) found again, read after `was`; ids added
+    and dropped below it noted in `ids`. None when its children do not fall into place.
+    `markup`: see _node."""
     kids: list[Node] = []
     offsets: list[int] = []
     if was.tag == "template":  # its content is not in the document
@@ -480,7 +519,7 @@ def _follow(was: Node, html: str, start: int, open_end: int, end: int, ids: _Ids
     closing = len(was.tag) + 3 if was.id is not None else 0  # its end tag
     limit = end - closing
     added, gone = len(ids.added), len(ids.gone)
-    if not _follow_children(was, html, start, open_end, limit, ids, kids, offsets):
+    if not _follow_children(was, was_at, html, start, open_end, limit, ids, kids, offsets):
         # What it holds moved about (a line of a table now elsewhere in it): read it afresh,
         # it alone.
         del ids.added[added:], ids.gone[gone:], kids[:], offsets[:]
@@ -490,8 +529,9 @@ def _follow(was: Node, html: str, start: int, open_end: int, end: int, ids: _Ids
     return _node(html, was.id, was.tag, start, open_end, end, kids, offsets, markup)
 
 
-def _follow_children(was: Node, html: str, start: int, open_end: int, limit: int, ids: _Ids,
-                     kids: list[Node], offsets: list[int], to_limit: bool = True) -> bool:
+def _follow_children(was: Node, was_at: int, html: str, start: int, open_end: int,
+                     limit: int, ids: _Ids, kids: list[Node], offsets: list[int],
+                     to_limit: bool = True) -> bool:
     """Fill `kids` and `offsets` with the children of the element at `start` read after
     `was` (see _follow); False when they do not fall into place. A child is looked for
     where it would be if what lies before it in its parent kept its length, and recognized
@@ -500,26 +540,34 @@ def _follow_children(was: Node, html: str, start: int, open_end: int, limit: int
     same. What lies between the children is read anew."""
     cursor = open_end
     before = was.open  # where what preceded the child ended in `was`
-    placed: list[tuple[int, Node]] = []
+    # Where each child found sits and its node, in two lists: no tuple, nor int object, a
+    # child.
+    placed_at: list[int] = []
+    placed: list[Node] = []
     in_order = True
     olds = was.kids
     old_offsets = was.offsets
+    old = ids.before
+    large = _LARGE
     for i in range(len(olds)):
         child = olds[i]
         offset = old_offsets[i]
         here = cursor + offset - before
-        before = offset + child.size
-        end = here + child.size
+        size = child.size
+        before = offset + size
+        end = here + size
         found: Node | None = None
-        if _is_composed(child):
-            found = _through(child, html, here, limit, ids)
-        elif end <= limit and (child.size < _LARGE or _tail_there(child, html, end)) and (
-                hash(html[here:end]) == child.markup):
+        if size >= large and child.id is not None and len(child.kids) > 0:  # _is_composed
+            found = _through(child, was_at + offset, html, here, limit, ids)
+        elif end <= limit and (size < large or _tail_there(child, html, end)) and (
+                old.unchanged(was_at + offset, child.size, here, html) if old is not None
+                else hash(html[here:end]) == child.markup):
             found = child
         if found is None:
-            again = _found_again(child, html, cursor, limit, ids, here)
+            again = _found_again(child, was_at + offset, html, cursor, limit, ids, here)
             if again is None and cursor > open_end:  # elsewhere in its parent
-                again = _found_again(child, html, open_end, limit, ids, here)
+                again = _found_again(child, was_at + offset, html, open_end, limit, ids,
+                                     here)
             if again is None:
                 return False
             found, here = again
@@ -527,14 +575,19 @@ def _follow_children(was: Node, html: str, start: int, open_end: int, limit: int
                 ids.gone.append(child.id)  # type: ignore[arg-type]
                 _ids_below(child, ids.gone)
                 continue
-        if placed and here < placed[-1][0]:
+        if placed_at and here < placed_at[-1]:
             in_order = False
-        placed.append((here, found))  # type: ignore[arg-type]
+        placed_at.append(here)
+        placed.append(found)  # type: ignore[arg-type]
         cursor = here + found.size  # type: ignore[union-attr]
     if not in_order:
-        placed.sort(key=_first)
+        order = sorted(range(len(placed)), key=placed_at.__getitem__)
+        placed_at = [placed_at[i] for i in order]
+        placed = [placed[i] for i in order]
     cursor = open_end
-    for here, found in placed:
+    for i in range(len(placed)):
+        here = placed_at[i]
+        found = placed[i]
         if here < cursor:
             return False  # overlapping
         # What lies between (most often a line break, no tag) read anew: False when
@@ -547,10 +600,6 @@ def _follow_children(was: Node, html: str, start: int, open_end: int, limit: int
         cursor = here + found.size
     # What follows the last child: read to `limit`, or left to the caller (_through).
     return not to_limit or _read_into(kids, offsets, html, start, cursor, limit, ids.added)
-
-
-def _first(placed: tuple[int, Node]) -> int:
-    return placed[0]
 
 
 # An element this long is hashed where it would sit only when its tail is there first: a
@@ -571,7 +620,8 @@ def _tail_there(was: Node, html: str, end: int) -> bool:
 _NAME_ENDS = frozenset(" \t\n\r\f/>")
 
 
-def _through(was: Node, html: str, here: int, limit: int, ids: _Ids) -> Node | None:
+def _through(was: Node, was_at: int, html: str, here: int, limit: int, ids: _Ids
+             ) -> Node | None:
     """`was`, a large element with children (`_is_composed`), found at `here` through its
     children, or None: its start tag as it was at `here`, its children followed after it
     (_follow_children: each unchanged one hashed where it sits, a changed one read again
@@ -602,8 +652,8 @@ def _through(was: Node, html: str, here: int, limit: int, ids: _Ids) -> Node | N
     added, gone = len(ids.added), len(ids.gone)
     kids: list[Node] = []
     offsets: list[int] = []
-    if _follow_children(was, html, here, open_end, limit - tail_size, ids, kids, offsets,
-                        to_limit=False) and kids:
+    if _follow_children(was, was_at, html, here, open_end, limit - tail_size, ids, kids,
+                        offsets, to_limit=False) and kids:
         cursor = here + offsets[-1] + kids[-1].size
         end = cursor + tail_size
         if end <= limit and hash(html[end - tail_size:end]) == was.tail:
@@ -657,28 +707,36 @@ def _kids_balanced(was: Node, node: Node, html: str, at: int) -> bool:
     return True
 
 
-def _found_again(child: Node, html: str, cursor: int, limit: int, ids: _Ids, tried: int
-                 ) -> tuple[Node | None, int] | None:
+def _found_again(child: Node, child_at: int, html: str, cursor: int, limit: int, ids: _Ids,
+                 tried: int) -> tuple[Node | None, int] | None:
     """`child` of the other base in `html` from `cursor`, and where: as it was (moved), read
     again inside when it changed, (None, -1) when its id is nowhere now, None when it cannot
     be told. `limit`: where its parent's content ends now; `tried`: where it was looked for
     as it was already (not hashed again there: a changed board is tens of kilobytes)."""
-    at = html.find(f' id="{child.id}"', cursor, limit)
+    attribute = f' id="{child.id}"'
+    at = html.find(attribute, cursor, limit)
     if at < 0:
-        return (None, -1) if html.find(f' id="{child.id}"') < 0 else None
+        # Not between `cursor` and `limit`: looked for before and after them alone.
+        if html.find(attribute, 0, cursor + len(attribute) - 1) < 0 and html.find(
+                attribute, max(limit - len(attribute) + 1, 0)) < 0:
+            return None, -1
+        return None
     start = html.rfind("<", cursor, at)
     if start < 0 or html.find(">", start, at) >= 0:
         return None
     if start != tried:
         if _is_composed(child):
-            moved = _through(child, html, start, limit, ids)
+            moved = _through(child, child_at, html, start, limit, ids)
             if moved is not None:
                 return moved, start
         elif start + child.size <= limit and (
+                ids.before.unchanged(child_at, child.size, start, html)
+                if ids.before is not None else
                 hash(html[start:start + child.size]) == child.markup):
             return child, start
     close = html.find(">", html.find('"', at + 5))
-    if not html.startswith("<" + child.tag, start):
+    tag = child.tag
+    if html[start + 1:start + 1 + len(tag)] != tag:  # html[start] is "<"
         return _anew(child, html, start, close, limit, ids)
     # Its end is found by counting its tag's start and end tags: that what follows it in its
     # parent is as it was does not say it ends where that begins (markup without an id put
@@ -686,7 +744,7 @@ def _found_again(child: Node, html: str, cursor: int, limit: int, ids: _Ids, tri
     element = _element_at(html, start, child.id, child.tag, close)  # type: ignore[arg-type]
     if element is None or element.end > limit:
         return None
-    node = _follow(child, html, start, close + 1, element.end, ids)
+    node = _follow(child, child_at, html, start, close + 1, element.end, ids)
     return None if node is None else (node, start)
 
 

@@ -184,15 +184,31 @@ def test_a_tree_read_after_another_shares_the_elements_they_hold_alike() -> None
     assert Tree(board("Ann", "Ben", "Cat")).base.digest == before.base.digest
 
 
-def read_after(old: str, new: str) -> Tree:
+def read_after(old: str, new: str, *, kept: bool = False) -> Tree:
     """The tree of `new` read after `old`'s, with the tests' check of it against a fresh
-    reading off: the test compares the two itself."""
+    reading off: the test compares the two itself. `kept`: `old`'s tree kept meanwhile (as
+    the process's trees keep it), so that the reading compares with its HTML."""
     checking = swaps_module.CHECK_TREES
     swaps_module.CHECK_TREES = False
     try:
-        return Tree(new, after=Tree(old).base)
+        if not kept:
+            return Tree(new, after=Tree(old).base)  # the old tree let go: no HTML to compare
+        old_tree = Tree(old)
+        assert old_tree.base.html() == old
+        return Tree(new, after=old_tree.base)
     finally:
         swaps_module.CHECK_TREES = checking
+
+
+def test_a_base_has_its_html_while_its_tree_is_kept_and_not_after() -> None:
+    # A base refers to its tree weakly: what a socket keeps holds no HTML, and a reading
+    # after a base whose tree is gone hashes where it compared.
+    kept = Trees()
+    tree = kept.of(board("Ann", "Ben"), like=("status",))
+    base = tree.base
+    assert base.html() == board("Ann", "Ben")
+    del tree, kept
+    assert base.html() is None
 
 
 def test_markup_without_an_id_put_after_a_changed_element_is_not_read_as_part_of_it() -> None:
@@ -262,15 +278,16 @@ def alone(tree: Tree) -> bool:
     return [(e.id, e.start, e.end) for e in tree.root.children] == [("top", 0, len(tree.html))]
 
 
+@pytest.mark.parametrize("kept", [False, True], ids=["hashed", "compared"])
 def test_a_tree_read_after_a_random_edit_of_its_html_is_the_tree_read_afresh_and_its_swaps_make_it(
-        ) -> None:
+        kept: bool) -> None:
     rng = random.Random(20261205)
     ids = itertools.count()
     for _ in range(300):
         html = f'<section id="top"{OOB}>{random_element(rng, ids, 0)}</section>'
         for _ in range(4):
             new = random_edit(rng, html, ids)
-            after = read_after(html, new)
+            after = read_after(html, new, kept=kept)
             fresh_tree = Tree(new)
             assert (after.ok, after.ids, shape(after), after.base.digest) == (
                 fresh_tree.ok, fresh_tree.ids, shape(fresh_tree), fresh_tree.base.digest), (
@@ -303,8 +320,9 @@ def test_a_large_element_changed_in_its_tail_or_inside_is_read_after_the_last_on
     changed_tile = board(*tiles[:5], "moved", *tiles[6:])
     changed_tail = old.replace("\n</div>\n<p", "\n<i>new</i></div>\n<p")
     pushed_down = old.replace('<div id="grid">', '<p>above</p><div id="grid">')
-    for new in (old, changed_tile, changed_tail, pushed_down):
-        after = read_after(old, new)
+    for new, kept in itertools.product(
+            (old, changed_tile, changed_tail, pushed_down), (False, True)):
+        after = read_after(old, new, kept=kept)
         assert (after.ok, after.ids, shape(after), after.base.digest) == (
             Tree(new).ok, Tree(new).ids, shape(Tree(new)), Tree(new).base.digest)
     # Unchanged, it is the base's own node (found through its children, all as they were).
@@ -386,8 +404,9 @@ def test_a_changed_child_that_leaves_its_large_parents_tag_open_is_read_as_count
             Tree(new).ok, shape(Tree(new)), nodes(Tree(new)))
 
 
+@pytest.mark.parametrize("kept", [False, True], ids=["hashed", "compared"])
 def test_a_tree_read_after_a_random_edit_has_the_digests_of_the_tree_read_afresh(
-        ) -> None:
+        kept: bool) -> None:
     # Elements large enough to be read through their children, edited at random: every
     # node's digests are a fresh reading's, and the swaps from the last screen make the page.
     rng = random.Random(20261206)
@@ -397,7 +416,7 @@ def test_a_tree_read_after_a_random_edit_has_the_digests_of_the_tree_read_afresh
         html = html.replace("x", "x" * 400)
         for _ in range(4):
             new = random_edit(rng, html, ids).replace("vw", "v" * 300)
-            after = read_after(html, new)
+            after = read_after(html, new, kept=kept)
             fresh_tree = Tree(new)
             assert (after.ok, after.ids, nodes(after)) == (
                 fresh_tree.ok, fresh_tree.ids, nodes(fresh_tree)), (html, new)
@@ -411,8 +430,9 @@ def test_a_tree_read_after_a_random_edit_has_the_digests_of_the_tree_read_afresh
                 break
 
 
+@pytest.mark.parametrize("kept", [False, True], ids=["hashed", "compared"])
 def test_a_tree_read_after_a_random_edit_is_the_tree_read_afresh_when_every_element_is_large(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+        kept: bool, monkeypatch: pytest.MonkeyPatch) -> None:
     # Every element then takes the path of a large one (its tail looked for first).
     monkeypatch.setattr(swaps_module, "_LARGE", 0)
     rng = random.Random(20261205)
@@ -421,7 +441,7 @@ def test_a_tree_read_after_a_random_edit_is_the_tree_read_afresh_when_every_elem
         html = f'<section id="top"{OOB}>{random_element(rng, ids, 0)}</section>'
         for _ in range(4):
             new = random_edit(rng, html, ids)
-            after = read_after(html, new)
+            after = read_after(html, new, kept=kept)
             fresh_tree = Tree(new)
             assert (after.ok, after.ids, shape(after), after.base.digest) == (
                 fresh_tree.ok, fresh_tree.ids, shape(fresh_tree), fresh_tree.base.digest), (
