@@ -39,7 +39,9 @@ it changed; only what lies between is read anew. A large element with children (
 partial's top element: `_through`) is not hashed whole: it is found through its children, its
 start tag, gaps and tail, and its markup's digest is made of theirs. Most of a partial stays
 from move to move, so most of a reading is hashing slices of the new HTML, each about once. A
-base needs no HTML for this, so no socket keeps any. The tests check every reading after a
+base needs no HTML for this, so no socket keeps any; while the tree a base was read from is
+still kept (`Trees`: a base refers to it weakly), an element is compared with that tree's HTML
+byte for byte instead, which is cheaper than hashing it. The tests check every reading after a
 base against the HTML read afresh (CHECK_TREES). The digests are Python's string hash
 (SipHash, keyed at random per process; gaps combined by the tuple hash): two parts that differ
 have equal digests about once in 2**61 comparisons.
