@@ -33,6 +33,8 @@ import jinja2
 from django.template.defaultfilters import pluralize
 from django.utils.formats import localize
 from django.utils.module_loading import import_string
+from django.utils.safestring import SafeString
+from jinja2 import nodes
 from jinja2.compiler import CodeGenerator
 
 from games.platform import jinja_tags
@@ -50,6 +52,8 @@ def as_django_prints(value: Any) -> str:
         return text if text.isascii() else one_byte(text)
     if kind is int or kind is bool or value is None:
         return str(value)
+    if kind is SafeString:  # a helper's HTML (a card, a panel): its __html__ is itself
+        return value
     html = getattr(value, "__html__", None)
     if html is not None:  # safe strings, and the Undefined that prints nothing
         return html()
@@ -82,6 +86,76 @@ class _PrintedAsFinalized(CodeGenerator):
             super()._output_child_post(node, frame, finalize)
             return
         self.write(")")
+
+    def visit_Output(self, node: Any, frame: Any) -> None:
+        """The pieces of one run of output (the text and values between two tags) yielded
+        as one string, joined, where Jinja2 yields each: the render joins what its function
+        yields, and a resumption of that function per piece cost more than the join (a
+        player's panel is some eighty pieces). The HTML is the same."""
+        if frame.buffer is not None or frame.require_output_check:
+            super().visit_Output(node, frame)
+            return
+        finalize = self._make_finalize()
+        body: list[Any] = []
+        for child in node.nodes:  # as Jinja2 groups them: constants joined at compile time
+            try:
+                if not (finalize.const or isinstance(child, nodes.TemplateData)):
+                    raise nodes.Impossible()
+                const = self._output_child_to_const(child, frame, finalize)
+            except Exception:  # as Jinja2 does: evaluated at render time instead
+                body.append(child)
+                continue
+            if body and isinstance(body[-1], list):
+                body[-1].append(const)
+            else:
+                body.append([const])
+        if len(body) < 2:
+            super().visit_Output(node, frame)
+            return
+        self.writeline("yield concat((")
+        self.indent()
+        for item in body:
+            if isinstance(item, list):
+                self.writeline(self._output_const_repr(item) + ",")
+                continue
+            self.newline(item)
+            self._output_child_pre(item, frame, finalize)
+            self.visit(item, frame)
+            self._output_child_post(item, frame, finalize)
+            self.write(",")
+        self.outdent()
+        self.writeline("))")
+
+    def visit_Getattr(self, node: Any, frame: Any) -> None:
+        """`p.seat` compiled to the dict's own look-up when `p` is a dict holding "seat", and
+        to the environment's `getattr` (_DictFirstEnvironment's, which finds the same) when
+        not: a call of that method for every attribute read cost more than the read, and a
+        board's partials read hundreds a push. The object is evaluated once, kept in a
+        temporary of the function (a local's name, or `t_N := ...` for a longer chain)."""
+        if (self.environment.is_async or self.environment.sandboxed
+                or type(self.environment).getattr is not _DictFirstEnvironment.getattr):
+            super().visit_Getattr(node, frame)
+            return
+        if self.optimizer is not None and not frame.eval_ctx.volatile:
+            folded = self.optimizer.visit(node, frame.eval_ctx)
+            if folded != node:  # a constant, worked out at compile time
+                self.visit(folded, frame)
+                return
+        attr = repr(node.attr)
+        inner = node.node
+        if isinstance(inner, nodes.Name) and inner.ctx == "load":
+            # The local itself (or `missing`, which is no dict: the fallback then makes the
+            # Undefined the plain compilation would).
+            ref = frame.symbols.ref(inner.name)
+            self.write(f"({ref}[{attr}] if type({ref}) is dict and {attr} in {ref} "
+                       f"else environment.getattr(")
+            self.visit(inner, frame)
+            self.write(f", {attr}))")
+            return
+        ref = self.temporary_identifier()
+        self.write(f"({ref}[{attr}] if type({ref} := ")
+        self.visit(inner, frame)
+        self.write(f") is dict and {attr} in {ref} else environment.getattr({ref}, {attr}))")
 
     def visit_Call(self, node: Any, frame: Any, forward_caller: bool = False) -> None:
         """`{{ f(x) }}` compiled to a plain call: Jinja2 writes `context.call(f, x)`, which

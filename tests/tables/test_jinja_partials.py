@@ -149,7 +149,7 @@ def test_safe_html_from_a_helper_is_not_escaped_again_inside_text() -> None:
 def test_a_printed_value_is_written_as_finalize_returns_it_without_a_copy() -> None:
     # games/platform/jinja.py: `str()` around it would copy a safe string (a whole panel).
     source = engines["jinja2"].env.compile("<p>{{ x }}</p>", raw=True)
-    assert "yield environment.finalize(" in source
+    assert "environment.finalize(" in source
     assert "str(environment.finalize(" not in source and "escape(" not in source
 
 
@@ -178,3 +178,32 @@ def test_a_template_is_looked_up_once_and_kept_unless_the_environment_reloads_ed
         assert env.get_template("t.html") is first and first.render() == "one"
         sources["t.html"] = "two"  # an edit, as DEBUG's auto-reload would see it
         assert env.get_template("t.html").render() == ("two" if reloads else "one")
+
+
+def test_an_attribute_read_reads_a_dict_s_key_an_object_s_attribute_or_nothing() -> None:
+    class Seat:
+        seat = 7
+        rating = {"after": 1510}
+
+    source = ("{{ p.seat }}|{{ p.rating.after }}|{{ p.gone }}|{{ p.gone.deeper }}|"
+              "{{ missing.x.y }}|{% for z in p.zones %}{{ z.colour }}{% endfor %}")
+    as_dict = {"seat": 7, "rating": {"after": 1510}, "zones": [{"colour": "red"}]}
+    assert _jinja(source, p=as_dict) == "7|1510||||red"
+    assert _jinja(source, p=Seat()) == "7|1510||||"
+    assert _jinja(source, p=None) == "|||||"
+
+
+def test_a_dict_key_is_read_without_calling_the_environment_s_getattr() -> None:
+    # games/platform/jinja.py's visit_Getattr: the key read inline; anything else (an object,
+    # a key the dict lacks) still goes through the environment's own getattr.
+    source = engines["jinja2"].env.compile("{{ p.seat }}{{ c.view.turn }}", raw=True)
+    assert "p['seat'] if type(" in source and "['turn'] if type(" in source
+
+
+def test_a_run_of_output_is_yielded_as_one_joined_piece_and_prints_the_same() -> None:
+    template = engines["jinja2"].env.from_string(
+        '<i id="s-{{ p.seat }}" data-seat="{{ p.seat }}">{{ p.name }}</i>'
+        "{% if p.seat %}<b>{{ p.seat }}</b>{% endif %}")
+    context = template.new_context({"p": {"seat": 2, "name": "A&B"}})
+    pieces = list(template.root_render_func(context))
+    assert pieces == ['<i id="s-2" data-seat="2">A&amp;B</i>', "<b>2</b>"]
