@@ -112,14 +112,14 @@ def test_a_move_renders_again_only_the_players_panels_whose_entries_it_changed(
     from games.chudopoly.templatetags import chudopoly
 
     rendered: list[int] = []
-    render = chudopoly.render_unlocalized
+    render = chudopoly.render_plain
 
     def counted(template: str, context: dict[str, Any]) -> str:
         if template == "chudopoly/_seat.html":
             rendered.append(context["p"]["seat"])
         return render(template, context)
 
-    monkeypatch.setattr(chudopoly, "render_unlocalized", counted)
+    monkeypatch.setattr(chudopoly, "render_plain", counted)
     game = started_game(ALICE, (BOB, "Bob"), (CAROL, "Carol"), turn_seconds=0)
     before: list[dict[str, Any]] | None = None
     made = 0
@@ -298,8 +298,8 @@ def test_a_players_panel_is_rendered_once_per_content_and_shows_what_it_holds(
     assert f'id="seat-{bob["seat"]}"' in html and ">Bob<" in html and ">You<" in html
     assert html in presenters.render_all(presenters.screen_from(snapshot, BOB))["players"]
     renders: list[str] = []
-    render = chudopoly.render_unlocalized
-    monkeypatch.setattr(chudopoly, "render_unlocalized",
+    render = chudopoly.render_plain
+    monkeypatch.setattr(chudopoly, "render_plain",
                         lambda name, context: renders.append(name) or render(name, context))
     assert seat_panel(bob, None) == html  # the same content: the kept rendering
     assert renders == []

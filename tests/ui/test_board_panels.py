@@ -48,8 +48,8 @@ def test_a_panel_rendered_again_takes_its_unchanged_sets_as_they_were(
              if len(p["zones"]) >= 2)
     seat_panel(p, None)
     renders: list[str] = []
-    render = chudopoly.render_unlocalized
-    monkeypatch.setattr(chudopoly, "render_unlocalized",
+    render = chudopoly.render_plain
+    monkeypatch.setattr(chudopoly, "render_plain",
                         lambda name, context: renders.append(name) or render(name, context))
     changed = {**p["zones"][0], "rent": 99}
     html = seat_panel({**p, "zones": [changed, *p["zones"][1:]]}, None)

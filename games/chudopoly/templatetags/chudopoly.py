@@ -30,7 +30,7 @@ from games.chudopoly.engine.cards import (
 )
 from games.platform.bounded_cache import BoundedCache
 from games.platform.one_byte import one_byte
-from games.platform.rendering import SharedList, content_key, kept, render_unlocalized
+from games.platform.rendering import SharedList, content_key, kept, render_plain
 
 register = template.Library()
 
@@ -372,11 +372,15 @@ def _memo_render(template: str, context: dict[str, Any],
     if key is None:
         key = (template, content_key(context))
     html = _PANEL_MEMO.get(key)
-    if html is not None:
-        return SafeString(html)
-    made = render_unlocalized(template, context)
-    _PANEL_MEMO.put(key, kept(made))
-    return made
+    return SafeString(html if html is not None else _render_kept(template, context, key))
+
+
+def _render_kept(template: str, context: dict[str, Any], key: Hashable) -> str:
+    """`template` rendered and kept by `key`, as the plain string the render joined
+    (render_plain): a safe string's render made plain again for the memo was copied twice."""
+    html = kept(render_plain(template, context))
+    _PANEL_MEMO.put(key, html)
+    return html
 
 
 @register.simple_tag
@@ -402,14 +406,19 @@ def seat_panels(players: Iterable[Mapping[str, Any]], result: Any) -> SafeString
         return SafeString("".join([f"\n    {seat_panel(p, result)}\n  " for p in players]))
     template = "chudopoly/_seat.html"
     over = bool(result)
+    # The kept panels themselves, joined once with what goes between them: each made a safe
+    # string and formatted into its own piece first, a panel was copied twice more and its
+    # safe string's __str__ called, most of the work of a players partial served whole.
     made = []
     for player, key in zip(players, keys, strict=True):
         if player.get("is_me"):
             raise ValueError("seat_panel renders public entries only: they name no viewer")
         # "item": the shared list's keys, written apart from content_key's.
-        html = _memo_render(template, {"p": player, "c": {"result": over}},
-                            key=(template, "item", key, over))
-        made.append(f"\n    {html}\n  ")
+        memo_key = (template, "item", key, over)
+        html = _PANEL_MEMO.get(memo_key)
+        if html is None:
+            html = _render_kept(template, {"p": player, "c": {"result": over}}, memo_key)
+        made += ("\n    ", html, "\n  ")
     return SafeString("".join(made))
 
 
@@ -445,11 +454,11 @@ def log_items(lines: list[Any]) -> SafeString:
     loop of a push), the newest LOG_PEEK_LINES with their card peeks. Each line keeps its
     items (presenters.LogLine.rendered): a push lists forty lines and renders one or two."""
     newest_first = lines[::-1]
-    made = [line.rendered.get(True) or _log_piece(line, True)
+    made = [(line.rendered.get(True) or _log_piece(line, True))[1]
             for line in newest_first[:LOG_PEEK_LINES]]
-    made += [line.rendered.get(False) or _log_piece(line, False)
+    made += [(line.rendered.get(False) or _log_piece(line, False))[1]
              for line in newest_first[LOG_PEEK_LINES:]]
-    return SafeString("".join([html for _, html in made]))
+    return SafeString("".join(made))
 
 
 @register.simple_tag
