@@ -860,13 +860,10 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
             return html  # nothing to build on
         if len(html) < swaps.SMALL:  # not worth it
             return html
-        found = swaps.swaps(sent, new, self._elsewhere(key))
+        # Its ids are looked for in the screen's other partials as last sent, the chat log
+        # apart (see swaps.swaps).
+        found = swaps.swaps(sent, new, self.sent, (key, "chat-log"))
         return html if found is None else "\n".join(found)
-
-    def _elsewhere(self, key: str) -> tuple[swaps.Base, ...]:
-        """The bases of the screen's other partials, as last sent (see swaps.swaps)."""
-        return tuple(sent for other, sent in self.sent.items()
-                     if other != key and other != "chat-log")
 
     def send_error(self, message: str, code: str) -> None:
         self.send(text_data=presenters.render_error(message, code))

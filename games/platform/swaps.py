@@ -863,12 +863,13 @@ def tree_size(tree: Tree) -> int:
 trees = Trees()
 
 
-def swaps(old: Base | Tree, new: Tree, elsewhere: tuple[Base | Tree, ...] = ()
-          ) -> list[str] | None:
+def swaps(old: Base | Tree, new: Tree, screen: dict[str, Base] | None = None,
+          apart: tuple[str, ...] = ()) -> list[str] | None:
     """The out-of-band swaps that turn what `old` showed into what `new` shows, or None when
-    only the whole partial can (or it would be no smaller). `elsewhere` holds the screen's
-    other partials: an id found there too is not swapped by. Made once per pair (old base,
-    new tree) and process: sockets that showed the same and show the same again share them."""
+    only the whole partial can (or it would be no smaller). `screen` holds the screen's
+    partials by key, all but the ones keyed in `apart` (this partial's own among them): an id
+    found in one of them too is not swapped by. Made once per pair (old base, new tree) and
+    process: sockets that showed the same and show the same again share them."""
     if isinstance(old, Tree):
         old = old.base
     made = _made.get(old, new)
@@ -886,12 +887,16 @@ def swaps(old: Base | Tree, new: Tree, elsewhere: tuple[Base | Tree, ...] = ()
         return None
     # The few ids swapped by, each looked up in the others' sets: compiled, indexed loops and
     # set lookups, where `isdisjoint` and `any` over a generator were generic calls (about
-    # 1.5 % of a move's instructions).
-    for other in elsewhere:
-        other_ids = other.ids
-        for i in range(len(ids)):
-            if ids[i] in other_ids:
-                return None
+    # 1.5 % of a move's instructions). The screen is read as it is, keys skipped here, where
+    # a tuple of the other partials made by the caller for each partial cost 0.5 %.
+    if screen is not None:
+        for key, other in screen.items():
+            if key in apart:
+                continue
+            other_ids = other.ids
+            for i in range(len(ids)):
+                if ids[i] in other_ids:
+                    return None
     return list(found)
 
 

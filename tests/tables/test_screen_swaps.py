@@ -399,11 +399,11 @@ def test_sockets_sent_the_same_partial_share_one_reading_of_it_and_one_making_of
 
     # Counted where the consumer asks for them (a compiled swaps module calls its own
     # functions directly: games/platform/speedups.py): made when not made before.
-    def counted(old: swaps.Base, new: swaps.Tree, elsewhere: tuple[swaps.Base, ...] = ()
-                ) -> list[str] | None:
+    def counted(old: swaps.Base, new: swaps.Tree, screen: dict[str, swaps.Base] | None = None,
+                apart: tuple[str, ...] = ()) -> list[str] | None:
         if swaps._made.get(old, new) is None:
             made.append((id(old.root), id(new.base.root)))
-        return make(old, new, elsewhere)
+        return make(old, new, screen, apart)
 
     monkeypatch.setattr(swaps, "swaps", counted)
     reads = []

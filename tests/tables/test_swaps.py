@@ -116,7 +116,16 @@ def test_html_whose_elements_do_not_close_is_only_sent_whole() -> None:
 
 def test_an_id_another_partial_holds_too_is_not_swapped_by() -> None:
     other = Tree('<aside id="elsewhere"><div id="tile-1">copy</div></aside>')
-    assert swaps(Tree(board("Ann", "Ben")), Tree(board("Ann", "Cat")), (other,)) is None
+    old, new = Tree(board("Ann", "Ben")), Tree(board("Ann", "Cat"))
+    assert swaps(old, new, {"board": new.base, "aside": other.base}, ("board",)) is None
+
+
+def test_the_partials_kept_apart_are_not_looked_into_for_ids() -> None:
+    other = Tree('<aside id="elsewhere"><div id="tile-1">copy</div></aside>')
+    old, new = Tree(board("Ann", "Ben")), Tree(board("Ann", "Cat"))
+    screen = {"board": new.base, "chat-log": other.base}
+    assert swaps(old, new, screen, ("board", "chat-log")) == swaps(old, new)
+    assert swaps(old, new) is not None
 
 
 def test_swaps_that_weigh_as_much_as_the_partial_give_way_to_it() -> None:
