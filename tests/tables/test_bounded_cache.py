@@ -19,6 +19,19 @@ def test_the_oldest_entries_go_once_the_bytes_are_over_the_bound() -> None:
     assert cache.bytes == 3 * (ENTRY_OVERHEAD + 20)
 
 
+def test_an_entry_read_by_an_equal_copy_of_its_key_is_the_most_recent() -> None:
+    cache: BoundedCache[str] = BoundedCache(max_entries=3, max_bytes=100_000)
+    keys = [("t.html", bytes([n]) * 300) for n in range(3)]
+    for key in keys:
+        cache.put(key, "x")
+    cache.put(keys[0], "y")  # put again: the most recent, under the key put last
+    assert cache.get(("t.html", bytes(keys[1][1]))) == "x"  # read by a copy
+    cache.put(("t.html", b"new"), "x")
+    assert [cache.get(key) for key in keys] == ["y", "x", None]
+    cache.put(("t.html", b"newer"), "x")  # the entry not read since goes
+    assert cache.get(("t.html", b"new")) is None and cache.get(keys[0]) == "y"
+
+
 def test_an_entry_put_again_is_counted_once() -> None:
     cache: BoundedCache[str] = BoundedCache(max_entries=100, max_bytes=10_000)
     cache.put("k", "x" * 100)
