@@ -967,11 +967,27 @@ def version_inputs(version: int, decision: str, *, oob: bool, now: str | None) -
     ("U.u", as Django's {% now %} printed it)."""
     swap = ' hx-swap-oob="true"'
     clock = swap if oob else f' data-now="{escape(str(now))}"'
+    # A number's digits need no escaping; the token is escaped once for the pushes of a
+    # move (every seat's screen carries it), not once a seat.
     return SafeString(
         f'<input type="hidden" id="table-version" name="expected_version" '
-        f'value="{escape(str(version))}"{clock}>\n'
+        f'value="{int(version)}"{clock}>\n'
         f'<input type="hidden" id="table-decision" name="decision" '
-        f'value="{escape(decision)}"{swap if oob else ""}>\n')
+        f'value="{_escaped_token(decision)}"{swap if oob else ""}>\n')
+
+
+# The latest decision token and its escaped text (replaced whole: one read is one pair).
+_latest_token: tuple[str, str] = ("", "")
+
+
+def _escaped_token(decision: str) -> str:
+    global _latest_token
+    latest = _latest_token
+    if latest[0] == decision:
+        return latest[1]
+    escaped = escape(decision)
+    _latest_token = (decision, escaped)
+    return escaped
 
 
 def seat_marker(seat: int | None, *, oob: bool) -> SafeString:
@@ -993,13 +1009,26 @@ def private_log(lines: Sequence[LogLine], *, oob: bool) -> SafeString:
     swap = ' hx-swap-oob="true"' if oob else ""
     if not lines:
         return SafeString(f'<section id="log-mine" class="log-mine" hidden{swap}></section>\n')
-    items = "".join(f'<li data-k="mine-{escape(line.key)}">'
-                    f'<span class="log-text">{escape(line.text, quote=False)}</span></li>'
-                    for line in lines)
+    items = "".join(map(_private_item, lines))
     return SafeString(
         f'<section id="log-mine" class="log-mine" aria-labelledby="log-mine-heading"{swap}>'
         f'<h2 id="log-mine-heading">Only you see</h2>'
         f'<ul class="game-log">{items}</ul></section>\n')
+
+
+# Where a line keeps its item in the private log (LogLine.rendered).
+_PRIVATE_ITEM = "private_log"
+
+
+def _private_item(line: LogLine) -> str:
+    """A private line's list item, made once a line (the same line stays among a seat's
+    newest for several moves, pushed each time)."""
+    made = line.rendered.get(_PRIVATE_ITEM)
+    if made is None:
+        made = line.rendered[_PRIVATE_ITEM] = (
+            line.key, f'<li data-k="mine-{escape(line.key)}">'
+                      f'<span class="log-text">{escape(line.text, quote=False)}</span></li>')
+    return made[1]
 
 
 def _epoch_now() -> str:

@@ -4,6 +4,8 @@ read the same HTML whichever engine wrote it."""
 
 from __future__ import annotations
 
+from html import escape
+
 from django.template import engines
 from django.template.backends.jinja2 import Template as JinjaTemplate
 from django.template.loader import get_template
@@ -109,6 +111,14 @@ def test_the_version_inputs_carry_the_servers_clock_on_the_page_and_swap_in_on_a
     assert shown == ('<input type="hidden" id="table-version" name="expected_version" '
                      f'value="12" data-now="{page}">\n<input type="hidden" id="table-decision" '
                      'name="decision" value="">\n')
+
+
+def test_each_push_carries_its_own_decision_token_escaped() -> None:
+    from games.platform import presenters
+
+    for token in ("a<1", "a<1", "b&2", "a<1"):
+        html = presenters.version_inputs(5, token, oob=True, now=None)
+        assert f'value="{escape(token)}"' in html and 'value="5"' in html
 
 
 def test_the_version_inputs_are_safe_html_for_the_page_that_prints_them() -> None:

@@ -167,3 +167,11 @@ def test_a_seats_own_draw_is_shown_to_it_alone_beside_the_shared_log(
             assert line.text.startswith("You ") and line.text in shown
             assert line.text not in others  # nor in the shared log
             assert line.text.split(" ", 2)[2] not in unescape(other["log"])
+
+
+def test_a_private_line_is_listed_escaped_and_alike_on_every_push() -> None:
+    line = presenters.LogLine("You drew <b>Rent</b> & Deal.", version=7, index=1)
+    first = presenters.private_log([line], oob=True)
+    assert ('<li data-k="mine-7.1"><span class="log-text">'
+            'You drew &lt;b&gt;Rent&lt;/b&gt; &amp; Deal.</span></li>') in first
+    assert presenters.private_log([line], oob=True) == first
