@@ -679,7 +679,7 @@ def _kids_balanced(was: Node, node: Node, html: str, at: int) -> bool:
     `was`'s tag alike, never closing one it did not open."""
     tag = was.tag
     olds = was.kids
-    kept: set[int] | None = None
+    kept: set[Node] | None = None
     kids = node.kids
     for i in range(len(kids)):
         kid = kids[i]
@@ -692,8 +692,10 @@ def _kids_balanced(was: Node, node: Node, html: str, at: int) -> bool:
             # it alike; one that is its start tag alone ("<div/>") opens one.
             continue
         if kept is None:
-            kept = {id(old) for old in olds}
-        if id(kid) in kept:
+            # The nodes themselves: a node is equal to itself alone and hashed by identity,
+            # so the set is made in one call, where a set of their id()s boxed each one.
+            kept = set(olds)
+        if kid in kept:
             continue
         start = at + offset
         end = start + kid.size

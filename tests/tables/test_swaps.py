@@ -512,3 +512,19 @@ def test_a_changed_child_of_its_large_parents_own_tag_is_read_as_counting_finds_
         after = Tree(new, after=Tree(old).base)
         assert (after.ok, shape(after), nodes(after)) == (
             Tree(new).ok, shape(Tree(new)), nodes(Tree(new))), edit
+
+
+def test_children_kept_in_another_order_need_no_scan_for_their_parents_tag() -> None:
+    from games.platform.swaps import Node, _kids_balanced
+
+    def node(element_id: str, tag: str, size: int, kids: tuple[Node, ...] = (),
+             offsets: tuple[int, ...] = ()) -> Node:
+        return Node(element_id, tag, size, 3, kids, offsets, (0, 0, 0, 0))
+
+    # Their HTML closes a <div> they never opened: read anew, that would not balance.
+    html = '<div id="a"><p id="x"></div></p><p id="y"></div></p></div>'
+    x, y = node("x", "p", 19), node("y", "p", 19)
+    was = node("a", "div", len(html), (x, y), (12, 31))
+    assert _kids_balanced(was, node("a", "div", len(html), (y, x), (12, 31)), html, 0)
+    z = node("z", "p", 19)
+    assert not _kids_balanced(was, node("a", "div", len(html), (y, z), (12, 31)), html, 0)
