@@ -791,6 +791,22 @@ def _seat_free(engine: GameEngine, extra: Mapping[str, Any] | None) -> tuple[str
     return tuple(free)
 
 
+# `_seat_free(engine, None)` by engine, with the judged partials it was found from (_SHARED).
+_SEAT_FREE_ALONE: dict[int, tuple[dict[str, SharedPartial | None], GameEngine,
+                                  tuple[str, ...]]] = {}
+
+
+def _seat_free_alone(engine: GameEngine) -> tuple[str, ...]:
+    """`_seat_free(engine, None)`, found once per engine while the partials judged stay
+    (every push of a running game asks it, for its seat's mark)."""
+    found = _SEAT_FREE_ALONE.get(id(engine))
+    if found is not None and found[0] is _SHARED and found[1] is engine:
+        return found[2]
+    free = _seat_free(engine, None)
+    _SEAT_FREE_ALONE[id(engine)] = (_SHARED, engine, free)
+    return free
+
+
 @dataclass(frozen=True)
 class SeatMark:
     """What a socket's seat's own partials were last rendered from, beside the partials every
@@ -816,7 +832,7 @@ def seat_mark(screen: TableScreen, lobby: tuple[Any, ...] | None) -> SeatMark | 
             or not _running(screen)):
         return None
     engine = get_game(game.game_kind)
-    if not _seat_free(engine, None):
+    if not _seat_free_alone(engine):
         return None
     own = engine.seat_screen_key(game.state, screen.seat, screen.view)
     if own is None:
@@ -937,6 +953,7 @@ def _forget_shared(*, setting: str, **kwargs: Any) -> None:
     again against them (not while they reload their templates, as under DEBUG)."""
     if setting in ENGINE_SETTINGS:
         _SHARED.clear()
+        _SEAT_FREE_ALONE.clear()
 
 
 setting_changed.connect(_forget_shared)

@@ -62,3 +62,15 @@ def test_the_seat_free_partials_read_alike_for_every_seat_and_a_watcher(kind: st
             assert other == first, move.game.version
         moves += 1
     assert moves > 40
+
+
+def test_a_games_seat_free_partials_are_found_once_while_the_judged_partials_stay(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    engine = get_game("chudopoly")
+    found = presenters._seat_free_alone(engine)
+    assert found == presenters._seat_free(engine, None)
+    assert presenters._seat_free_alone(engine) is found
+    # Partials judged anew (new template engines) are looked at again: none is shared yet.
+    monkeypatch.setattr(presenters, "shared_partial", lambda template: None)
+    monkeypatch.setattr(presenters, "_SHARED", {})
+    assert presenters._seat_free_alone(engine) == ()
