@@ -470,6 +470,25 @@ def focus(view: Mapping[str, Any], me: int | None, dec: Mapping[str, Any]
     return (view["pos"][me] if me is not None else view["pos"][view["turn"]]), "token"
 
 
+def waiting_key(state: Mapping[str, Any], seat: int) -> tuple[Any, ...]:
+    """All that `seat`'s decision, portfolio and centre card read (board_context) while it
+    decides nothing and no auction, offer or debt is on (BoardroomGame.seat_screen_key): whom
+    the waiting line names (the turn holder), whether it still plays, where its token stands
+    (`focus`, "you are here"), each of its own tiles with what its portfolio line reads
+    (`portfolio`: buildings, whole industry or how many of the group, hence rent and the
+    bank's price) and the same of the tile its token stands on (`tile_card`). Another seat's
+    tile counts only where it stands on it: buying or building elsewhere changes none of this.
+    Read off the state, which holds what the view shows of these; the players' names are in
+    the seat's mark beside it (presenters.SeatMark)."""
+    owners, levels = state["owner"], state["level"]
+    here = state["pos"][seat]
+    mine = tuple((pos, levels[pos], _group_held(owners, pos))
+                 for pos, owner in enumerate(owners) if owner == seat)
+    card = (owners[here], levels[here],
+            _group_held(owners, here) if owners[here] is not None else None)
+    return ("waiting", state["turn"], state["active"][seat], here, card, mine)
+
+
 def _players(view: Mapping[str, Any], me: int | None, names: Sequence[str],
              seats: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """Every seat's panel in play order; `me` None (the shared panels, board_public) marks no

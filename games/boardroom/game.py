@@ -296,7 +296,33 @@ class BoardroomGame:
         "inspect": "boardroom/_inspect.html",
         "hand": "boardroom/_portfolio.html",
         "log": "boardroom/_log.html",
+        # Every seat's cash, whose turn and its clock, docked above the decision by the table
+        # page (the top line of a phone's decision bar): a partial of its own, since it
+        # changes with nearly every move, so that the decision panel of a seat that waits
+        # reads only what `seat_screen_key` stands for.
+        "glance": "boardroom/_glance.html",
     }
+
+    # The board, the glance line, the players' panels and the log read alike for every seat
+    # and a watcher while the game runs (the page's seat marker says whose screen it is); a
+    # seat's own are its decision, its portfolio and the card its centre shows.
+    seat_free_templates = frozenset({"status", "glance", "players", "log"})
+
+    def seat_screen_key(self, state: dict[str, Any], seat: int | None,
+                        view: Mapping[str, Any] | None = None) -> tuple[Any, ...] | None:
+        """What seat `seat`'s decision, portfolio and centre card read (board.board_context)
+        while it waits for the turn holder's own decision (board.waiting_key). The glance
+        line, which shows every seat's cash and the clock, is a seat-free partial of its own.
+        None while it decides, while an auction, a trade offer or a debt is on (the panel
+        shows them, with their clocks, which are not in the state) and once the game has
+        ended."""
+        if (seat is None or state["phase"] == "finished" or seat == state["turn"]
+                or state["auction"] is not None or state["offer"] is not None
+                or state["debts"]):
+            return None
+        from .board import waiting_key
+
+        return waiting_key(state, seat)
 
     def board_public(self, view: Mapping[str, Any], *, names: Sequence[str],
                      seats: Sequence[Mapping[str, Any]]) -> dict[str, Any]:

@@ -811,7 +811,8 @@ def _seat_free_alone(engine: GameEngine) -> tuple[str, ...]:
 class SeatMark:
     """What a socket's seat's own partials were last rendered from, beside the partials every
     seat reads alike: the game's `seat_screen_key` of its view, its private log lines, the
-    players' names and the lobby's key. The next push of a later snapshot of the same game
+    players' names, the lobby's key and its auto move toggle (build_context's "auto_move",
+    which the lobby does not show). The next push of a later snapshot of the same game
     with the same mark shows the same own partials (quick_parts). Kept by its socket only."""
 
     game_id: int
@@ -821,6 +822,7 @@ class SeatMark:
     own: Any
     private: tuple[LogLine, ...]
     lobby: tuple[Any, ...]
+    auto_move: bool = False
 
 
 def seat_mark(screen: TableScreen, lobby: tuple[Any, ...] | None) -> SeatMark | None:
@@ -838,7 +840,7 @@ def seat_mark(screen: TableScreen, lobby: tuple[Any, ...] | None) -> SeatMark | 
     if own is None:
         return None
     return SeatMark(game.pk, screen.seat, screen.me.pk, tuple(screen.names), own,
-                    tuple(screen.ctx.get("log_mine") or ()), lobby)
+                    tuple(screen.ctx.get("log_mine") or ()), lobby, bool(screen.me.auto_move))
 
 
 def quick_parts(snapshot: TableSnapshot, viewer: Viewer, before: SeatMark | None,
@@ -864,7 +866,7 @@ def quick_parts(snapshot: TableSnapshot, viewer: Viewer, before: SeatMark | None
     seat = before.seat
     me = next((s for s in snapshot.seats if viewer.owns(s)), None)
     if (me is None or me.pk != before.seat_pk or me.game_seat != seat
-            or not _in_game(game, me)):
+            or not _in_game(game, me) or bool(me.auto_move) != before.auto_move):
         return None
     # The players' names, alike for every seat of the snapshot: made once on it.
     names = shared.get("names")

@@ -84,7 +84,9 @@ def test_the_glance_line_carries_every_seats_cash_for_the_page_to_show_its_own(
     game.save()
     table = Table.objects.get(pk=game.table_id)
     for viewer in players:
-        html = presenters.render_all(presenters.load_screen(table, viewer), oob=True)["decision"]
+        parts = presenters.render_all(presenters.load_screen(table, viewer), oob=True)
+        # Boardroom's glance is a partial of its own, docked above the decision.
+        html = parts.get("glance") or parts["decision"]
         for seat, amount in enumerate(cash):
             assert (f'<span class="glance-cash you-mark" data-seat="{seat}" '
                     f'id="glance-cash-{seat}">Your cash <strong data-my-cash="{amount}">') in html

@@ -1,6 +1,6 @@
-"""The partials a quick push sends (presenters.quick_parts) and every full push of a Chudopoly
-or Commonwealth seat takes from its snapshot's first screen (the game's `seat_free_templates`:
-status, players, log) are rendered once a move,
+"""The partials a quick push sends (presenters.quick_parts) and every full push of a Chudopoly,
+Boardroom or Commonwealth seat takes from its snapshot's first screen (the game's
+`seat_free_templates`: status, players, log, and Boardroom's glance) are rendered once a move,
 for whichever viewer's screen came first: a watcher's, a seat that owes nothing, the seat
 deciding. So each must read alike for every viewer: rendered for each seat and a watcher on a
 snapshot of its own (nothing shared between them), every move of whole games, they are the
@@ -34,6 +34,7 @@ def _free_parts(snapshot: presenters.TableSnapshot, viewer: Viewer, free: list[s
 
 
 @pytest.mark.parametrize(("kind", "level"), [("chudopoly", "easy"), ("chudopoly", "hard"),
+                                             ("boardroom", "easy"), ("boardroom", "hard"),
                                              ("commonwealth", "easy"),
                                              ("commonwealth", "medium")])
 def test_the_seat_free_partials_read_alike_for_every_seat_and_a_watcher(kind: str, level: str
