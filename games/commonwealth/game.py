@@ -19,6 +19,8 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import orjson
+
 from games.commonwealth import engine
 from games.commonwealth.engine import data
 from games.platform.event_seats import seats_named
@@ -243,6 +245,7 @@ class CommonwealthGame:
         "status": "commonwealth/_status.html",
         "cards": "commonwealth/_cards.html",
         "players": "commonwealth/_players.html",
+        "glance": "commonwealth/_glance.html",
         "decision": "commonwealth/_decision.html",
         "deals": "commonwealth/_deals.html",
         "inspect": "commonwealth/_inspect.html",
@@ -250,18 +253,41 @@ class CommonwealthGame:
         "log": "commonwealth/_log.html",
     }
 
-    # The board, the players' panels and the log read alike for every seat and a watcher
-    # while the game runs (the page's seat marker says whose screen it is): the snapshot's
-    # first screen renders them, and every other push of that snapshot takes those renders
-    # as they are, without keying them again (presenters.render_all, "seat_free").
-    seat_free_templates = frozenset({"status", "players", "log"})
+    # The board, the space cards, the players' panels, the glance line and the log read alike
+    # for every seat and a watcher while the game runs (the page's seat marker says whose
+    # screen it is): the snapshot's first screen renders them, and every other push of that
+    # snapshot takes those renders as they are (presenters.render_all, "seat_free"). A seat's
+    # own are its decision, its deal forms, its centre card and its holdings, which
+    # `seat_screen_key` stands for.
+    seat_free_templates = frozenset({"status", "cards", "players", "glance", "log"})
 
     def seat_screen_key(self, state: dict[str, Any], seat: int | None,
-                        view: Mapping[str, Any] | None = None) -> None:
-        """Always None: the game cannot say, so each seat's screen is built. A waiting seat's
-        decision panel shows every seat's cash, the Fund and the decider's clock (its glance),
-        which change with nearly every move, and the clock is not in the state."""
-        return None
+                        view: Mapping[str, Any] | None = None) -> tuple[Any, ...] | None:
+        """What seat `seat`'s own partials read (board.board_context), while it only waits (no
+        legal action): who decides (its panel's "Waiting for" line), an open auction or Jail
+        split (told to the waiting seats alike), who offered whom a deal, every project's
+        manager and chips (its holdings, its deal forms and its centre card, the card of the
+        space its token stands on or of the lot), every seat's Pardon card and its own kept
+        card, where its token stands and whether it may offer a deal. No cash, Fund or clock:
+        those are in the glance line and the players' panels, which every seat reads alike.
+        None while it decides (its buttons say who pays what, from today's cash) and while
+        its own declined deal stands (board.declined weighs it on today's chips and cash).
+        The players' names and the auto move toggle are the platform's (presenters.SeatMark)."""
+        if seat is None or state["result"] is not None or engine.legal_actions(state, seat):
+            return None
+        declined = state.get("declined")
+        if declined is not None and declined["from"] == seat:
+            return None
+        step = state["step"]
+        told = (orjson.dumps(step, option=orjson.OPT_SORT_KEYS)
+                if step is not None and step["kind"] in ("auction", "jail_split") else None)
+        deal = state["deal"]
+        player = state["players"][seat]
+        return (tuple(engine.to_decide(state)), told,
+                None if deal is None else (deal["from"], deal["to"]),
+                tuple([(pr["manager"], tuple(pr["chips"])) for pr in state["projects"]]),
+                tuple([p["jail_card"] for p in state["players"]]), player["kept"],
+                player["pos"], engine.can_offer(state, seat))
 
     def board_public(self, view: Mapping[str, Any], *, names: Sequence[str],
                      seats: Sequence[Mapping[str, Any]]) -> dict[str, Any]:

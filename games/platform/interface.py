@@ -194,10 +194,10 @@ class GameEngine(Protocol):
     # order, and "log" beside them (templates/games/table.html). An optional "deals" (forms a
     # seat may use at any time, whoever decides: Commonwealth's deal offers) is docked under
     # "decision", in its place on the screen: a partial of its own, so that the seats that
-    # wait still share one decision panel. An optional "glance" (Boardroom's line of every
-    # seat's cash, whose turn and its clock: a phone's bar shows it, a wide screen does not)
-    # is docked above "decision" the same way, so that a waiting seat's decision panel does
-    # not change with every payment.
+    # wait still share one decision panel. An optional "glance" (a line of every seat's cash,
+    # whose turn and its clock, and Commonwealth's Fund: a phone's bar shows it, a wide screen
+    # does not) is docked above "decision" the same way, so that a waiting seat's decision
+    # panel does not change with every payment.
     board_templates: dict[str, str]
     # Optional: `page_styles` / `page_scripts`, the game's static files (paths for {% static %})
     # the table page loads once, outside the partials a push replaces.

@@ -85,7 +85,7 @@ def test_the_glance_line_carries_every_seats_cash_for_the_page_to_show_its_own(
     table = Table.objects.get(pk=game.table_id)
     for viewer in players:
         parts = presenters.render_all(presenters.load_screen(table, viewer), oob=True)
-        # Boardroom's glance is a partial of its own, docked above the decision.
+        # A glance line of its own (Boardroom's, Commonwealth's), docked above the decision.
         html = parts.get("glance") or parts["decision"]
         for seat, amount in enumerate(cash):
             assert (f'<span class="glance-cash you-mark" data-seat="{seat}" '

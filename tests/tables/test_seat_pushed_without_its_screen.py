@@ -1,10 +1,12 @@
 """A seat whose own partials (Chudopoly's hand and decision, Boardroom's decision, portfolio
-and centre card; its private lines, its lobby) read as its last push showed them is pushed
-without a screen of its own: its version line and the partials every seat reads alike, as
-another seat's screen of the same move rendered them. What it is sent is what its own screen
-would have sent, over whole games of medium bots, and nothing of it is another seat's. And the
-game's `seat_screen_key` is sound: whenever a seat's key is the one its previous screen had,
-every one of its own partials is the same bytes."""
+and centre card, Commonwealth's decision, deal forms, centre card and holdings; its private
+lines, its lobby) read as its last push showed them is pushed without a screen of its own: its
+version line and the partials every seat reads alike, as another seat's screen of the same move
+rendered them. What it is sent is what its own screen would have sent, over whole games of
+medium bots on turn clocks (every move sets a new deadline, which the seat-free panels show),
+and nothing of it is another seat's. And the game's `seat_screen_key` is sound: whenever a
+seat's key is the one its previous screen had, every one of its own partials is the same
+bytes."""
 
 from __future__ import annotations
 
@@ -29,9 +31,9 @@ KEYED = ("chudopoly", "boardroom", "commonwealth")
 # what share of the other seats' pushes go so over games of medium bots: in Chudopoly most;
 # in Boardroom those outside an auction (its bidders' panel changes with every bid: two
 # thirds of the pushes in a game of medium bots) and the turn's change (the waiting line
-# names the turn holder). Commonwealth's key is always None: a
-# waiting seat's decision panel shows every seat's cash.
-QUICK = {"chudopoly": 1 / 3, "boardroom": 1 / 10}
+# names the turn holder); in Commonwealth about a third (its auctions' bids, the turn's change
+# and a chip placed anywhere, which its deal forms count, change a waiting seat's panels).
+QUICK = {"chudopoly": 1 / 3, "boardroom": 1 / 10, "commonwealth": 1 / 5}
 
 
 def _own(kind: str) -> tuple[str, ...]:
@@ -57,11 +59,21 @@ def _full(snapshot: presenters.TableSnapshot, viewer: Viewer, memo: dict[str, An
     return parts, presenters.seat_mark(screen, memo["lobby"][0])
 
 
+def _started_on_clocks(kind: str, players: list[Viewer]) -> Game:
+    """Four people on turn clocks: every move sets a new deadline, which the panels show."""
+    table = services.table_create(viewer=players[0], name="Ann", ruleset_spec={},
+                                  max_seats=4, turn_seconds=120, response_seconds=60,
+                                  game_kind=kind)
+    for viewer, name in zip(players[1:], NAMES, strict=True):
+        services.seat_join(table_id=table.pk, viewer=viewer, name=name)
+    return services.game_start(table_id=table.pk, viewer=players[0])
+
+
 def _play(kind: str, prefix: str) -> tuple[int, int]:
     """One game of medium bots (at most 160 moves), every other seat's push checked: how many
     pushes, and how many of them quick."""
     players = guests(prefix)
-    game = started(kind, players, NAMES)
+    game = _started_on_clocks(kind, players)
     engine = get_game(kind)
     own = _own(kind)
     free = [name for name in engine.board_templates if name in engine.seat_free_templates]
@@ -90,6 +102,9 @@ def _play(kind: str, prefix: str) -> tuple[int, int]:
             parts = presenters.quick_parts(snapshot, viewer, mark, EXTRA)
             full, new_mark = _full(snapshot, viewer, memos[viewer])
             pushes += 1
+            if mark is not None and new_mark == mark:  # equal marks, equal own partials
+                for name in own:
+                    assert full[name] == before_parts[name], (name, move.game.version)
             if parts is not None:
                 quick += 1
                 assert list(parts) == ["version", *free]
@@ -237,3 +252,22 @@ def test_a_seat_is_pushed_its_screen_when_its_auto_move_is_turned_on() -> None:
     mine = next(s for s in presenters.load_snapshot(game.table_id).seats if viewer.owns(s))
     Seat.objects.filter(pk=mine.pk).update(auto_move=True)
     assert presenters.quick_parts(_next_snapshot(game, players), viewer, mark, EXTRA) is None
+
+
+def test_a_waiting_commonwealth_seat_has_a_key_and_the_deciding_seat_none() -> None:
+    """The seat to decide reads its buttons, which say who pays what from today's cash: its
+    screen is built. A seat that waits is keyed by what its own partials read, which is
+    neither anyone's cash nor the Fund: a move that only spends leaves its key as it was."""
+    engine = get_game("commonwealth")
+    players = guests("cw-key")
+    game = started("commonwealth", players, NAMES)
+    state = game.state
+    deciding = engine.to_decide(state)[0]
+    waiting = next(s for s in range(4) if s not in engine.to_decide(state))
+    assert engine.seat_screen_key(state, deciding) is None
+    key = engine.seat_screen_key(state, waiting)
+    assert key is not None
+    for p in state["players"]:
+        p["cash"] -= 7
+    state["fund"] -= 11
+    assert engine.seat_screen_key(state, waiting) == key
