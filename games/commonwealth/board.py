@@ -256,7 +256,8 @@ def deals(view: Mapping[str, Any], me: int | None, names: Sequence[str]
     theirs, and cash); for every other rival, why no deal can be offered (shown disabled,
     never sent). They stand in a partial of their own (_deals.html) that changes only when
     what the seat can deal changes: no cash figure is in it, the page takes each side's cash
-    limit from the players panel (board.js, `data-cash-of`: that seat's `data-deal-cash`)."""
+    limit from the players panel (board.js, `data-cash-of`: that seat's `data-deal-cash`), nor
+    a project's chip count, which it reads off the board (`data-chips-at`: its space)."""
     if me is None or view.get("result") is not None or not view.get("can_offer"):
         return None
     me_p = view["players"][me]
@@ -302,7 +303,8 @@ def _managed(projects: Sequence[Mapping[str, Any]]) -> dict[int, list[dict[str, 
     for pr in projects:
         if pr["manager"] is not None:
             found.setdefault(pr["manager"], []).append(
-                {"id": pr["id"], "name": _project(pr["id"])["name"], "chips": len(pr["chips"])})
+                {"id": pr["id"], "name": _project(pr["id"])["name"], "chips": len(pr["chips"]),
+                 "space": PROJECT_SPACE[pr["id"]]})
     _last_managed = (projects, found)  # held: its id is not reused while here
     return found
 

@@ -265,29 +265,37 @@ class CommonwealthGame:
                         view: Mapping[str, Any] | None = None) -> tuple[Any, ...] | None:
         """What seat `seat`'s own partials read (board.board_context), while it only waits (no
         legal action): who decides (its panel's "Waiting for" line), an open auction or Jail
-        split (told to the waiting seats alike), who offered whom a deal, every project's
-        manager and chips (its holdings, its deal forms and its centre card, the card of the
-        space its token stands on or of the lot), every seat's Pardon card and its own kept
-        card, where its token stands and whether it may offer a deal. No cash, Fund or clock:
-        those are in the glance line and the players' panels, which every seat reads alike.
-        None while it decides (its buttons say who pays what, from today's cash) and while
-        its own declined deal stands (board.declined weighs it on today's chips and cash).
-        The players' names and the auto move toggle are the platform's (presenters.SeatMark)."""
+        split (told to the waiting seats alike), who offered whom a deal, who manages each
+        project (its deal forms, which leave chip counts to the board), its own projects'
+        chips (its holdings), the card its centre shows (the space its token stands on, or the
+        lot: its project's chips), every seat's Pardon card, its own kept card and whether it
+        may offer a deal. No cash, Fund or clock: those are in the glance line and the
+        players' panels, which every seat reads alike. None while it decides (its buttons say
+        who pays what, from today's cash) and while its own declined deal stands
+        (board.declined weighs it on today's chips and cash). The players' names and the auto
+        move toggle are the platform's (presenters.SeatMark)."""
         if seat is None or state["result"] is not None or engine.legal_actions(state, seat):
             return None
         declined = state.get("declined")
         if declined is not None and declined["from"] == seat:
             return None
         step = state["step"]
-        told = (orjson.dumps(step, option=orjson.OPT_SORT_KEYS)
-                if step is not None and step["kind"] in ("auction", "jail_split") else None)
-        deal = state["deal"]
+        told = None
         player = state["players"][seat]
+        focus = data.SPACES[player["pos"]].get("project")
+        if step is not None and step["kind"] in ("auction", "jail_split"):
+            told = orjson.dumps(step, option=orjson.OPT_SORT_KEYS)
+            if step["kind"] == "auction":
+                focus = step["project"]
+        deal = state["deal"]
+        projects = state["projects"]
         return (tuple(engine.to_decide(state)), told,
                 None if deal is None else (deal["from"], deal["to"]),
-                tuple([(pr["manager"], tuple(pr["chips"])) for pr in state["projects"]]),
+                tuple([pr["manager"] for pr in projects]),
+                tuple([len(pr["chips"]) for pr in projects if pr["manager"] == seat]),
+                player["pos"], None if focus is None else tuple(projects[focus]["chips"]),
                 tuple([p["jail_card"] for p in state["players"]]), player["kept"],
-                player["pos"], engine.can_offer(state, seat))
+                engine.can_offer(state, seat))
 
     def board_public(self, view: Mapping[str, Any], *, names: Sequence[str],
                      seats: Sequence[Mapping[str, Any]]) -> dict[str, Any]:

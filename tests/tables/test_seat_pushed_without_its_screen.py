@@ -31,9 +31,9 @@ KEYED = ("chudopoly", "boardroom", "commonwealth")
 # what share of the other seats' pushes go so over games of medium bots: in Chudopoly most;
 # in Boardroom those outside an auction (its bidders' panel changes with every bid: two
 # thirds of the pushes in a game of medium bots) and the turn's change (the waiting line
-# names the turn holder); in Commonwealth about a third (its auctions' bids, the turn's change
-# and a chip placed anywhere, which its deal forms count, change a waiting seat's panels).
-QUICK = {"chudopoly": 1 / 3, "boardroom": 1 / 10, "commonwealth": 1 / 5}
+# names the turn holder); in Commonwealth about half (its auctions' bids, the turn's change
+# and a project bought change a waiting seat's panels).
+QUICK = {"chudopoly": 1 / 3, "boardroom": 1 / 10, "commonwealth": 1 / 3}
 
 
 def _own(kind: str) -> tuple[str, ...]:

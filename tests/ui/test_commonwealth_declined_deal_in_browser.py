@@ -1,7 +1,8 @@
 """A deal the bot declines, in real Chromium at 390×844 and 1440×900: the proposer's decision
 panel says why and the cash the next offer must reach, announced (role="alert") and in view
 beside the roll without scrolling; the screen passes the UI checks and axe-core. The deal form
-cannot be sent before a project or the Pardon card is ticked (cash alone is no deal)."""
+cannot be sent before a project or the Pardon card is ticked (cash alone is no deal), and each
+project it lists says the chips it carries, as the board shows them."""
 
 from __future__ import annotations
 
@@ -47,6 +48,10 @@ def test_a_declined_deal_says_why_and_what_the_next_must_reach(
     expect(offer).to_be_disabled()
     expect(why).to_have_text("Tick at least one project or the Pardon card: cash alone is not "
                              "a deal.")
+    # Each project says how many chips it carries, read off the board (board.js), not from
+    # the form's own partial, which a chip placed anywhere leaves as it was.
+    expect(form.locator("label", has_text="Tool Lending Shed")).to_have_text(
+        "Tool Lending Shed (1 chip)")
     form.get_by_label("Tool Lending Shed").check()
     expect(offer).to_be_enabled()
     expect(why).to_be_hidden()

@@ -150,6 +150,19 @@
     });
   }
 
+  // Each project a deal form lists says how many chips it carries, as the board shows them
+  // (#space-N's chips): the forms name no chip count of their own, so that they change only
+  // when who manages what changes, not with every chip placed (the seats that only wait are
+  // then pushed without a screen: CommonwealthGame.seat_screen_key).
+  function chipCounts() {
+    document.querySelectorAll("#deals [data-chips-at]").forEach(function (el) {
+      var n = document.querySelectorAll(
+        "#space-" + el.getAttribute("data-chips-at") + " .cw-chips i:not(.open)").length;
+      var words = " (" + n + (n === 1 ? " chip)" : " chips)");
+      if (el.textContent !== words) { el.textContent = words; }
+    });
+  }
+
   // A deal hands over at least one project or the Pardon card (the engine refuses cash
   // alone): a deal form's button is sendable only once one is ticked, and the line beside
   // it, which says so, is hidden while it is.
@@ -181,9 +194,11 @@
   document.body.addEventListener("htmx:wsAfterMessage", function () {
     if (keepChoice()) { show(chosen); }
     cashLimits();
+    chipCounts();
     if (held) { giveBack(held); held = null; }
     gateAll();
   });
   cashLimits();
+  chipCounts();
   gateAll();
 })();
