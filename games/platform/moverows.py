@@ -82,7 +82,25 @@ _JSON_OPTIONS = orjson.OPT_NON_STR_KEYS
 
 
 def _orjson_dumps(value: Any) -> bytes:
-    return orjson.dumps(value, option=_JSON_OPTIONS)
+    """A JSON column's value as orjson writes it: without OPT_NON_STR_KEYS first, as every
+    key of a game's state, log and clocks is a string and that option's slower path cost the
+    state's dump about a third more; a value with a key that is not a string (orjson's
+    refusal is a TypeError) is written again with it. Either way the text is the same."""
+    try:
+        return orjson.dumps(value)
+    except TypeError:
+        return orjson.dumps(value, option=_JSON_OPTIONS)
+
+
+def _json_literal(value: Any) -> bytes:
+    """A JSON column's value as an SQL literal (PostgreSQL's lane): orjson's text as an E''
+    string, each backslash and quote doubled, which the server reads alike whatever the
+    session's standard_conforming_strings. libpq's PQescapeLiteral reads the text twice to
+    check its encoding and find what to double; orjson writes valid UTF-8 with no NUL (it
+    escapes control characters), so two `bytes.replace` passes, which copy nothing where
+    nothing is found, do its work in about a fifth of the instructions."""
+    text = _orjson_dumps(value).replace(b"\\", b"\\\\").replace(b"'", b"''")
+    return b"E'" + text + b"'::jsonb"
 
 
 def _load_json(value: Any, expression: Any, conn: Any) -> Any:
@@ -135,9 +153,9 @@ _UTC_LITERAL = b"'%04d-%02d-%02d %02d:%02d:%02d.%06d+00:00'::timestamptz"
 def _literal(field: Any, conn: Any) -> _Literal:
     """How a column's value is written into a statement's text on PostgreSQL's lane: what
     psycopg's client-side binding writes for what `_saver` passes it, with the common values
-    written directly (an int as digits; a str, or a plain JSONField's value dumped by orjson,
-    quoted by libpq's PQescapeLiteral; an aware datetime by psycopg's own dumper) and anything
-    else as the field prepares it, quoted by psycopg."""
+    written directly (an int as digits; a str quoted by libpq's PQescapeLiteral; a plain
+    JSONField's value dumped by orjson and quoted by `_json_literal`; an aware datetime by
+    psycopg's own dumper) and anything else as the field prepares it, quoted by psycopg."""
     def slow(lane: _Lane, value: Any) -> bytes:
         prepared = field.get_db_prep_save(value, conn)
         return b"NULL" if prepared is None else lane.tx.as_literal(prepared)
@@ -146,7 +164,7 @@ def _literal(field: Any, conn: Any) -> _Literal:
         def json(lane: _Lane, value: Any) -> bytes:
             if value is None:  # SQL NULL, as the field saves None
                 return b"NULL"
-            return lane.escape(orjson.dumps(value, option=_JSON_OPTIONS)) + b"::jsonb"
+            return _json_literal(value)
 
         return json
     internal = (field.target_field if field.is_relation else field).get_internal_type()

@@ -344,3 +344,41 @@ def test_a_moves_times_are_saved_as_the_same_instants_whole_seconds_too(
             moverows.save_move(game)
         saved = Game.objects.get(pk=game.pk)
         assert saved.clock_due == when and saved.finished_at is None
+
+
+def _save_tricky_state(game: Game, note: Any) -> Game:
+    """Save `note` in the game's state, log and deadlines the way a move saves them."""
+    with transaction.atomic():
+        locked = moverows.lock_game_and_table(game.pk)
+        assert locked is not None
+        game = locked[0]
+        moverows.append_action(game, seat=1, action={"type": "say"}, events=[note],
+                               source="player")
+        game.version += 1
+        game.state = {**game.state, "note": note}
+        game.deadlines = {"0": note}
+        moverows.save_move(game)
+    return Game.objects.get(pk=game.pk)
+
+
+def test_json_keys_that_are_not_strings_are_saved_as_strings_as_json_dumps_writes_them(
+        alice: Viewer) -> None:
+    note = {1: TRICKY_TEXT, "two": {3: [4.5, None]}}
+    saved = _save_tricky_state(started_game(alice, bots=1), note)
+    expected = {"1": TRICKY_TEXT, "two": {"3": [4.5, None]}}
+    assert saved.state["note"] == expected and saved.deadlines == {"0": expected}
+    assert GameAction.objects.get(game=saved).events == [expected]
+
+
+@on_postgresql
+def test_json_values_read_back_alike_whatever_the_sessions_standard_conforming_strings(
+        alice: Viewer) -> None:
+    note = {"text": TRICKY_TEXT, "k\\'ey": "\\\\'\\n"}
+    with connection.cursor() as cursor:
+        cursor.execute("SET standard_conforming_strings = off")
+        try:
+            saved = _save_tricky_state(started_game(alice, bots=1), note)
+        finally:
+            cursor.execute("SET standard_conforming_strings = on")
+    assert saved.state["note"] == note and saved.deadlines == {"0": note}
+    assert GameAction.objects.get(game=saved).events == [note]
