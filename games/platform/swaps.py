@@ -62,8 +62,6 @@ from mypy_extensions import mypyc_attr
 
 from games.platform.bounded_cache import BoundedCache
 
-# The name of the tag a "<" opens.
-_TAG_NAME = re.compile(r"<([A-Za-z][A-Za-z0-9-]*)")
 _PLAIN_ID = re.compile(r"[A-Za-z][A-Za-z0-9_-]*\Z")
 _TAG_OF: dict[str, re.Pattern[str]] = {}
 VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta",
@@ -82,8 +80,8 @@ class Node:
     tag, its length (`size`) and its start tag's (`open`), its children with ids at their
     offsets from its start, and the digests of its markup (the whole element's HTML), of its start
     tag, of what lies between its start tag and its children and between them (`between`:
-    0 when nothing does), and of what follows its last child to its end (`tail`: all it holds
-    when it has no children with ids).
+    0 when nothing does), and of what follows its last child to its end (`tail`). The last
+    three are 0 for an element without children with ids: it is compared by its markup alone.
 
     A node holds nothing of where it sits: an element found again as it was in a tree read
     after a base is that base's node itself, so trees of similar HTML (the seats of a move,
@@ -110,8 +108,8 @@ def _node(html: str, element_id: str | None, tag: str, start: int, open_end: int
     """The node of html[start:end] (its start tag to `open_end`), with children `kids` at
     `offsets` from `start`: its digests from its start tag, its gaps and its children's.
     `markup`: the digest of html[start:end] when the caller has it."""
-    start_tag = hash(html[start:open_end])
     if kids:
+        start_tag = hash(html[start:open_end])
         # Loops here index their lists: compiled, `zip(..., strict=True)` and `any` are
         # generic calls and iterators, the hottest loops of a reading.
         gaps = []
@@ -126,7 +124,11 @@ def _node(html: str, element_id: str | None, tag: str, start: int, open_end: int
         between = (hash(tuple(gaps)) or 1) if filled else 0
         tail = hash(html[at:end])
     else:
-        between, tail = 0, hash(html[open_end:end])
+        # Without children with ids, an element is compared by its markup alone: its start
+        # tag's, gaps' and tail's digests serve only to compare an element's own markup
+        # around its children (_children, _list, _through), so they are not worked out (two
+        # slices and two hashes of all it holds, for most of a reading's nodes).
+        start_tag = between = tail = 0
     # Its markup's digest is its HTML's own: an element of the next HTML is recognized by
     # it without the old HTML (see _follow_children). A large element with children is
     # recognized through them instead (_through), and its digest is made of its parts'.
@@ -322,15 +324,14 @@ def _elements(html: str, start: int, end: int) -> list[Element] | None:
         value = at + 5
         at = html.find(' id="', value, end)
         begin = html.rfind("<", start, value)
-        name = _TAG_NAME.match(html, begin) if begin >= 0 else None
-        if name is None or html.find(">", begin, value) >= 0:
+        tag = _tag_at(html, begin) if begin >= 0 else ""
+        if not tag or html.find(">", begin, value) >= 0:
             continue  # not in a start tag
         quote = html.find('"', value)
         if quote < 0:
             return None
         # Interned: a screen's ids and tag names recur in every tree a table's sockets keep.
-        element = _element_at(html, begin, sys.intern(html[value:quote]),
-                              sys.intern(name.group(1).lower()),
+        element = _element_at(html, begin, sys.intern(html[value:quote]), tag,
                               html.find(">", quote))
         if element is None:
             return None
@@ -338,6 +339,33 @@ def _elements(html: str, start: int, end: int) -> list[Element] | None:
     if found and html.find("<template", start, end) >= 0:
         found = _outside_templates(html, start, end, found)
     return found
+
+
+def _tag_at(html: str, at: int) -> str:
+    """The name of the tag the "<" at `at` opens (`<[A-Za-z][A-Za-z0-9-]*`), lowercase
+    and interned, or "" when none does. Read character by character: compiled, each is a
+    C call and an int comparison, where the pattern's `match`, its group and `lower` were
+    three generic calls an element read afresh."""
+    end = at + 1
+    size = len(html)
+    while end < size:
+        c = ord(html[end])
+        if not (97 <= c <= 122 or 65 <= c <= 90 or (end > at + 1 and (48 <= c <= 57 or c == 45))):
+            break
+        end += 1
+    if end == at + 1:
+        return ""
+    raw = html[at + 1:end]
+    tag = _TAGS.get(raw)
+    if tag is None:
+        tag = sys.intern(raw.lower())
+        if len(_TAGS) < 256:  # the templates' few names; nothing else comes this far
+            _TAGS[raw] = tag
+    return tag
+
+
+# Tag names as written, each lowercase and interned (_tag_at).
+_TAGS: dict[str, str] = {}
 
 
 def _outside_templates(html: str, start: int, end: int, found: list[Element]
@@ -756,10 +784,9 @@ def _anew(child: Node, html: str, start: int, close: int, limit: int, ids: _Ids
           ) -> tuple[Node, int] | None:
     """The element with `child`'s id at `start` (its ">" at `close`), now of another tag (a
     seat's own panel and another's), read afresh."""
-    name = _TAG_NAME.match(html, start)
-    if name is None or close < 0:
+    tag = _tag_at(html, start)
+    if not tag or close < 0:
         return None
-    tag = sys.intern(name.group(1).lower())
     element = _element_at(html, start, child.id, tag, close)  # type: ignore[arg-type]
     if element is None or element.end > limit:
         return None

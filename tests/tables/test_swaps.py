@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import random
 import re
+import sys
 from collections.abc import Iterator
 
 import pytest
@@ -528,3 +529,31 @@ def test_children_kept_in_another_order_need_no_scan_for_their_parents_tag() -> 
     assert _kids_balanced(was, node("a", "div", len(html), (y, x), (12, 31)), html, 0)
     z = node("z", "p", 19)
     assert not _kids_balanced(was, node("a", "div", len(html), (y, z), (12, 31)), html, 0)
+
+
+def test_tag_names_are_read_with_digits_and_hyphens_and_nothing_else_opens_one() -> None:
+    # The names a start tag's "<" opens, read character by character (swaps._tag_at), are
+    # what the pattern `<[A-Za-z][A-Za-z0-9-]*` matched, interned; "<2" and "< " open none.
+    html = (f'<section id="top"{OOB}><h2 id="h">Hi</h2><my-el id="m"><h3 id="n">x</h3>'
+            '</my-el><p>1 <2 id="x"> < id="y"></p></section>')
+    tree = Tree(html)
+    (top,) = tree.root.children
+    assert [(c.id, c.tag) for c in top.children] == [("h", "h2"), ("m", "my-el")]
+    assert [(c.id, c.tag) for c in top.children[1].children] == [("n", "h3")]
+    assert top.children[0].tag is sys.intern("h2")
+    assert shape(read_after(html.replace(">x<", ">w<"), html)) == shape(tree)
+    assert pushed(html, html.replace(">Hi<", ">Ho<")) == [f'<h2{OOB} id="h">Ho</h2>']
+
+
+def test_an_element_without_children_with_ids_is_compared_by_its_markup_alone() -> None:
+    # Its start tag's, gaps' and tail's digests are not worked out (they compare an element's
+    # own markup around its children): a changed one still goes whole, by its id.
+    tree = Tree(board("Ann", "Ben"))
+    tile = tree.base.root.kids[0].kids[0].kids[1]
+    assert (tile.id, tile.kids, tile.start_tag, tile.between, tile.tail) == (
+        "tile-1", (), 0, 0, 0)
+    assert tile.markup == hash('<div class="tile" id="tile-1"><b>Ben</b></div>')
+    assert pushed(board("Ann", "Ben"), board("Ann", "Ben", note="turn 2")) == [
+        f'<p{OOB} id="turn">turn 2</p>']
+    assert applied(board("Ann", "Ben"), board("Ann", "Cat", note="turn 2"), "status") == (
+        fresh(board("Ann", "Cat", note="turn 2"), "status"))
