@@ -426,6 +426,8 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
         self.sent: dict[str, swaps.Base] = {}
         self.log_cache: presenters.LogCache = {}
         self.partial_memo: presenters.PartialMemo = {}
+        # Its own partials by the marks of its last few screens (presenters.keep_own).
+        self.own_kept: presenters.KeptOwn = []
         self.frames: deque[float] = deque()
         self.group = table.group_name
         async_to_sync(self.channel_layer.group_add)(self.group, self.channel_name)
@@ -762,7 +764,13 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
             # Another socket's push read the snapshot: when this seat's own partials read as
             # its last push showed them, the version line and the partials every seat reads
             # alike say all that changed, with no screen of its own (presenters.quick_parts).
-            quick = presenters.quick_parts(snapshot, self.viewer, mark, self._browser_values())
+            # Or as they read on a screen before the last one (a seat that answered a charge
+            # waits again): they go as that screen rendered them (presenters.quick_push).
+            found = presenters.quick_push(snapshot, self.viewer, mark, self.own_kept,
+                                          self._browser_values())
+            quick = None
+            if found is not None:
+                quick, mark = found
             seen = snapshot.shared.get("fingerprint")
             if quick is not None and seen is not None:
                 self.snapshot, self.table, self.seen = snapshot, snapshot.table, seen
@@ -802,6 +810,7 @@ class TableConsumer(HeartbeatMixin, WebsocketConsumer):
         if self._send_changes(parts, also):
             lobby = self.partial_memo.get("lobby")
             self.seat_mark = presenters.seat_mark(screen, lobby[0] if lobby else None)
+            presenters.keep_own(self.own_kept, self.seat_mark, screen, parts)
 
     # What the seat's own partials on this socket were last rendered from (see push).
     seat_mark: presenters.SeatMark | None = None

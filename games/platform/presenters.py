@@ -856,36 +856,100 @@ def quick_parts(snapshot: TableSnapshot, viewer: Viewer, before: SeatMark | None
     private to any (interface.py), and the version line is this seat's own."""
     if before is None:
         return None
+    found = _quick(snapshot, viewer, (before,), extra)
+    return found[1] if found is not None else None
+
+
+def _quick(snapshot: TableSnapshot, viewer: Viewer, marks: Sequence[SeatMark],
+           extra: Mapping[str, Any] | None) -> tuple[SeatMark, dict[str, str]] | None:
+    """The first of `marks` (all of one socket's seat) that the seat's screen of `snapshot`
+    would have, with quick_parts's partials; None when none holds or no screen of the
+    snapshot was rendered yet."""
     shared = snapshot.shared
     free = shared.get("seat_free")
     actions = shared.get("actions")
     game = snapshot.game
-    if (free is None or actions is None or game is None or game.pk != before.game_id
+    if (free is None or actions is None or game is None
             or game.status != Game.Status.RUNNING or game.result):
         return None
-    seat = before.seat
     me = next((s for s in snapshot.seats if viewer.owns(s)), None)
-    if (me is None or me.pk != before.seat_pk or me.game_seat != seat
-            or not _in_game(game, me) or bool(me.auto_move) != before.auto_move):
+    if me is None or not _in_game(game, me):
+        return None
+    seat = me.game_seat
+    marks = [m for m in marks if m.game_id == game.pk and m.seat_pk == me.pk and m.seat == seat
+             and m.auto_move == bool(me.auto_move)]
+    if not marks:
         return None
     # The players' names, alike for every seat of the snapshot: made once on it.
     names = shared.get("names")
     if names is None:
         names = shared["names"] = tuple([p["name"] for p in game.players])
-    if names != before.names:
-        return None
     engine = get_game(game.game_kind)
     own = engine.seat_screen_key(game.state, seat)
-    if own is None or own != before.own:
+    if own is None:
         return None
-    if tuple(_private_lines(actions, seat, shared)) != before.private:
+    marks = [m for m in marks if m.names == names and m.own == own]
+    if not marks:
         return None
+    private = tuple(_private_lines(actions, seat, shared))
     # The lobby's key as its screen would make it, with no screen made for it.
-    if (True, *_lobby_key(shared, snapshot.table, snapshot.seats, game, seat, me, viewer,
-                          extra)) != before.lobby:
+    lobby = (True, *_lobby_key(shared, snapshot.table, snapshot.seats, game, seat, me, viewer,
+                               extra))
+    mark = next((m for m in marks if m.private == private and m.lobby == lobby), None)
+    if mark is None:
         return None
     decision = decision_token(engine, game.state, seat)
-    return {"version": version_inputs(game.version, decision, oob=True, now=None), **free}
+    return mark, {"version": version_inputs(game.version, decision, oob=True, now=None), **free}
+
+
+# A socket's own partials as it last rendered them for each of its seat's last few marks
+# (KEPT_MARKS), with the order render_all gave every partial (keep_own, quick_push).
+KeptOwn = list[tuple[SeatMark, tuple[str, ...], dict[str, str]]]
+KEPT_MARKS = 2
+
+
+def keep_own(kept: KeptOwn, mark: SeatMark | None, screen: TableScreen,
+             parts: Mapping[str, str]) -> None:
+    """Keep `parts`' own partials (all but the version line and the partials every seat reads
+    alike) by `mark`, the mark of the screen they were rendered from, among a socket's last
+    KEPT_MARKS: a seat charged and then waiting again has its waiting screen's mark back."""
+    if mark is None or screen.game is None:
+        return
+    engine = get_game(screen.game.game_kind)
+    free = _seat_free_alone(engine)
+    # render_all's partials only: a push's others (the chat log of a whole screen) are not
+    # the screen's to keep.
+    order = tuple(name for name in parts if name in _PAGE_PARTS or name in engine.board_templates)
+    own = {name: parts[name] for name in order if name != "version" and name not in free}
+    kept[:] = [k for k in kept if k[0] != mark][-(KEPT_MARKS - 1):]
+    kept.append((mark, order, own))
+
+
+_PAGE_PARTS = frozenset({"me", "log_mine", "version", "lobby"})  # render_all's, but the board's
+
+
+def quick_push(snapshot: TableSnapshot, viewer: Viewer, before: SeatMark | None,
+               kept: KeptOwn, extra: Mapping[str, Any] | None
+               ) -> tuple[dict[str, str], SeatMark] | None:
+    """quick_parts's partials and `before`, or, for a seat whose own partials read as they did
+    on a screen its socket rendered before the last (a seat that answered a charge and waits
+    again), the same with its own partials as that screen rendered them (their changes from
+    the socket's last push are what goes) and that screen's mark. None when its screen must
+    be built. Nothing of another seat's: its own partials are this socket's own renders."""
+    marks = [before] if before is not None else []
+    marks += [k[0] for k in kept if k[0] is not before]
+    if not marks:
+        return None
+    found = _quick(snapshot, viewer, marks, extra)
+    if found is None:
+        return None
+    mark, quick = found
+    if mark is before:
+        return quick, mark
+    order, own = next((k[1], k[2]) for k in kept if k[0] is mark)
+    if any(name not in quick and name not in own for name in order):
+        return None  # a partial seat-free then and not now (the browser's values): rendered
+    return {name: quick[name] if name in quick else own[name] for name in order}, mark
 
 
 def _base_context(screen: TableScreen, oob: bool) -> dict[str, Any]:
