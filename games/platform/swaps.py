@@ -918,9 +918,16 @@ def swaps(old: Base | Tree, new: Tree, screen: dict[str, Base] | None = None,
     # set lookups, where `isdisjoint` and `any` over a generator were generic calls (about
     # 1.5 % of a move's instructions). The screen is read as it is, keys skipped here, where
     # a tuple of the other partials made by the caller for each partial cost 0.5 %.
-    if screen is not None:
+    if screen is not None and ids:
         for key, other in screen.items():
-            if key in apart:
+            # The keys kept apart compared one by one: `key in apart` on a tuple was a
+            # generic containment call for every partial of the screen.
+            skip = False
+            for j in range(len(apart)):
+                if key == apart[j]:
+                    skip = True
+                    break
+            if skip:
                 continue
             other_ids = other.ids
             for i in range(len(ids)):
@@ -1013,8 +1020,11 @@ def _children(o: Node, html: str, n: Node, at: int, out: _Swaps) -> bool:
             if o.id is None or o.tag != n.tag:
                 return False
             out.by(None, _attributes(html, n, at))  # its start tag alone changed
-        for a, b, offset in zip(oc, nc, n.offsets, strict=True):
-            _element(a, html, b, at + offset, out)
+        # Indexed (the lengths are equal): compiled, `zip(..., strict=True)` was a generic
+        # call and an iterator for every element with children that changed.
+        offsets = n.offsets
+        for i in range(len(oc)):
+            _element(oc[i], html, nc[i], at + offsets[i], out)
         return True
     return _list(o, html, n, at, out)
 
