@@ -429,25 +429,57 @@ def portfolio(view: Mapping[str, Any], me: int | None, dec: Mapping[str, Any]
     for pos in sorted(sellable):
         add(pos, {"trade": "sell", "label": "Sell to a rival…", "kind": "sell"})
     groups: dict[str, dict[str, Any]] = {}
+    owners, levels = view["owner"], view["level"]
+    here = view["pos"][me]
     # The seat's own tiles, in board order (TILES[pos] is the tile at `pos`): a seat owns a
     # few of the forty, and four screens a move ask.
-    for pos, owner in enumerate(view["owner"]):
+    for pos, owner in enumerate(owners):
         if owner != me:
             continue
         t = TILES[pos]
         key = t.get("industry") or t["kind"]
+        held = _group_held(owners, pos)
         group = groups.setdefault(key, {
-            "key": key, "tiles": [], "complete": bool(t.get("industry"))
-            and owns_industry(view, me, pos),
+            "key": key, "tiles": [], "complete": bool(t.get("industry")) and held is True,
             "name": INDUSTRY_NAMES.get(t.get("industry") or "", GROUP_NAMES.get(t["kind"], ""))})
-        level = view["level"][pos]
-        group["tiles"].append({
-            "pos": pos, "name": t["name"], "industry": group["name"], "industry_key": key,
-            "level": level, "level_words": LEVEL_WORDS[level], "buyback": bank_price(view, pos),
-            "rent_now": rent(view, pos, sum(view.get("dice") or [0, 0]))
-            if t["kind"] != "utility" else None,
-            "here": view["pos"][me] == pos, "actions": per_tile.get(pos, [])})
+        actions = per_tile.get(pos)
+        if actions is None:
+            group["tiles"].append(_portfolio_line(view, pos, levels[pos], held, here == pos))
+        else:
+            group["tiles"].append({**_portfolio_line(view, pos, levels[pos], held, here == pos),
+                                   "actions": actions})
     return list(groups.values())
+
+
+# A portfolio line with no action on it, by all it reads (`_portfolio_line`'s arguments): one
+# entry, read only, from snapshot to snapshot and seat to seat, where each seat's screen
+# worked out every line's rent and the bank's price again.
+_PORTFOLIO_LINES: dict[tuple[Any, ...], dict[str, Any]] = {}
+_PORTFOLIO_LINES_KEPT = 4096
+
+
+def _portfolio_line(view: Mapping[str, Any], pos: int, level: int, held: bool | int,
+                    here: bool) -> dict[str, Any]:
+    """A tile's line in its owner's portfolio, with no actions: what it reads of the board is
+    its level and what its owner holds of its group (`_group_held`: the rent), and whether the
+    owner's token stands on it."""
+    key = (pos, level, held, here)
+    line = _PORTFOLIO_LINES.get(key)
+    if line is None:
+        if len(_PORTFOLIO_LINES) >= _PORTFOLIO_LINES_KEPT:
+            _PORTFOLIO_LINES.clear()
+        t = TILES[pos]
+        industry = t.get("industry") or t["kind"]
+        line = _PORTFOLIO_LINES[key] = {
+            "pos": pos, "name": t["name"],
+            "industry": INDUSTRY_NAMES.get(t.get("industry") or "",
+                                           GROUP_NAMES.get(t["kind"], "")),
+            "industry_key": industry, "level": level, "level_words": LEVEL_WORDS[level],
+            "buyback": bank_price(view, pos),
+            # A utility's rent is the dice's: not shown as a figure now.
+            "rent_now": rent(view, pos, 0) if t["kind"] != "utility" else None,
+            "here": here, "actions": []}
+    return line
 
 
 def focus(view: Mapping[str, Any], me: int | None, dec: Mapping[str, Any]
@@ -548,8 +580,17 @@ def board_public(view: Mapping[str, Any], *, names: Sequence[str],
     players = _players(view, None, names, seats)
     for p in players:  # the platform adds each seat's rating to a board's players
         p["rating"] = seats[p["seat"]].get("rating") if p["seat"] < len(seats) else None
+    lot_deadline = _lot_deadline(seats)
+    # The auction names no viewer (its bidders' "You" is the page's): one a snapshot, where
+    # every seat's context built it again, bid after bid.
     return {"tiles": _tiles(view, names), "players": players,
-            "turn": turn_line(view, names, seats)}
+            "turn": turn_line(view, names, seats), "lot_deadline": lot_deadline,
+            "auction": _auction(view, names, seats, lot_deadline)}
+
+
+def _lot_deadline(seats: Sequence[Mapping[str, Any]]) -> str | None:
+    """When a lot with no first bid is cancelled, if any seat entry gives it (ISO time)."""
+    return next((m.get("lot_deadline") for m in seats if m.get("lot_deadline")), None)
 
 
 def _tiles(view: Mapping[str, Any], names: Sequence[str]) -> list[dict[str, Any]]:
@@ -649,8 +690,7 @@ def board_context(view: Mapping[str, Any], *, me: int | None, names: Sequence[st
     one (ISO time); any seat entry's "lot_deadline" is read too. `public`: `board_public`'s,
     shared by every viewer of a snapshot (else it is built here)."""
     if lot_deadline is None:
-        lot_deadline = next((m.get("lot_deadline") for m in seats if m.get("lot_deadline")),
-                            None)
+        lot_deadline = public["lot_deadline"] if public is not None else _lot_deadline(seats)
     deciding = list(view.get("to_decide") or [])
     # The shared panels and turn line name no viewer (the page marks its seat, data-me); a
     # replay's, built for one seat, say "You".
@@ -682,7 +722,8 @@ def board_context(view: Mapping[str, Any], *, me: int | None, names: Sequence[st
         "deadline": turn["deadline"],
         "stock": {"branches": view["stock"][0], "holdings": view["stock"][1]},
         "decks": {k: d["count"] for k, d in (view.get("decks") or {}).items()},
-        "auction": _auction(view, names, seats, lot_deadline),
+        "auction": public["auction"] if public is not None and lot_deadline
+        == public["lot_deadline"] else _auction(view, names, seats, lot_deadline),
         "offer": _offer(view, me, names),
         "debts": debts, "my_debt": next((d for d in debts if d["mine"]), None),
         "decision": dec, "focus": here, "focus_why": why, "focus_card": tiles[here]["card"],
