@@ -14,11 +14,13 @@ def guests(tag: str) -> list[Viewer]:
     return [Viewer(user_id=None, guest_key=f"guest-{tag}-{i}-".ljust(35, "0")) for i in range(4)]
 
 
-def started(kind: str, players: list[Viewer], names: tuple[str, ...]) -> Game:
-    """A game of `kind` its first player hosts, the others seated under `names`."""
+def started(kind: str, players: list[Viewer], names: tuple[str, ...], *,
+            turn_seconds: int = 0, response_seconds: int = 0) -> Game:
+    """A game of `kind` its first player hosts, the others seated under `names` (no clocks
+    unless given)."""
     table = services.table_create(viewer=players[0], name="Ann", ruleset_spec={},
-                                  max_seats=4, turn_seconds=0, response_seconds=0,
-                                  game_kind=kind)
+                                  max_seats=4, turn_seconds=turn_seconds,
+                                  response_seconds=response_seconds, game_kind=kind)
     for viewer, name in zip(players[1:], names, strict=True):
         services.seat_join(table_id=table.pk, viewer=viewer, name=name)
     return services.game_start(table_id=table.pk, viewer=players[0])

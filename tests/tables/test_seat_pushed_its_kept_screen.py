@@ -14,14 +14,12 @@ from board_game_screens import guests
 
 from games.platform import presenters, services
 from games.platform.identity import Viewer
-from games.platform.interface import get_game
-from games.platform.models import Game
 from tests.tables.test_seat_pushed_without_its_screen import (
     EXTRA,
     SEED,
     _full,
     _started_on_clocks,
-    _viewer_at,
+    medium_moves,
 )
 
 pytestmark = pytest.mark.django_db
@@ -33,11 +31,10 @@ def _play(kind: str, prefix: str) -> tuple[int, int]:
     partials."""
     players = guests(prefix)
     game = _started_on_clocks(kind, players)
-    engine = get_game(kind)
     memos: dict[Viewer, dict[str, Any]] = {v: {} for v in players}
     marks: dict[Viewer, presenters.SeatMark | None] = {}
     kept: dict[Viewer, presenters.KeptOwn] = {v: [] for v in players}
-    snapshot = presenters.load_snapshot(game.table_id)
+    snapshot = first = presenters.load_snapshot(game.table_id)
 
     def full(viewer: Viewer) -> dict[str, str]:
         screen = presenters.screen_from(snapshot, viewer, {})
@@ -49,16 +46,7 @@ def _play(kind: str, prefix: str) -> tuple[int, int]:
     for viewer in players:
         full(viewer)
     quick = returning = 0
-    for _ in range(160):
-        game = Game.objects.get(pk=game.pk)
-        if game.status != Game.Status.RUNNING:
-            break
-        seat = engine.to_decide(game.state)[0]
-        action = engine.bot_action(engine.view(game.state, seat), "medium")
-        move = services.table_move(game_id=game.pk, seat=seat, action=action,
-                                   expected_version=game.version)
-        snapshot = presenters.snapshot_after_move(move, snapshot)
-        mover = _viewer_at(move.game, players, seat)
+    for snapshot, mover in medium_moves(game, players, first):
         full(mover)
         for viewer in players:
             if viewer is mover:
@@ -82,7 +70,7 @@ def _play(kind: str, prefix: str) -> tuple[int, int]:
             # the order render_all gives them.
             assert list(parts) == list(own_screen)
             for name, html in parts.items():
-                assert html == own_screen[name], (name, move.game.version)
+                assert html == own_screen[name], (name, snapshot.game.version)
             marks[viewer] = mark
     return quick, returning
 

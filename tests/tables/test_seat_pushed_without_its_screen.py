@@ -10,6 +10,7 @@ bytes."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -63,12 +64,24 @@ def _full(snapshot: presenters.TableSnapshot, viewer: Viewer, memo: dict[str, An
 
 def _started_on_clocks(kind: str, players: list[Viewer]) -> Game:
     """Four people on turn clocks: every move sets a new deadline, which the panels show."""
-    table = services.table_create(viewer=players[0], name="Ann", ruleset_spec={},
-                                  max_seats=4, turn_seconds=120, response_seconds=60,
-                                  game_kind=kind)
-    for viewer, name in zip(players[1:], NAMES, strict=True):
-        services.seat_join(table_id=table.pk, viewer=viewer, name=name)
-    return services.game_start(table_id=table.pk, viewer=players[0])
+    return started(kind, players, NAMES, turn_seconds=120, response_seconds=60)
+
+
+def medium_moves(game: Game, players: list[Viewer], snapshot: presenters.TableSnapshot
+                 ) -> Iterator[tuple[presenters.TableSnapshot, Viewer]]:
+    """The game's next moves, each its medium bot's, until it ends or 160 were made: the
+    snapshot after each (made from the one before, as a socket's is) and who moved."""
+    engine = get_game(game.game_kind)
+    for _ in range(160):
+        game = Game.objects.get(pk=game.pk)
+        if game.status != Game.Status.RUNNING:
+            return
+        seat = engine.to_decide(game.state)[0]
+        action = engine.bot_action(engine.view(game.state, seat), "medium")
+        move = services.table_move(game_id=game.pk, seat=seat, action=action,
+                                   expected_version=game.version)
+        snapshot = presenters.snapshot_after_move(move, snapshot)
+        yield snapshot, _viewer_at(move.game, players, seat)
 
 
 def _play(kind: str, prefix: str) -> tuple[int, int]:
@@ -81,20 +94,11 @@ def _play(kind: str, prefix: str) -> tuple[int, int]:
     free = [name for name in engine.board_templates if name in engine.seat_free_templates]
     memos: dict[Viewer, dict[str, Any]] = {v: {} for v in players}
     shown: dict[Viewer, tuple[dict[str, str], presenters.SeatMark | None]] = {}
-    snapshot = presenters.load_snapshot(game.table_id)
+    snapshot = first = presenters.load_snapshot(game.table_id)
     for viewer in players:
         shown[viewer] = _full(snapshot, viewer, memos[viewer])
     quick = pushes = 0
-    for _ in range(160):
-        game = Game.objects.get(pk=game.pk)
-        if game.status != Game.Status.RUNNING:
-            break
-        seat = engine.to_decide(game.state)[0]
-        action = engine.bot_action(engine.view(game.state, seat), "medium")
-        move = services.table_move(game_id=game.pk, seat=seat, action=action,
-                                   expected_version=game.version)
-        snapshot = presenters.snapshot_after_move(move, snapshot)
-        mover = _viewer_at(move.game, players, seat)
+    for snapshot, mover in medium_moves(game, players, first):
         # The mover's push builds its screen first, as the socket that moved does.
         shown[mover] = _full(snapshot, mover, memos[mover])
         for viewer in players:
@@ -106,7 +110,7 @@ def _play(kind: str, prefix: str) -> tuple[int, int]:
             pushes += 1
             if mark is not None and new_mark == mark:  # equal marks, equal own partials
                 for name in own:
-                    assert full[name] == before_parts[name], (name, move.game.version)
+                    assert full[name] == before_parts[name], (name, snapshot.game.version)
             if parts is not None:
                 quick += 1
                 assert list(parts) == ["version", *free]
