@@ -504,8 +504,8 @@ def focus(view: Mapping[str, Any], me: int | None, dec: Mapping[str, Any]
 
 def waiting_key(state: Mapping[str, Any], seat: int) -> tuple[Any, ...]:
     """All that `seat`'s decision, portfolio and centre card read (board_context) while it
-    decides nothing and no auction, offer or debt is on (BoardroomGame.seat_screen_key): whom
-    the waiting line names (the turn holder), whether it still plays, where its token stands
+    decides nothing and no auction, offer or debt is on (BoardroomGame.seat_screen_key):
+    whether it still plays, where its token stands
     (`focus`, "you are here"), each of its own tiles with what its portfolio line reads
     (`portfolio`: buildings, whole industry or how many of the group, hence rent and the
     bank's price) and the same of the tile its token stands on (`tile_card`). Another seat's
@@ -518,7 +518,7 @@ def waiting_key(state: Mapping[str, Any], seat: int) -> tuple[Any, ...]:
                  for pos, owner in enumerate(owners) if owner == seat)
     card = (owners[here], levels[here],
             _group_held(owners, here) if owners[here] is not None else None)
-    return ("waiting", state["turn"], state["active"][seat], here, card, mine)
+    return ("waiting", state["active"][seat], here, card, mine)
 
 
 def _players(view: Mapping[str, Any], me: int | None, names: Sequence[str],
@@ -717,7 +717,6 @@ def board_context(view: Mapping[str, Any], *, me: int | None, names: Sequence[st
         "dice_total": sum(dice) if dice else None,
         "doubles": bool(dice) and dice[0] == dice[1],
         "turn_name": _name(names, view["turn"], me), "my_turn": view["turn"] == me,
-        "deciding_names": [_name(names, s, me) for s in deciding],
         "i_decide": me is not None and me in deciding,
         "deadline": turn["deadline"],
         "stock": {"branches": view["stock"][0], "holdings": view["stock"][1]},

@@ -301,18 +301,24 @@ class BoardroomGame:
         # changes with nearly every move, so that the decision panel of a seat that waits
         # reads only what `seat_screen_key` stands for.
         "glance": "boardroom/_glance.html",
+        # Whom the game waits for, docked under the decision: a partial of its own for the
+        # same reason (it changes with every turn and every bid).
+        "waiting": "boardroom/_waiting.html",
     }
 
-    # The board, the glance line, the players' panels and the log read alike for every seat
-    # and a watcher while the game runs (the page's seat marker says whose screen it is); a
-    # seat's own are its decision, its portfolio and the card its centre shows.
-    seat_free_templates = frozenset({"status", "glance", "players", "log"})
+    # The board, the glance line, the waiting line, the players' panels and the log read
+    # alike for every seat and a watcher while the game runs (the page's seat marker says
+    # whose screen it is); a seat's own are its decision, its portfolio and the card its
+    # centre shows.
+    seat_free_templates = frozenset({"status", "glance", "waiting", "players", "log"})
 
     def seat_screen_key(self, state: dict[str, Any], seat: int | None,
                         view: Mapping[str, Any] | None = None) -> tuple[Any, ...] | None:
         """What seat `seat`'s decision, portfolio and centre card read (board.board_context)
-        while it waits for the turn holder's own decision (board.waiting_key). The glance
-        line, which shows every seat's cash and the clock, is a seat-free partial of its own.
+        while it waits for the turn holder's own decision (board.waiting_key): it holds
+        when the turn passes between other seats. The glance line, which shows every seat's
+        cash and the clock, and the waiting line, which names the turn holder, are seat-free
+        partials of their own.
         None while it decides, while an auction, a trade offer or a debt is on (the panel
         shows them, with their clocks, which are not in the state) and once the game has
         ended."""

@@ -197,7 +197,9 @@ class GameEngine(Protocol):
     # wait still share one decision panel. An optional "glance" (a line of every seat's cash,
     # whose turn and its clock, and Commonwealth's Fund: a phone's bar shows it, a wide screen
     # does not) is docked above "decision" the same way, so that a waiting seat's decision
-    # panel does not change with every payment.
+    # panel does not change with every payment, and an optional "waiting" (Boardroom's line
+    # of whom the game waits for, which the page shows to the seats that decide nothing) is
+    # docked under it, so that it does not change with every turn.
     board_templates: dict[str, str]
     # Optional: `page_styles` / `page_scripts`, the game's static files (paths for {% static %})
     # the table page loads once, outside the partials a push replaces.

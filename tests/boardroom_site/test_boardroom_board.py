@@ -269,3 +269,27 @@ def test_the_auction_panel_names_the_lot_and_its_seller_and_says_the_first_bid_o
     bid = engine.apply(opened, 0, {"type": "bid", "amount": first}).state
     # Ann leads: her name and "You" both stand in the HTML; the page shows the one for its seat.
     assert lines(bid, 1)[1] == f"Current bid {first} by AnnYou · next bid {first + 10}"
+
+
+def test_whom_the_game_waits_for_is_one_line_for_every_viewer_under_the_decision() -> None:
+    # The waiting line names the deciders alike for every seat and a spectator; which seats
+    # it shows to (one that plays and decides nothing) is the page's, by data-deciding and
+    # data-out against its seat marker (boardroom/board.css). The decision panel of a seat
+    # that waits no longer names the turn holder, so it reads as before when the turn passes.
+    from django.template.loader import render_to_string
+
+    def render(name: str, st: dict, seat: int | None) -> str:
+        view = engine.view(st, seat)
+        c = board_context(view, me=seat, names=NAMES, seats=SEATS)
+        return render_to_string(f"boardroom/{name}.html", {"game": True, "c": c, "me": seat})
+
+    st = scenario(seats=3, pos={0: 1})
+    st["active"][2] = False
+    line = render("_waiting", st, 1)
+    assert line == render("_waiting", st, 0) == render("_waiting", st, None)
+    assert 'data-deciding="0" data-out="2"' in line and ">Waiting for Ann.</p>" in line
+    assert "Waiting for" not in render("_decision", st, 1)
+    st["active"][2] = True
+    handed_on = {**st, "turn": 2}
+    assert render("_decision", handed_on, 1) == render("_decision", st, 1)
+    assert ">Waiting for Cy.</p>" in render("_waiting", {**st, "turn": 2}, 1)

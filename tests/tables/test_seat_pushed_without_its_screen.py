@@ -31,10 +31,11 @@ KEYED = ("chudopoly", "boardroom", "commonwealth")
 # The games whose seats that only watch a move are pushed without their screens, and at least
 # what share of the other seats' pushes go so over games of medium bots: in Chudopoly most;
 # in Boardroom those outside an auction (its bidders' panel changes with every bid: two
-# thirds of the pushes in a game of medium bots) and the turn's change (the waiting line
-# names the turn holder); in Commonwealth about half (its auctions' bids, the turn's change
-# and a project bought change a waiting seat's panels).
-QUICK = {"chudopoly": 1 / 3, "boardroom": 1 / 10, "commonwealth": 1 / 3}
+# thirds of the pushes in a game of medium bots), about a quarter, the turn's change among
+# them (whom the game waits for is a seat-free line of its own); in Commonwealth about half
+# (its auctions' bids, the turn's change and a project bought change a waiting seat's
+# panels).
+QUICK = {"chudopoly": 1 / 3, "boardroom": 1 / 5, "commonwealth": 1 / 3}
 # The first deal of these tests (services.game_start draws it with secrets.randbits).
 SEED = 20261207
 
@@ -282,3 +283,19 @@ def test_a_waiting_commonwealth_seat_has_a_key_and_the_deciding_seat_none() -> N
         p["cash"] -= 7
     state["fund"] -= 11
     assert engine.seat_screen_key(state, waiting) == key
+
+
+def test_a_waiting_boardroom_seat_keeps_its_key_while_the_turn_passes_between_the_others(
+        ) -> None:
+    """Whom the game waits for is a seat-free line of its own (_waiting.html): the turn passing
+    from one other seat to the next changes nothing the waiting seat's own partials read."""
+    engine = get_game("boardroom")
+    players = guests("br-key")
+    game = started("boardroom", players, NAMES)
+    state = game.state
+    others = [s for s in state["order"] if s != state["turn"]]
+    waiting = others[-1]
+    key = engine.seat_screen_key(state, waiting)
+    assert key is not None
+    assert engine.seat_screen_key({**state, "turn": others[0]}, waiting) == key
+    assert engine.seat_screen_key({**state, "turn": waiting}, waiting) is None
