@@ -740,7 +740,6 @@ def board_context(view: Mapping[str, Any], *, me: int | None, names: Sequence[st
         "dice": dice,
         "turn_name": _name(names, view["turn"], me), "my_turn": view["turn"] == me,
         "turn_number": view.get("turn_number"), "round": view.get("round"),
-        "deciding_names": [_name(names, s, me) for s in deciding],
         "i_decide": me is not None and me in deciding,
         "deadline": turn["deadline"],
         "deck_count": view.get("deck_count"),

@@ -251,20 +251,24 @@ class CommonwealthGame:
         "inspect": "commonwealth/_inspect.html",
         "hand": "commonwealth/_holdings.html",
         "log": "commonwealth/_log.html",
+        # Whom the game waits for, docked under the decision by the table page: a partial of
+        # its own, so that a waiting seat's decision panel does not change with every turn.
+        "waiting": "commonwealth/_waiting.html",
     }
 
-    # The board, the space cards, the players' panels, the glance line and the log read alike
-    # for every seat and a watcher while the game runs (the page's seat marker says whose
-    # screen it is): the snapshot's first screen renders them, and every other push of that
-    # snapshot takes those renders as they are (presenters.render_all, "seat_free"). A seat's
-    # own are its decision, its deal forms, its centre card and its holdings, which
+    # The board, the space cards, the players' panels, the glance and waiting lines and the
+    # log read alike for every seat and a watcher while the game runs (the page's seat marker
+    # says whose screen it is): the snapshot's first screen renders them, and every other push
+    # of that snapshot takes those renders as they are (presenters.render_all, "seat_free"). A
+    # seat's own are its decision, its deal forms, its centre card and its holdings, which
     # `seat_screen_key` stands for.
-    seat_free_templates = frozenset({"status", "cards", "players", "glance", "log"})
+    seat_free_templates = frozenset({"status", "cards", "players", "glance", "waiting", "log"})
 
     def seat_screen_key(self, state: dict[str, Any], seat: int | None,
                         view: Mapping[str, Any] | None = None) -> tuple[Any, ...] | None:
         """What seat `seat`'s own partials read (board.board_context), while it only waits (no
-        legal action): who decides (its panel's "Waiting for" line), an open auction or Jail
+        legal action): whether it is among those who decide (its panel's `my-turn`; whom the
+        game waits for is a seat-free line of its own, _waiting.html), an open auction or Jail
         split (told to the waiting seats alike), who offered whom a deal, who manages each
         project (its deal forms, which leave chip counts to the board), its own projects'
         chips (its holdings), the card its centre shows (the space its token stands on, or the
@@ -289,7 +293,7 @@ class CommonwealthGame:
                 focus = step["project"]
         deal = state["deal"]
         projects = state["projects"]
-        return (tuple(engine.to_decide(state)), told,
+        return (seat in engine.to_decide(state), told,
                 None if deal is None else (deal["from"], deal["to"]),
                 tuple([pr["manager"] for pr in projects]),
                 tuple([len(pr["chips"]) for pr in projects if pr["manager"] == seat]),

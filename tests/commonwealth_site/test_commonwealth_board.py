@@ -311,3 +311,25 @@ def test_every_seats_deal_forms_read_alike_from_its_own_view_and_its_screen_view
         seat = engine.to_decide(st)[0]
         st = engine.apply(st, seat, choose_action(engine.view(st, seat), "medium", rng)).state
     assert checked > 50
+
+
+def test_whom_the_game_waits_for_is_one_line_for_every_viewer_under_the_decision() -> None:
+    # The waiting line names the deciders alike for every seat and a spectator; which seats it
+    # shows to (one that decides nothing) is the page's, by data-deciding against its seat
+    # marker (commonwealth/board.css). A waiting seat's decision panel no longer names whom
+    # the game waits for, so it reads as before when another seat comes to decide.
+    from django.template.loader import render_to_string
+
+    def waiting(st: dict, seat: int | None) -> str:
+        return render_to_string("commonwealth/_waiting.html",
+                                {"c": _context(st, seat), "game": True, "me": seat})
+
+    st = scenario(seats=3, turn=1)
+    line = waiting(st, 2)
+    assert line == waiting(st, 1) == waiting(st, None)
+    assert 'data-deciding="1"' in line and ">Waiting for Ben.</p>" in line
+    assert "Waiting for" not in _render("commonwealth/_decision.html", st, 2)
+    handed_on = scenario(seats=3, turn=0)
+    assert (_render("commonwealth/_decision.html", handed_on, 2)
+            == _render("commonwealth/_decision.html", st, 2))
+    assert ">Waiting for Ann.</p>" in waiting(handed_on, 2)

@@ -2,10 +2,11 @@
 Boardroom or Commonwealth seat takes from its snapshot's first screen (the game's
 `seat_free_templates`: status, players, log, and Boardroom's glance and waiting lines) are
 rendered once a move, for whichever viewer's screen came first: a watcher's, a seat that owes
-nothing, the seat deciding. So each must read alike for every viewer: rendered for each seat and a watcher on a
-snapshot of its own (nothing shared between them), every move of whole games, they are the
-same bytes. (test_seat_pushed_without_its_screen compares a quick push with a full push of
-the same snapshot, which takes the same shared render: it cannot see a difference here.)"""
+nothing, the seat deciding. So each must read alike for every viewer: rendered for each seat
+and a watcher on a snapshot of its own (nothing shared between them), every move of whole
+games, they are the same bytes. (test_seat_pushed_without_its_screen compares a quick push
+with a full push of the same snapshot, which takes the same shared render: it cannot see a
+difference here.)"""
 
 from __future__ import annotations
 

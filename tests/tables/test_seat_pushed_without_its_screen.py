@@ -285,6 +285,24 @@ def test_a_waiting_commonwealth_seat_has_a_key_and_the_deciding_seat_none() -> N
     assert engine.seat_screen_key(state, waiting) == key
 
 
+def test_a_waiting_commonwealth_seat_keeps_its_key_while_the_turn_passes_between_the_others(
+        ) -> None:
+    """Whom the game waits for is a seat-free line of its own (_waiting.html): another seat
+    coming to decide changes nothing the waiting seat's own partials read."""
+    engine = get_game("commonwealth")
+    players = guests("cw-key-turn")
+    game = started("commonwealth", players, NAMES)
+    state = game.state
+    others = [s for s in range(len(state["players"])) if s != state["turn"]]
+    waiting = others[-1]
+    key = engine.seat_screen_key(state, waiting)
+    assert key is not None
+    handed_on = {**state, "turn": others[0]}
+    assert engine.to_decide(handed_on) == [others[0]]
+    assert engine.seat_screen_key(handed_on, waiting) == key
+    assert engine.seat_screen_key({**state, "turn": waiting}, waiting) is None
+
+
 def test_a_waiting_boardroom_seat_keeps_its_key_while_the_turn_passes_between_the_others(
         ) -> None:
     """Whom the game waits for is a seat-free line of its own (_waiting.html): the turn passing
