@@ -588,7 +588,14 @@ def decision_token(engine: GameEngine, state: Mapping[str, Any], seat: int | Non
     key = engine.decision_key(state if type(state) is dict else dict(state), seat)
     if key is None:
         return ""
-    raw = compact_json(key, sort_keys=True)
+    return _token_of(compact_json(key, sort_keys=True))
+
+
+@functools.lru_cache(maxsize=1024)
+def _token_of(raw: str) -> str:
+    """The token of a decision key's JSON text. A table's seats that wait share one key
+    (["wait"]) move after move, and a charge's key holds for its answers: every push of a
+    move asks for each seat's token, and a look-up costs a fifth of a digest."""
     return hashlib.blake2s(raw.encode(), digest_size=8).hexdigest()
 
 
