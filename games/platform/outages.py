@@ -63,6 +63,8 @@ def beat(part: str, at: datetime, every: float) -> Outage | None:
     """`part` is alive at `at` (it says so every `every` seconds). If its previous beat is
     stale, the part was down from when the next beat was due until now: that outage is
     recorded and returned."""
+    if _beat_in_time(part, at, every):
+        return None
     with transaction.atomic():
         row = PartHeartbeat.objects.select_for_update().filter(part=part).first()
         if row is None:  # the part's first beat on this database: nothing to compare with
@@ -77,6 +79,26 @@ def beat(part: str, at: datetime, every: float) -> Outage | None:
         if not downtime_seconds() or at - last <= _stale_after(every):
             return None
         return record(part, began_at=last + timedelta(seconds=every), ended_at=at)
+
+
+def _beat_in_time(part: str, at: datetime, every: float) -> bool:
+    """The usual beat, one statement committed on its own: the part's row set to `at` if its
+    last beat is earlier and not stale, so that there is no outage to record. False when it
+    set nothing (no row yet, a later beat of another process, a gap), which `beat` then
+    handles under the row's lock. A web process beats every two seconds from a thread of its
+    own, and the locked way (a transaction, the row read, then saved) cost it about four
+    times the CPU of this, in round trips and the ORM's queries, taken from its sockets."""
+    ops = connection.ops
+    quote = ops.quote_name
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {quote(PartHeartbeat._meta.db_table)} "
+            f"SET {quote('beat_at')} = %s, {quote('every')} = %s "
+            f"WHERE {quote('part')} = %s AND {quote('beat_at')} < %s "
+            f"AND {quote('beat_at')} >= %s",
+            [ops.adapt_datetimefield_value(at), every, part, ops.adapt_datetimefield_value(at),
+             ops.adapt_datetimefield_value(at - _stale_after(every))])
+        return cursor.rowcount == 1
 
 
 def record(part: str, *, began_at: datetime, ended_at: datetime) -> Outage:

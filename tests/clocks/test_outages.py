@@ -15,6 +15,8 @@ from typing import Any
 
 import pytest
 from clocks_helpers import clock_actions, started_game
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from games.platform import clocks, outages
@@ -225,6 +227,32 @@ def test_a_heartbeat_one_beat_late_is_no_outage(site: Site) -> None:
     site.clock.advance(BEAT * outages.MISSED_BEATS + 1)
     assert outages.parts_down(site.clock.now()) == ["web"]
     assert Outage.objects.count() == 0
+
+
+def test_a_beat_in_time_is_one_statement(site: Site) -> None:
+    site.web_beats()
+    site.clock.advance(BEAT)
+    with CaptureQueriesContext(connection) as queries:
+        site.web_beats()
+    assert len(queries) == 1
+    assert PartHeartbeat.objects.get(part="web").beat_at == site.clock.now()
+
+
+def test_a_beat_older_than_another_process_s_changes_nothing(site: Site) -> None:
+    site.web_beats()
+    latest = site.clock.now()
+    assert outages.beat(outages.WEB, latest - timedelta(seconds=1), BEAT) is None
+    assert outages.beat(outages.WEB, latest, BEAT) is None
+    assert PartHeartbeat.objects.get(part="web").beat_at == latest
+    assert Outage.objects.count() == 0
+
+
+def test_a_beat_after_a_gap_records_the_outage_with_the_beat(site: Site) -> None:
+    site.web_beats()
+    site.clock.advance(BEAT * outages.MISSED_BEATS + 1)
+    outage = outages.beat(outages.WEB, site.clock.now(), BEAT)
+    assert outage is not None and outage.ended_at == site.clock.now()
+    assert PartHeartbeat.objects.get(part="web").beat_at == site.clock.now()
 
 
 @pytest.mark.parametrize("kind", ["boardroom", "commonwealth", "chudopoly"])
