@@ -360,9 +360,10 @@ def _auction(view: Mapping[str, Any], names: Sequence[str],
              seats: Sequence[Mapping[str, Any]] = (), lot_deadline: str | None = None
              ) -> dict[str, Any] | None:
     """The lot, the bid, and every bidder in order: out, bidding now (with their clock), or
-    waiting; the no-first-bid deadline while nobody has bid. It names no viewer, so the seats
-    that wait share one decision panel: each name goes with its seat, and the page shows
-    "You" for the seat whose screen it is (.you-mark under data-me, static/css/site.css)."""
+    waiting; the no-first-bid deadline while nobody has bid. It names no viewer, so its box is
+    a partial every seat and a watcher read alike (_lot.html): each name goes with its seat,
+    and the page shows "You" for the seat whose screen it is (.you-mark under data-me,
+    static/css/site.css)."""
     a = view.get("auction")
     if a is None:
         return None
@@ -504,7 +505,8 @@ def focus(view: Mapping[str, Any], me: int | None, dec: Mapping[str, Any]
 
 def waiting_key(state: Mapping[str, Any], seat: int) -> tuple[Any, ...]:
     """All that `seat`'s decision, portfolio and centre card read (board_context) while it
-    decides nothing and no auction, offer or debt is on (BoardroomGame.seat_screen_key):
+    decides nothing and no offer or debt is on (BoardroomGame.seat_screen_key; during an
+    auction its centre shows the lot instead, `lot_key`):
     whether it still plays, where its token stands
     (`focus`, "you are here"), each of its own tiles with what its portfolio line reads
     (`portfolio`: buildings, whole industry or how many of the group, hence rent and the
@@ -519,6 +521,15 @@ def waiting_key(state: Mapping[str, Any], seat: int) -> tuple[Any, ...]:
     card = (owners[here], levels[here],
             _group_held(owners, here) if owners[here] is not None else None)
     return ("waiting", state["active"][seat], here, card, mine)
+
+
+def lot_key(state: Mapping[str, Any], tile: int) -> tuple[Any, ...]:
+    """What the card of the lot on auction reads, which every seat's centre shows while the
+    auction runs (`focus`): its owner (the seller, or none), its buildings and how many of
+    its group its owner holds. The bid and the bidders are the auction box's (_lot.html)."""
+    owners = state["owner"]
+    return ("lot", tile, owners[tile], state["level"][tile],
+            _group_held(owners, tile) if owners[tile] is not None else None)
 
 
 def _players(view: Mapping[str, Any], me: int | None, names: Sequence[str],

@@ -304,30 +304,40 @@ class BoardroomGame:
         # Whom the game waits for, docked under the decision: a partial of its own for the
         # same reason (it changes with every turn and every bid).
         "waiting": "boardroom/_waiting.html",
+        # The auction's box (the lot, the bid, the bidders and the clocks), docked above the
+        # decision: a partial of its own, since it changes with every bid, so that the
+        # decision panel of a seat that does not bid now stays as it was through an auction.
+        "lot": "boardroom/_lot.html",
     }
 
-    # The board, the glance line, the waiting line, the players' panels and the log read
-    # alike for every seat and a watcher while the game runs (the page's seat marker says
-    # whose screen it is); a seat's own are its decision, its portfolio and the card its
-    # centre shows.
-    seat_free_templates = frozenset({"status", "glance", "waiting", "players", "log"})
+    # The board, the glance line, the waiting line, the auction's box, the players' panels
+    # and the log read alike for every seat and a watcher while the game runs (the page's
+    # seat marker says whose screen it is); a seat's own are its decision, its portfolio and
+    # the card its centre shows.
+    seat_free_templates = frozenset({"status", "glance", "waiting", "lot", "players", "log"})
 
     def seat_screen_key(self, state: dict[str, Any], seat: int | None,
                         view: Mapping[str, Any] | None = None) -> tuple[Any, ...] | None:
         """What seat `seat`'s decision, portfolio and centre card read (board.board_context)
-        while it waits for the turn holder's own decision (board.waiting_key): it holds
-        when the turn passes between other seats. The glance line, which shows every seat's
-        cash and the clock, and the waiting line, which names the turn holder, are seat-free
-        partials of their own.
-        None while it decides, while an auction, a trade offer or a debt is on (the panel
-        shows them, with their clocks, which are not in the state) and once the game has
-        ended."""
-        if (seat is None or state["phase"] == "finished" or seat == state["turn"]
-                or state["auction"] is not None or state["offer"] is not None
-                or state["debts"]):
+        while it waits for another seat's decision (board.waiting_key): it holds when the
+        turn passes between other seats, and through an auction's bids. The glance line,
+        which shows every seat's cash and the clock, the waiting line, which names the
+        deciders, and the auction's box, which shows the bid, the bidders and their clocks,
+        are seat-free partials of their own. During an auction the seat's centre shows the
+        lot (board.focus), so its key holds the lot's card too; the turn holder waits like
+        any other seat then.
+        None while it decides (the bidder: its bid and pass), while a trade offer or a debt
+        is on (the panel shows them, with their clocks, which are not in the state; a debt's
+        seller is the debtor) and once the game has ended."""
+        auction = state["auction"]
+        if (seat is None or state["phase"] == "finished" or state["offer"] is not None
+                or state["debts"]
+                or (seat == auction["at"] if auction is not None else seat == state["turn"])):
             return None
-        from .board import waiting_key
+        from .board import lot_key, waiting_key
 
+        if auction is not None:
+            return lot_key(state, auction["tile"]) + waiting_key(state, seat)
         return waiting_key(state, seat)
 
     def board_public(self, view: Mapping[str, Any], *, names: Sequence[str],

@@ -199,7 +199,9 @@ class GameEngine(Protocol):
     # does not) is docked above "decision" the same way, so that a waiting seat's decision
     # panel does not change with every payment, and an optional "waiting" (Boardroom's line
     # of whom the game waits for, which the page shows to the seats that decide nothing) is
-    # docked under it, so that it does not change with every turn.
+    # docked under it, so that it does not change with every turn; an optional "lot"
+    # (Boardroom's auction box) is docked between the glance and the decision, so that it
+    # does not change with every bid.
     board_templates: dict[str, str]
     # Optional: `page_styles` / `page_scripts`, the game's static files (paths for {% static %})
     # the table page loads once, outside the partials a push replaces.

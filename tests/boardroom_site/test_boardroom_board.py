@@ -231,32 +231,44 @@ def test_the_tiles_read_alike_for_every_viewer_so_one_render_serves_them_all() -
     assert [p["seat"] for p in tiles[0][4]["tokens"]] == [1, 2]
 
 
-def test_the_seats_that_wait_during_an_auction_read_one_decision_panel() -> None:
-    # The bidder to act decides; the others (out, waiting, or the leader) read the same panel,
-    # so one render serves them: "You" is shown to each by the page (.you-mark).
+def test_the_auction_box_is_one_render_for_every_viewer_and_a_waiting_panel_holds_through_bids(
+        ) -> None:
+    # The box (the lot, the bid, the bidders and their clocks) is a partial of its own,
+    # _lot.html, which reads alike for every seat and a spectator: "You" is shown to each by
+    # the page (.you-mark). The decision panel keeps the bidder's bid and pass only, so the
+    # panel of a seat that does not bid now reads the same, bid after bid.
     from django.template.loader import render_to_string
 
-    def panel(st: dict, seat: int) -> str:
-        return render_to_string("boardroom/_decision.html",
+    def render(name: str, st: dict, seat: int | None) -> str:
+        return render_to_string(f"boardroom/{name}.html",
                                 {"game": True, "c": context(st, seat), "me": seat})
 
     opened = _auction()
-    assert panel(opened, 1) == panel(opened, 2) != panel(opened, 0)
+    assert opened["auction"]["at"] == 0
+    box = render("_lot", opened, 0)
+    assert box == render("_lot", opened, 1) == render("_lot", opened, None)
+    assert 'id="auction"' in box and 'id="auction"' not in render("_decision", opened, 0)
+    assert 'id="bid"' in render("_decision", opened, 0)
+    assert render("_decision", opened, 1) == render("_decision", opened, 2)
     bid = engine.apply(opened, 0, {"type": "bid", "amount": 45}).state
+    assert render("_decision", bid, 2) == render("_decision", opened, 2)
+    assert render("_lot", bid, 2) != box
     passed = engine.apply(bid, 1, {"type": "pass"}).state
-    assert panel(passed, 0) == panel(passed, 1) != panel(passed, 2)
+    assert render("_decision", passed, 0) == render("_decision", passed, 1)
     assert ('<span class="them-mark" data-seat="0">Ann</span>'
-            '<span class="you-mark" data-seat="0">You</span>') in panel(passed, 1)
+            '<span class="you-mark" data-seat="0">You</span>') in render("_lot", passed, 1)
+    # No auction, no box: only its empty element, which a push swaps.
+    assert render("_lot", scenario(seats=3), 1).strip() == '<div id="lot" class="br-lot"></div>'
 
 
-def test_the_auction_panel_names_the_lot_and_its_seller_and_says_the_first_bid_once() -> None:
-    # A tile declined at a buy goes to the bank's auction: the panel's first line names the lot
+def test_the_auction_box_names_the_lot_and_its_seller_and_says_the_first_bid_once() -> None:
+    # A tile declined at a buy goes to the bank's auction: the box's first line names the lot
     # and "the bank" as its seller (a phone draws it too: static/css/site.css). Before any bid,
     # the first bid is the next bid: it is said once, not "the first bid is 45 · next bid 45".
     from django.template.loader import render_to_string
 
     def lines(st: dict, seat: int) -> list[str]:
-        html = render_to_string("boardroom/_decision.html",
+        html = render_to_string("boardroom/_lot.html",
                                 {"game": True, "c": context(st, seat), "me": seat})
         auction = html[html.index('id="auction"'):html.index('id="bidders"')]
         return [" ".join(re.sub(r"<[^>]+>", "", p).split())

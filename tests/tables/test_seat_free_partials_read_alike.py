@@ -1,12 +1,12 @@
 """The partials a quick push sends (presenters.quick_parts) and every full push of a Chudopoly,
 Boardroom or Commonwealth seat takes from its snapshot's first screen (the game's
-`seat_free_templates`: status, players, log, and Boardroom's glance and waiting lines) are
-rendered once a move, for whichever viewer's screen came first: a watcher's, a seat that owes
-nothing, the seat deciding. So each must read alike for every viewer: rendered for each seat
-and a watcher on a snapshot of its own (nothing shared between them), every move of whole
-games, they are the same bytes. (test_seat_pushed_without_its_screen compares a quick push
-with a full push of the same snapshot, which takes the same shared render: it cannot see a
-difference here.)"""
+`seat_free_templates`: status, players, log, and Boardroom's glance and waiting lines and its
+auction's box) are rendered once a move, for whichever viewer's screen came first: a
+watcher's, a seat that owes nothing, the seat deciding. So each must read alike for every
+viewer: rendered for each seat and a watcher on a snapshot of its own (nothing shared between
+them), every move of whole games, they are the same bytes. (test_seat_pushed_without_its_screen
+compares a quick push with a full push of the same snapshot, which takes the same shared
+render: it cannot see a difference here.)"""
 
 from __future__ import annotations
 
@@ -34,20 +34,23 @@ def _free_parts(snapshot: presenters.TableSnapshot, viewer: Viewer, free: list[s
     return {name: parts[name] for name in free}
 
 
-@pytest.mark.parametrize(("kind", "level"), [("chudopoly", "easy"), ("chudopoly", "hard"),
-                                             ("boardroom", "easy"), ("boardroom", "hard"),
-                                             ("commonwealth", "easy"),
-                                             ("commonwealth", "medium")])
-def test_the_seat_free_partials_read_alike_for_every_seat_and_a_watcher(kind: str, level: str
-                                                                        ) -> None:
+# Boardroom on clocks too: its auction's box (a seat-free partial) shows the bidder's clock
+# and the no-first-bid deadline, which must read alike for every viewer as well.
+@pytest.mark.parametrize(("kind", "level", "clocks"), [
+    ("chudopoly", "easy", False), ("chudopoly", "hard", False), ("boardroom", "easy", False),
+    ("boardroom", "hard", False), ("boardroom", "medium", True), ("commonwealth", "easy", False),
+    ("commonwealth", "medium", False)])
+def test_the_seat_free_partials_read_alike_for_every_seat_and_a_watcher(
+        kind: str, level: str, clocks: bool) -> None:
     players = guests(f"alike-{kind[:2]}-{level}")
-    game = started(kind, players, NAMES)
+    game = started(kind, players, NAMES, turn_seconds=120 if clocks else 0,
+                   response_seconds=60 if clocks else 0)
     engine = get_game(kind)
     free = sorted(engine.seat_free_templates)
     viewers = [*players, Viewer(user_id=None,
                                 guest_key=f"watching-{kind[:2]}-{level}-00000000000000")]
     snapshot = presenters.load_snapshot(game.table_id)
-    moves = 0
+    moves = bid_clocks = 0
     for _ in range(200):
         game = Game.objects.get(pk=game.pk)
         if game.status != Game.Status.RUNNING:
@@ -63,7 +66,9 @@ def test_the_seat_free_partials_read_alike_for_every_seat_and_a_watcher(kind: st
         for other in rest:
             assert other == first, move.game.version
         moves += 1
+        bid_clocks += "data-deadline" in first.get("lot", "")
     assert moves > 40
+    assert bid_clocks > 0 or not clocks  # on clocks, the auction's were seen
 
 
 def test_a_games_seat_free_partials_are_found_once_while_the_judged_partials_stay(

@@ -30,12 +30,11 @@ EXTRA = {"csrf_value": "", "invite_origin": "http://testserver"}
 KEYED = ("chudopoly", "boardroom", "commonwealth")
 # The games whose seats that only watch a move are pushed without their screens, and at least
 # what share of the other seats' pushes go so over games of medium bots: in Chudopoly most;
-# in Boardroom those outside an auction (its bidders' panel changes with every bid: two
-# thirds of the pushes in a game of medium bots), about a quarter, the turn's change among
-# them (whom the game waits for is a seat-free line of its own); in Commonwealth more than
-# half, the turn's change among them (its auctions' bids and a project bought change a
-# waiting seat's panels).
-QUICK = {"chudopoly": 1 / 3, "boardroom": 1 / 5, "commonwealth": 1 / 2}
+# in Boardroom about three fifths, the turn's change and an auction's bids among them (whom
+# the game waits for and the auction's box are seat-free partials of their own: only the
+# bidder's panel changes with a bid); in Commonwealth more than half, the turn's change
+# among them (its auctions' bids and a project bought change a waiting seat's panels).
+QUICK = {"chudopoly": 1 / 3, "boardroom": 1 / 2, "commonwealth": 1 / 2}
 # The first deal of these tests (services.game_start draws it with secrets.randbits).
 SEED = 20261207
 
@@ -317,3 +316,27 @@ def test_a_waiting_boardroom_seat_keeps_its_key_while_the_turn_passes_between_th
     assert key is not None
     assert engine.seat_screen_key({**state, "turn": others[0]}, waiting) == key
     assert engine.seat_screen_key({**state, "turn": waiting}, waiting) is None
+
+
+def test_a_boardroom_seat_that_does_not_bid_keeps_its_key_through_an_auctions_bids() -> None:
+    """The auction's box is a seat-free partial of its own (_lot.html): a bid changes nothing
+    the own partials of a seat that does not bid now read, the turn holder's among them. The
+    bidder, who decides, has no key."""
+    from games.boardroom.engine import scenario
+
+    engine = get_game("boardroom")
+    st = scenario(seats=3, phase="buy", pos={0: 1})  # Ann may buy Noodle Cart, or not
+    opened = engine.apply(st, 0, {"type": "decline", "tile": 1}).state
+    assert opened["auction"]["at"] == 0
+    assert engine.seat_screen_key(opened, 0) is None
+    waiting = engine.seat_screen_key(opened, 2)
+    assert waiting is not None
+    bid = engine.apply(opened, 0, {"type": "bid", "amount": opened["auction"]["start"]}).state
+    assert bid["auction"]["at"] == 1 and engine.seat_screen_key(bid, 1) is None
+    assert engine.seat_screen_key(bid, 2) == waiting
+    turn_holder = engine.seat_screen_key(bid, 0)
+    assert turn_holder is not None
+    passed = engine.apply(bid, 1, {"type": "pass"}).state
+    assert passed["auction"]["at"] == 2 and engine.seat_screen_key(passed, 0) == turn_holder
+    # Its centre shows the lot's card, not its own tile's: not the key it had before.
+    assert engine.seat_screen_key(st, 2) not in (None, waiting)
