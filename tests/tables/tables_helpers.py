@@ -8,7 +8,7 @@ from typing import Any
 from django.test import Client
 
 from games.chudopoly.bots import choose_action
-from games.platform import services
+from games.platform import services, swaps
 from games.platform.identity import GUEST_SESSION_KEY, Viewer
 from games.platform.interface import get_game
 from games.platform.models import Game, Seat, Table
@@ -79,3 +79,18 @@ def card_ids_in(html: str) -> set[int]:
     for group in CARD_LIST_PATTERN.findall(html):
         ids.update(int(x) for x in group.split(",") if x)
     return ids
+
+
+def read_after(old_html: str, new_html: str) -> tuple[swaps.Tree, swaps.Tree]:
+    """The old HTML's tree and the new HTML's read after it, as a push reads them, checked to
+    find every element where a reading afresh finds it."""
+    old = swaps.Tree(old_html)
+    new = swaps.Tree(new_html, after=old.base)
+    fresh = swaps.Tree(new_html)
+    assert new.ok and new.ids == fresh.ids
+
+    def shape(e: swaps.Element) -> tuple[Any, ...]:
+        return (e.id, e.start, e.end, tuple(map(shape, e.children)))
+
+    assert shape(new.root) == shape(fresh.root)
+    return old, new

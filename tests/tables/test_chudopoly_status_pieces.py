@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from tables_helpers import read_after
 
 from games.chudopoly import engine
 from games.chudopoly.board import board_context
@@ -45,15 +46,7 @@ def test_a_piece_coming_into_the_status_with_a_play_is_swapped_in_its_own_place(
         after["players"] = [dict(p) for p in after["players"]]
         after["players"][state["turn"]].update(armed=True, checkpoint_turn=3)
     old_html, new_html = _status(before, seat), _status(after, seat)
-    old = swaps.Tree(old_html)
-    new = swaps.Tree(new_html, after=old.base)
-    fresh = swaps.Tree(new_html)
-    assert new.ok and new.ids == fresh.ids
-
-    def shape(e: swaps.Element) -> tuple[Any, ...]:
-        return (e.id, e.start, e.end, tuple(map(shape, e.children)))
-
-    assert shape(new.root) == shape(fresh.root)
+    old, new = read_after(old_html, new_html)
     found = swaps.swaps(old, new)
     assert found is not None
     place = "surge" if change == "surge" else "status-banners"
