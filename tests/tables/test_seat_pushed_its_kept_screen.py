@@ -97,7 +97,10 @@ def test_a_whole_screen_push_keeps_no_chat_log_among_its_own_partials() -> None:
     players = guests("kept-chat")
     game = _started_on_clocks("chudopoly", players)
     snapshot = presenters.load_snapshot(game.table_id)
-    screen = presenters.screen_from(snapshot, players[1], {})
+    # A seat that waits: the turn's holder has no mark, so nothing of its screen is kept
+    # (who holds the first turn is the game's random deal).
+    screen = next(s for s in (presenters.screen_from(snapshot, v, {}) for v in players)
+                  if s.seat != game.state["turn"])
     memo: dict[str, Any] = {}
     parts = presenters.render_all(screen, oob=True, extra=EXTRA, memo=memo)
     parts["chat-log"] = "<div id='chat-log'></div>"
